@@ -1,0 +1,53 @@
+// The one door through which kiln reaches wlroots 0.15's C headers.
+//
+// wlroots' headers are C: they use `[static N]` array parameters that C++ rejects, so `static` is defined away
+// while they are read. Nothing outside compositor/ may include this file (renderer/ stays free of wlroots).
+#pragma once
+
+#ifndef WLR_USE_UNSTABLE
+#define WLR_USE_UNSTABLE
+#endif
+
+#include <wayland-server-core.h>
+#include <xkbcommon/xkbcommon.h>
+
+extern "C" {
+#define static
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/backend/interface.h>
+#include <wlr/backend/multi.h>
+#include <wlr/backend/session.h>
+#include <wlr/backend/wayland.h>
+#include <wlr/backend/x11.h>
+#include <wlr/backend/drm.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/dmabuf.h>
+#include <wlr/render/drm_format_set.h>
+#include <wlr/render/interface.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/render/wlr_texture.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_matrix.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_screencopy_v1.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_viewporter.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/types/wlr_xdg_output_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/addon.h>
+#include <wlr/util/box.h>
+#include <wlr/util/log.h>
+#include <wlr/util/region.h>
+#undef static
+}

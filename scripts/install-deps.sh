@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs everything kiln builds, tests and benchmarks with on Debian 12 (+ bookworm-backports). Idempotent.
+set -euo pipefail
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  echo "deb http://deb.debian.org/debian bookworm-backports main" | $SUDO tee /etc/apt/sources.list.d/kiln-backports.list >/dev/null
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+stamp=/var/lib/apt/periodic/kiln-update-stamp
+if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +360 2>/dev/null)" ] || ! apt-cache policy meson | grep -q bpo; then
+  $SUDO apt-get update -qq
+  $SUDO mkdir -p "$(dirname "$stamp")" && $SUDO touch "$stamp"
+fi
+
+# From backports: the versions kiln is written against (Mesa 25, libwayland 1.23, protocols 1.43, meson 1.7, weston 14).
+backports=(
+  meson libwayland-dev libwayland-bin wayland-protocols
+  libegl-dev libgles-dev libgbm-dev libegl-mesa0 libgl1-mesa-dri mesa-utils
+  libdrm-dev catch2 weston
+)
+# From bookworm itself.
+base=(
+  build-essential pkg-config ninja-build cmake python3
+  libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
+  libzstd-dev libssl-dev
+  wayland-utils grim xvfb x11-apps xauth
+  sway
+)
+$SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null
+echo "kiln: dependencies installed"

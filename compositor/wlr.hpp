@@ -49,5 +49,6 @@ extern "C" {
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
 #include <wlr/util/region.h>
+#include <wlr/version.h>
 #undef static
 }

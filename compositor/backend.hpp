@@ -1,0 +1,17 @@
+// Choosing and creating kiln's wlroots backend: DRM/KMS, nested Wayland, nested X11 or headless.
+#pragma once
+
+#include "compositor/options.hpp"
+#include "compositor/wlr.hpp"
+
+#include <string>
+
+namespace kiln::compositor {
+
+// What `--backend auto` resolves to in this environment.
+BackendChoice resolve_backend(BackendChoice requested);
+
+// Creates the backend (with one headless output of the given size for headless). nullptr with `error` on failure.
+wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Options& options, std::string& error);
+
+}  // namespace kiln::compositor

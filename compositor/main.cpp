@@ -1,0 +1,49 @@
+// kiln's entry point: parse the command line, run the server, write the stats.
+#include "compositor/options.hpp"
+#include "compositor/server.hpp"
+#include "compositor/stats.hpp"
+#include "compositor/wlr.hpp"
+
+#include <cstdio>
+
+int main(int argc, char* argv[])
+{
+    using namespace kiln::compositor;
+    const auto process_start = Stats::Clock::now();
+
+    ParseResult parsed = parse_options(argc, argv);
+    if (!parsed.options) {
+        std::fprintf(stderr, "kiln: %s\n\n%s", parsed.error.c_str(), usage(argv[0]).c_str());
+        return 2;
+    }
+    const Options& options = *parsed.options;
+    if (options.help) {
+        std::fputs(usage(argv[0]).c_str(), stdout);
+        return 0;
+    }
+    if (options.version) {
+        std::printf("kiln %s (wlroots %s)\n", KILN_VERSION, WLR_VERSION_STR);
+        return 0;
+    }
+
+    wlr_log_init(options.debug ? WLR_DEBUG : WLR_ERROR, nullptr);
+
+    Stats stats(process_start);
+    int status = 0;
+    {
+        Server server(options, stats);
+        std::string error;
+        if (!server.start(error)) {
+            std::fprintf(stderr, "kiln: %s\n", error.c_str());
+            status = 1;
+        } else {
+            status = server.run();
+        }
+        if (!options.stats_file.empty()) {
+            std::string write_error;
+            if (!stats.write(options.stats_file, write_error))
+                std::fprintf(stderr, "kiln: %s\n", write_error.c_str());
+        }
+    }
+    return status;
+}

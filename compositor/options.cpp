@@ -1,0 +1,189 @@
+// Parses kiln's command line into Options; every mistake becomes a message for usage().
+#include "compositor/options.hpp"
+
+#include <charconv>
+#include <string_view>
+
+namespace kiln::compositor {
+namespace {
+
+bool parse_size(std::string_view text, int32_t& width, int32_t& height)
+{
+    const auto x = text.find('x');
+    if (x == std::string_view::npos)
+        return false;
+    int32_t w = 0;
+    int32_t h = 0;
+    const auto first = text.substr(0, x);
+    const auto second = text.substr(x + 1);
+    auto [end_w, ec_w] = std::from_chars(first.data(), first.data() + first.size(), w);
+    auto [end_h, ec_h] = std::from_chars(second.data(), second.data() + second.size(), h);
+    if (ec_w != std::errc{} || ec_h != std::errc{} || end_w != first.data() + first.size() ||
+        end_h != second.data() + second.size())
+        return false;
+    if (w < 1 || h < 1 || w > 16384 || h > 16384)
+        return false;
+    width = w;
+    height = h;
+    return true;
+}
+
+std::optional<BackendChoice> parse_backend(std::string_view name)
+{
+    if (name == "auto")
+        return BackendChoice::automatic;
+    if (name == "drm")
+        return BackendChoice::drm;
+    if (name == "wayland")
+        return BackendChoice::wayland;
+    if (name == "x11")
+        return BackendChoice::x11;
+    if (name == "headless")
+        return BackendChoice::headless;
+    return std::nullopt;
+}
+
+std::optional<PrecompileMode> parse_precompile(std::string_view name)
+{
+    if (name == "off")
+        return PrecompileMode::off;
+    if (name == "fast")
+        return PrecompileMode::fast;
+    if (name == "background")
+        return PrecompileMode::background;
+    return std::nullopt;
+}
+
+}  // namespace
+
+const char* backend_name(BackendChoice backend)
+{
+    switch (backend) {
+    case BackendChoice::automatic: return "auto";
+    case BackendChoice::drm: return "drm";
+    case BackendChoice::wayland: return "wayland";
+    case BackendChoice::x11: return "x11";
+    case BackendChoice::headless: return "headless";
+    }
+    return "?";
+}
+
+std::string usage(const char* program)
+{
+    std::string text = "Usage: ";
+    text += program;
+    text += R"( [options]
+A Wayland compositor with a zero-copy buffer pipeline.
+
+  -h, --help                 show this help and exit
+  -v, --version              print the version and exit
+  -b, --backend NAME         auto|drm|wayland|x11|headless (default auto: WAYLAND_DISPLAY -> wayland,
+                             DISPLAY -> x11, a seat -> drm, else headless)
+  -S, --socket NAME          listen on $XDG_RUNTIME_DIR/NAME (default: first free wayland-N)
+  -s, --startup CMD          run CMD with /bin/sh -c once clients can connect (repeatable)
+      --exit-with-startup    exit when every startup command has exited (status: the first failure, else 0)
+      --headless-size WxH    size of the headless output (default 1920x1080)
+      --cache-dir DIR        program cache directory (default $XDG_CACHE_HOME/kiln)
+      --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
+      --precompile MODE      off|fast|background: load recorded programs before/after the first frame
+      --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
+  -d, --debug                verbose wlroots logging
+)";
+    return text;
+}
+
+ParseResult parse_options(int argc, const char* const argv[])
+{
+    Options options;
+    auto fail = [](std::string message) { return ParseResult{std::nullopt, std::move(message)}; };
+
+    for (int i = 1; i < argc; ++i) {
+        std::string_view arg = argv[i];
+        std::string_view value;
+        bool has_inline_value = false;
+        if (arg.starts_with("--")) {
+            if (auto eq = arg.find('='); eq != std::string_view::npos) {
+                value = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                has_inline_value = true;
+            }
+        }
+        // Fetches the flag's argument, inline (--flag=value) or as the next word.
+        auto take_value = [&](std::string_view& out) -> bool {
+            if (has_inline_value) {
+                out = value;
+                return true;
+            }
+            if (i + 1 >= argc)
+                return false;
+            out = argv[++i];
+            return true;
+        };
+        auto reject_inline = [&]() { return has_inline_value; };
+
+        std::string_view v;
+        if (arg == "-h" || arg == "--help") {
+            if (reject_inline())
+                return fail(std::string(arg) + " takes no value");
+            options.help = true;
+        } else if (arg == "-v" || arg == "--version") {
+            if (reject_inline())
+                return fail(std::string(arg) + " takes no value");
+            options.version = true;
+        } else if (arg == "-d" || arg == "--debug") {
+            if (reject_inline())
+                return fail(std::string(arg) + " takes no value");
+            options.debug = true;
+        } else if (arg == "--exit-with-startup") {
+            if (reject_inline())
+                return fail(std::string(arg) + " takes no value");
+            options.exit_with_startup = true;
+        } else if (arg == "-b" || arg == "--backend") {
+            if (!take_value(v))
+                return fail(std::string(arg) + " needs a backend name");
+            auto backend = parse_backend(v);
+            if (!backend)
+                return fail("unknown backend '" + std::string(v) + "' (auto, drm, wayland, x11 or headless)");
+            options.backend = *backend;
+        } else if (arg == "-S" || arg == "--socket") {
+            if (!take_value(v) || v.empty())
+                return fail(std::string(arg) + " needs a socket name");
+            if (v.find('/') != std::string_view::npos)
+                return fail("socket name '" + std::string(v) + "' must not contain '/'");
+            options.socket = v;
+        } else if (arg == "-s" || arg == "--startup") {
+            if (!take_value(v) || v.empty())
+                return fail(std::string(arg) + " needs a command");
+            options.startup.emplace_back(v);
+        } else if (arg == "--headless-size") {
+            if (!take_value(v) || !parse_size(v, options.headless_width, options.headless_height))
+                return fail("--headless-size needs WIDTHxHEIGHT, each 1..16384");
+        } else if (arg == "--cache-dir") {
+            if (!take_value(v) || v.empty())
+                return fail("--cache-dir needs a directory");
+            options.cache_dir = v;
+        } else if (arg == "--system-cache") {
+            if (!take_value(v) || v.empty())
+                return fail("--system-cache needs a directory");
+            options.system_cache_dir = v;
+        } else if (arg == "--precompile") {
+            if (!take_value(v))
+                return fail("--precompile needs off, fast or background");
+            auto mode = parse_precompile(v);
+            if (!mode)
+                return fail("unknown precompile mode '" + std::string(v) + "' (off, fast or background)");
+            options.precompile = *mode;
+        } else if (arg == "--stats") {
+            if (!take_value(v) || v.empty())
+                return fail("--stats needs a file name");
+            options.stats_file = v;
+        } else {
+            return fail("unknown option '" + std::string(argv[i]) + "'");
+        }
+    }
+    if (options.exit_with_startup && options.startup.empty())
+        return fail("--exit-with-startup needs at least one --startup command");
+    return ParseResult{std::move(options), {}};
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,188 @@
+// Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
+#include "compositor/seat.hpp"
+
+#include "compositor/server.hpp"
+#include "compositor/view.hpp"
+
+#include <linux/input-event-codes.h>
+
+namespace kiln::compositor {
+
+// One keyboard device: xkb keymap, repeat info, and forwarding to the seat.
+class Seat::Keyboard {
+public:
+    Keyboard(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
+    {
+        xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+        xkb_keymap* keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        if (keymap)
+            wlr_keyboard_set_keymap(device->keyboard, keymap);
+        xkb_keymap_unref(keymap);
+        xkb_context_unref(context);
+        wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
+
+        modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
+            wlr_seat_set_keyboard(seat_.seat_, device_);
+            wlr_seat_keyboard_notify_modifiers(seat_.seat_, &device_->keyboard->modifiers);
+        });
+        key_.connect(&device->keyboard->events.key, [this](void* data) {
+            auto* event = static_cast<wlr_event_keyboard_key*>(data);
+            wlr_seat_set_keyboard(seat_.seat_, device_);
+            wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
+        });
+        destroy_.connect(&device->events.destroy, [this](void*) { seat_.keyboards_.remove_if([this](auto& k) {
+            return k.get() == this;
+        }); });
+    }
+
+    wlr_input_device* device() const { return device_; }
+
+private:
+    Seat& seat_;
+    wlr_input_device* device_;
+    wl::Listener modifiers_;
+    wl::Listener key_;
+    wl::Listener destroy_;
+};
+
+Seat::Seat(Server& server, wlr_backend* backend)
+    : server_(server),
+      seat_(wlr_seat_create(server.display(), "seat0")),
+      cursor_(wlr_cursor_create()),
+      xcursor_(wlr_xcursor_manager_create(nullptr, 24))
+{
+    wlr_cursor_attach_output_layout(cursor_, server.layout());
+    wlr_xcursor_manager_load(xcursor_, 1);
+
+    new_input_.connect(&backend->events.new_input,
+                       [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
+    cursor_motion_.connect(&cursor_->events.motion, [this](void* data) {
+        auto* event = static_cast<wlr_event_pointer_motion*>(data);
+        wlr_cursor_move(cursor_, event->device, event->delta_x, event->delta_y);
+        pointer_moved(event->time_msec);
+    });
+    cursor_motion_absolute_.connect(&cursor_->events.motion_absolute, [this](void* data) {
+        auto* event = static_cast<wlr_event_pointer_motion_absolute*>(data);
+        wlr_cursor_warp_absolute(cursor_, event->device, event->x, event->y);
+        pointer_moved(event->time_msec);
+    });
+    cursor_button_.connect(&cursor_->events.button,
+                           [this](void* data) { pointer_button(static_cast<wlr_event_pointer_button*>(data)); });
+    cursor_axis_.connect(&cursor_->events.axis, [this](void* data) {
+        auto* event = static_cast<wlr_event_pointer_axis*>(data);
+        wlr_seat_pointer_notify_axis(seat_, event->time_msec, event->orientation, event->delta,
+                                     event->delta_discrete, event->source);
+    });
+    cursor_frame_.connect(&cursor_->events.frame, [this](void*) { wlr_seat_pointer_notify_frame(seat_); });
+    request_cursor_.connect(&seat_->events.request_set_cursor, [this](void* data) {
+        auto* event = static_cast<wlr_seat_pointer_request_set_cursor_event*>(data);
+        // Only the client with pointer focus may set the cursor image.
+        if (event->seat_client == seat_->pointer_state.focused_client)
+            wlr_cursor_set_surface(cursor_, event->surface, event->hotspot_x, event->hotspot_y);
+    });
+    request_selection_.connect(&seat_->events.request_set_selection, [this](void* data) {
+        auto* event = static_cast<wlr_seat_request_set_selection_event*>(data);
+        wlr_seat_set_selection(seat_, event->source, event->serial);
+    });
+    update_capabilities();
+}
+
+Seat::~Seat()
+{
+    keyboards_.clear();
+    wlr_xcursor_manager_destroy(xcursor_);
+    wlr_cursor_destroy(cursor_);
+}
+
+void Seat::add_input(wlr_input_device* device)
+{
+    switch (device->type) {
+    case WLR_INPUT_DEVICE_KEYBOARD:
+        keyboards_.push_back(std::make_unique<Keyboard>(*this, device));
+        break;
+    case WLR_INPUT_DEVICE_POINTER:
+        wlr_cursor_attach_input_device(cursor_, device);
+        has_pointer_ = true;
+        break;
+    default:
+        break;
+    }
+    update_capabilities();
+}
+
+void Seat::update_capabilities()
+{
+    uint32_t caps = 0;
+    if (has_pointer_)
+        caps |= WL_SEAT_CAPABILITY_POINTER;
+    if (!keyboards_.empty())
+        caps |= WL_SEAT_CAPABILITY_KEYBOARD;
+    wlr_seat_set_capabilities(seat_, caps);
+}
+
+void Seat::focus_keyboard(wlr_surface* surface)
+{
+    wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
+    if (keyboard)
+        wlr_seat_keyboard_notify_enter(seat_, surface, keyboard->keycodes, keyboard->num_keycodes,
+                                       &keyboard->modifiers);
+    else
+        wlr_seat_keyboard_notify_enter(seat_, surface, nullptr, 0, nullptr);
+}
+
+void Seat::begin_move(View* view)
+{
+    grabbed_ = view;
+    grab_x_ = cursor_->x - view->x();
+    grab_y_ = cursor_->y - view->y();
+}
+
+void Seat::view_unmapped(View* view)
+{
+    if (grabbed_ == view)
+        grabbed_ = nullptr;
+}
+
+void Seat::pointer_moved(uint32_t time_msec)
+{
+    if (grabbed_) {
+        grabbed_->move_to(static_cast<int>(cursor_->x - grab_x_), static_cast<int>(cursor_->y - grab_y_));
+        return;
+    }
+    wlr_surface* surface = nullptr;
+    double sx = 0;
+    double sy = 0;
+    View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
+    if (!view)
+        wlr_xcursor_manager_set_cursor_image(xcursor_, "left_ptr", cursor_);
+    if (surface) {
+        wlr_seat_pointer_notify_enter(seat_, surface, sx, sy);
+        wlr_seat_pointer_notify_motion(seat_, time_msec, sx, sy);
+    } else {
+        wlr_seat_pointer_clear_focus(seat_);
+    }
+}
+
+void Seat::pointer_button(wlr_event_pointer_button* event)
+{
+    if (event->state == WLR_BUTTON_RELEASED && grabbed_) {
+        grabbed_ = nullptr;
+        return;
+    }
+    wlr_surface* surface = nullptr;
+    double sx = 0;
+    double sy = 0;
+    View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
+    if (event->state == WLR_BUTTON_PRESSED && view) {
+        server_.focus(view);
+        // Super+drag moves a window wherever it is grabbed, like most desktops.
+        wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
+        if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT) {
+            begin_move(view);
+            return;
+        }
+    }
+    wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,57 @@
+// Seat: keyboards, the pointer and cursor, focus on click and Super+drag moves, through one wlr_seat.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/wlr.hpp"
+
+#include <list>
+#include <memory>
+
+namespace kiln::compositor {
+
+class Server;
+class View;
+
+class Seat {
+public:
+    Seat(Server& server, wlr_backend* backend);
+    ~Seat();
+    Seat(const Seat&) = delete;
+    Seat& operator=(const Seat&) = delete;
+
+    wlr_seat* wlr() const { return seat_; }
+    void focus_keyboard(wlr_surface* surface);
+    void begin_move(View* view);
+    void view_unmapped(View* view);
+
+private:
+    class Keyboard;
+
+    void add_input(wlr_input_device* device);
+    void add_keyboard(wlr_input_device* device);
+    void update_capabilities();
+    void pointer_moved(uint32_t time_msec);
+    void pointer_button(wlr_event_pointer_button* event);
+
+    Server& server_;
+    wlr_seat* seat_;
+    wlr_cursor* cursor_;
+    wlr_xcursor_manager* xcursor_;
+    std::list<std::unique_ptr<Keyboard>> keyboards_;
+    bool has_pointer_ = false;
+
+    View* grabbed_ = nullptr;  // the view being moved, if any
+    double grab_x_ = 0;
+    double grab_y_ = 0;
+
+    wl::Listener new_input_;
+    wl::Listener cursor_motion_;
+    wl::Listener cursor_motion_absolute_;
+    wl::Listener cursor_button_;
+    wl::Listener cursor_axis_;
+    wl::Listener cursor_frame_;
+    wl::Listener request_cursor_;
+    wl::Listener request_selection_;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,260 @@
+// Server set-up and life cycle: globals, outputs, windows, focus, signals and the startup commands.
+#include "compositor/server.hpp"
+
+#include "compositor/backend.hpp"
+#include "compositor/output.hpp"
+#include "compositor/seat.hpp"
+#include "compositor/startup_commands.hpp"
+#include "compositor/view.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+
+namespace kiln::compositor {
+
+Server::Server(const Options& options, Stats& stats) : options_(options), stats_(stats), display_(wl_display_create())
+{
+    stats_.add_provider([this](Stats& s) { report_stats(s); });
+}
+
+Server::~Server()
+{
+    // Clients and their surfaces go first, then the objects wlroots hands them, then the backend.
+    startup_.reset();
+    if (display_)
+        wl_display_destroy_clients(display_);
+    views_.clear();
+    seat_.reset();
+    if (sigterm_)
+        wl_event_source_remove(sigterm_);
+    if (sigint_)
+        wl_event_source_remove(sigint_);
+    new_output_.disconnect();
+    new_xdg_surface_.disconnect();
+    backend_destroy_.disconnect();
+    if (backend_)
+        wlr_backend_destroy(backend_);
+    outputs_.clear();
+    if (scene_)
+        wlr_scene_node_destroy(&scene_->node);
+    if (allocator_)
+        wlr_allocator_destroy(allocator_);
+    if (renderer_)
+        wlr_renderer_destroy(renderer_);
+    if (layout_)
+        wlr_output_layout_destroy(layout_);
+    if (display_)
+        wl_display_destroy(display_);
+}
+
+bool Server::start(std::string& error)
+{
+    if (!display_) {
+        error = "cannot create the Wayland display";
+        return false;
+    }
+    const BackendChoice choice = resolve_backend(options_.backend);
+    backend_ = create_backend(display_, choice, options_, error);
+    if (!backend_)
+        return false;
+    backend_destroy_.connect(&backend_->events.destroy, [this](void*) {
+        // The backend went away under us (nested parent closed): end cleanly.
+        backend_ = nullptr;
+        terminate(exit_status_);
+    });
+
+    renderer_ = wlr_renderer_autocreate(backend_);
+    if (!renderer_) {
+        error = "cannot create a renderer";
+        return false;
+    }
+    stats_.mark_once("startup.egl_init_ms");
+    stats_.mark_once("startup.programs_ready_ms");
+    if (!wlr_renderer_init_wl_shm(renderer_, display_)) {
+        error = "cannot create the wl_shm global";
+        return false;
+    }
+    allocator_ = wlr_allocator_autocreate(backend_, renderer_);
+    if (!allocator_) {
+        error = "cannot create a buffer allocator for this backend and renderer";
+        return false;
+    }
+
+    wlr_compositor_create(display_, renderer_);
+    wlr_data_device_manager_create(display_);
+    layout_ = wlr_output_layout_create();
+    wlr_xdg_output_manager_v1_create(display_, layout_);
+    scene_ = wlr_scene_create();
+    wlr_scene_attach_output_layout(scene_, layout_);
+    presentation_ = wlr_presentation_create(display_, backend_);
+    wlr_scene_set_presentation(scene_, presentation_);
+    wlr_viewporter_create(display_);
+    wlr_screencopy_manager_v1_create(display_);
+
+    xdg_shell_ = wlr_xdg_shell_create(display_);
+    new_xdg_surface_.connect(&xdg_shell_->events.new_surface, [this](void* data) {
+        auto* surface = static_cast<wlr_xdg_surface*>(data);
+        if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
+            add_toplevel(surface);
+        } else if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
+            // A popup lives in its parent's scene tree so it moves with it.
+            wlr_xdg_surface* parent = wlr_xdg_surface_from_wlr_surface(surface->popup->parent);
+            if (parent && parent->data)
+                surface->data = wlr_scene_xdg_surface_create(static_cast<wlr_scene_node*>(parent->data), surface);
+        }
+    });
+
+    seat_ = std::make_unique<Seat>(*this, backend_);
+    new_output_.connect(&backend_->events.new_output,
+                        [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
+
+    const char* name = nullptr;
+    if (!options_.socket.empty()) {
+        if (wl_display_add_socket(display_, options_.socket.c_str()) != 0) {
+            error = "cannot listen on socket '" + options_.socket + "' (in use, or XDG_RUNTIME_DIR is not set)";
+            return false;
+        }
+        name = options_.socket.c_str();
+    } else {
+        name = wl_display_add_socket_auto(display_);
+        if (!name) {
+            error = "cannot open a Wayland socket (is XDG_RUNTIME_DIR set and writable?)";
+            return false;
+        }
+    }
+    socket_ = name;
+
+    if (!wlr_backend_start(backend_)) {
+        error = std::string("cannot start the ") + backend_name(choice) + " backend";
+        return false;
+    }
+    backend_started_ = true;
+
+    wl_event_loop* loop = wl_display_get_event_loop(display_);
+    auto on_signal = [](int, void* data) noexcept -> int {
+        static_cast<Server*>(data)->terminate(0);
+        return 0;
+    };
+    sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
+    sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
+
+    setenv("WAYLAND_DISPLAY", socket_.c_str(), 1);
+    std::fprintf(stderr, "kiln: %s backend; clients connect with WAYLAND_DISPLAY=%s\n", backend_name(choice),
+                 socket_.c_str());
+
+    startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
+        if (options_.exit_with_startup)
+            terminate(status);
+    });
+    for (const auto& command : options_.startup) {
+        std::string spawn_error;
+        if (!startup_->spawn(command, socket_, spawn_error))
+            std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), spawn_error.c_str());
+    }
+    return true;
+}
+
+int Server::run()
+{
+    wl_display_run(display_);
+    return exit_status_;
+}
+
+void Server::terminate(int status)
+{
+    exit_status_ = status;
+    wl_display_terminate(display_);
+}
+
+void Server::add_output(wlr_output* output)
+{
+    if (!wlr_output_init_render(output, allocator_, renderer_)) {
+        std::fprintf(stderr, "kiln: cannot render to output %s\n", output->name);
+        return;
+    }
+    if (wlr_output_mode* mode = wlr_output_preferred_mode(output))
+        wlr_output_set_mode(output, mode);
+    wlr_output_enable(output, true);
+    if (!wlr_output_commit(output)) {
+        std::fprintf(stderr, "kiln: cannot enable output %s\n", output->name);
+        return;
+    }
+    wlr_output_layout_add_auto(layout_, output);
+    wlr_scene_output* scene_output = wlr_scene_get_scene_output(scene_, output);
+    if (!scene_output)
+        scene_output = wlr_scene_output_create(scene_, output);
+    outputs_.push_back(std::make_unique<Output>(*this, output, scene_output));
+}
+
+void Server::remove_output(Output* output)
+{
+    outputs_.remove_if([output](const auto& o) { return o.get() == output; });
+}
+
+void Server::add_toplevel(wlr_xdg_surface* surface)
+{
+    views_.push_back(std::make_unique<View>(*this, surface));
+}
+
+void Server::remove_view(View* view)
+{
+    seat_->view_unmapped(view);
+    views_.remove_if([view](const auto& v) { return v.get() == view; });
+}
+
+size_t Server::mapped_view_count() const
+{
+    size_t count = 0;
+    for (const auto& view : views_)
+        count += view->mapped() ? 1 : 0;
+    return count;
+}
+
+View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)
+{
+    wlr_scene_node* node = wlr_scene_node_at(&scene_->node, lx, ly, sx, sy);
+    if (!node || node->type != WLR_SCENE_NODE_SURFACE)
+        return nullptr;
+    *surface = wlr_scene_surface_from_node(node)->surface;
+    // Walk up to the toplevel's tree, which carries its View.
+    for (wlr_scene_node* n = node; n; n = n->parent)
+        if (n->data)
+            return static_cast<View*>(n->data);
+    return nullptr;
+}
+
+void Server::focus(View* view)
+{
+    wlr_surface* previous = seat_->wlr()->keyboard_state.focused_surface;
+    if (previous == view->surface())
+        return;
+    if (previous && wlr_surface_is_xdg_surface(previous)) {
+        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(previous);
+        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
+            wlr_xdg_toplevel_set_activated(old, false);
+    }
+    wlr_scene_node_raise_to_top(view->node());
+    // Keep the most recently focused view last, like a stacking order.
+    view->set_activated(true);
+    seat_->focus_keyboard(view->surface());
+}
+
+void Server::frame_rendered(double cpu_ms, bool direct_scanout)
+{
+    ++frames_rendered_;
+    if (direct_scanout)
+        ++frames_direct_scanout_;
+    if (frame_cpu_ms_.size() < 100000)
+        frame_cpu_ms_.push_back(cpu_ms);
+    stats_.mark_once("startup.first_frame_ms");
+}
+
+void Server::report_stats(Stats& stats) const
+{
+    stats.set("frames.rendered", frames_rendered_);
+    stats.set("frames.direct_scanout", frames_direct_scanout_);
+    stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,85 @@
+// Server: owns the Wayland display, the wlroots backend, renderer and scene, and every subsystem of kiln.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/options.hpp"
+#include "compositor/stats.hpp"
+#include "compositor/wlr.hpp"
+
+#include <list>
+#include <memory>
+#include <string>
+
+namespace kiln::compositor {
+
+class Output;
+class View;
+class Seat;
+class StartupCommands;
+
+class Server {
+public:
+    Server(const Options& options, Stats& stats);
+    ~Server();
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    // Creates the backend, renderer and globals and opens the socket; false (with `error`) when kiln cannot run.
+    bool start(std::string& error);
+    // Runs until a signal, the backend going away, or the startup commands ending; returns the exit status.
+    int run();
+    void terminate(int status);
+
+    wl_display* display() const { return display_; }
+    wlr_renderer* renderer() const { return renderer_; }
+    wlr_scene* scene() const { return scene_; }
+    wlr_output_layout* layout() const { return layout_; }
+    Seat& seat() { return *seat_; }
+    Stats& stats() { return stats_; }
+    const std::string& socket() const { return socket_; }
+
+    // The topmost view and surface-local coordinates under a layout point, if any.
+    View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
+    void focus(View* view);
+    size_t mapped_view_count() const;
+    void remove_view(View* view);
+    void remove_output(Output* output);
+    void frame_rendered(double cpu_ms, bool direct_scanout);
+
+private:
+    void add_output(wlr_output* output);
+    void add_toplevel(wlr_xdg_surface* surface);
+    void report_stats(Stats& stats) const;
+
+    const Options& options_;
+    Stats& stats_;
+    wl_display* display_ = nullptr;
+    wlr_backend* backend_ = nullptr;
+    wlr_session* session_ = nullptr;
+    wlr_renderer* renderer_ = nullptr;
+    wlr_allocator* allocator_ = nullptr;
+    wlr_scene* scene_ = nullptr;
+    wlr_output_layout* layout_ = nullptr;
+    wlr_xdg_shell* xdg_shell_ = nullptr;
+    wlr_presentation* presentation_ = nullptr;
+    std::string socket_;
+    int exit_status_ = 0;
+    bool backend_started_ = false;
+
+    std::unique_ptr<Seat> seat_;
+    std::unique_ptr<StartupCommands> startup_;
+    std::list<std::unique_ptr<Output>> outputs_;
+    std::list<std::unique_ptr<View>> views_;
+    std::vector<double> frame_cpu_ms_;
+    uint64_t frames_rendered_ = 0;
+    uint64_t frames_direct_scanout_ = 0;
+
+    wl_event_source* sigterm_ = nullptr;
+    wl_event_source* sigint_ = nullptr;
+
+    wl::Listener new_output_;
+    wl::Listener new_xdg_surface_;
+    wl::Listener backend_destroy_;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,80 @@
+// Runs startup commands through /bin/sh with WAYLAND_DISPLAY set and collects their exit statuses on SIGCHLD.
+#include "compositor/startup_commands.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace kiln::compositor {
+
+StartupCommands::StartupCommands(wl_event_loop* loop, std::function<void(int status)> all_exited)
+    : all_exited_(std::move(all_exited))
+{
+    sigchld_ = wl_event_loop_add_signal(
+        loop, SIGCHLD,
+        [](int, void* data) noexcept -> int {
+            static_cast<StartupCommands*>(data)->reap();
+            return 0;
+        },
+        this);
+}
+
+StartupCommands::~StartupCommands()
+{
+    if (sigchld_)
+        wl_event_source_remove(sigchld_);
+    // Commands still running are left alone: they lose their compositor and exit on their own.
+}
+
+bool StartupCommands::spawn(const std::string& command, const std::string& socket, std::string& error)
+{
+    const pid_t pid = fork();
+    if (pid < 0) {
+        error = std::string("fork failed: ") + std::strerror(errno);
+        return false;
+    }
+    if (pid == 0) {
+        // The event loop blocks SIGCHLD (and SIGTERM/SIGINT) to read them through signalfd; a child must not
+        // inherit that mask.
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        setenv("WAYLAND_DISPLAY", socket.c_str(), 1);
+        unsetenv("DISPLAY");
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    pids_.push_back(pid);
+    spawned_any_ = true;
+    return true;
+}
+
+void StartupCommands::reap()
+{
+    int status = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        auto it = std::find(pids_.begin(), pids_.end(), pid);
+        if (it == pids_.end())
+            continue;  // some other child of ours (e.g. Xwayland-like helpers); not a startup command
+        pids_.erase(it);
+        int code = 0;
+        if (WIFEXITED(status))
+            code = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status))
+            code = 128 + WTERMSIG(status);
+        if (code != 0 && first_failure_ == 0)
+            first_failure_ = code;
+    }
+    if (spawned_any_ && pids_.empty() && all_exited_) {
+        auto done = std::move(all_exited_);
+        all_exited_ = nullptr;
+        done(first_failure_);
+    }
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,34 @@
+// StartupCommands: the -s/--startup commands, run once clients can connect, reaped as they exit.
+#pragma once
+
+#include <wayland-server-core.h>
+
+#include <functional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace kiln::compositor {
+
+class StartupCommands {
+public:
+    // `all_exited` is called once, with the first non-zero exit status (or 0), when the last command has exited.
+    StartupCommands(wl_event_loop* loop, std::function<void(int status)> all_exited);
+    ~StartupCommands();
+    StartupCommands(const StartupCommands&) = delete;
+    StartupCommands& operator=(const StartupCommands&) = delete;
+
+    bool spawn(const std::string& command, const std::string& socket, std::string& error);
+    size_t running() const { return pids_.size(); }
+
+private:
+    void reap();
+
+    std::function<void(int)> all_exited_;
+    std::vector<pid_t> pids_;
+    int first_failure_ = 0;
+    bool spawned_any_ = false;
+    wl_event_source* sigchld_ = nullptr;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,250 @@
+// Opening the EGL display: GBM render node, EGL device or surfaceless, then a GLES 3 context with no surface.
+#include "renderer/egl_display.hpp"
+
+#include "renderer/formats.hpp"
+
+#include <GLES3/gl3.h>
+#include <fcntl.h>
+#include <gbm.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace kiln::renderer {
+namespace {
+
+bool in_list(std::string_view list, std::string_view name)
+{
+    size_t pos = 0;
+    while ((pos = list.find(name, pos)) != std::string_view::npos) {
+        const bool start_ok = pos == 0 || list[pos - 1] == ' ';
+        const size_t end = pos + name.size();
+        if (start_ok && (end == list.size() || list[end] == ' '))
+            return true;
+        pos = end;
+    }
+    return false;
+}
+
+bool is_software_driver(std::string_view driver)
+{
+    return driver == "kms_swrast" || driver == "swrast" || driver == "llvmpipe" || driver == "softpipe";
+}
+
+std::optional<dev_t> device_of(const char* path)
+{
+    struct stat st {};
+    if (path && stat(path, &st) == 0)
+        return st.st_rdev;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std::string& error)
+{
+    std::unique_ptr<EglDisplay> self(new EglDisplay());
+    self->procs_.load_client();
+    const char* client_exts = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    const std::string_view client = client_exts ? client_exts : "";
+    if (!self->procs_.get_platform_display) {
+        error = "EGL has no eglGetPlatformDisplayEXT";
+        return nullptr;
+    }
+    std::string why;
+
+    // 1. GBM on the render node of the backend's device, when its driver is real hardware.
+    if (options.drm_fd >= 0 && in_list(client, "EGL_KHR_platform_gbm")) {
+        char* render_node = drmGetRenderDeviceNameFromFd(options.drm_fd);
+        if (render_node) {
+            self->render_fd_ = ::open(render_node, O_RDWR | O_CLOEXEC);
+            if (self->render_fd_ >= 0)
+                self->gbm_ = gbm_create_device(self->render_fd_);
+            if (self->gbm_) {
+                EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_GBM_KHR, self->gbm_, nullptr);
+                if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::gbm, why)) {
+                    if (!is_software_driver(self->driver_name_)) {
+                        self->device_path_ = render_node;
+                        self->main_device_ = device_of(render_node);
+                        free(render_node);
+                        return self;
+                    }
+                    why = "GBM driver " + self->driver_name_ + " is software";
+                }
+                // Tear down the failed attempt before trying the next platform.
+                if (self->context_ != EGL_NO_CONTEXT)
+                    eglDestroyContext(self->display_, self->context_);
+                if (self->display_ != EGL_NO_DISPLAY)
+                    eglTerminate(self->display_);
+                self->context_ = EGL_NO_CONTEXT;
+                self->display_ = EGL_NO_DISPLAY;
+                gbm_device_destroy(self->gbm_);
+                self->gbm_ = nullptr;
+            }
+            if (self->render_fd_ >= 0)
+                ::close(self->render_fd_);
+            self->render_fd_ = -1;
+            free(render_node);
+        }
+    }
+
+    // 2. The EGL device platform, software device first.
+    if (in_list(client, "EGL_EXT_platform_device") && self->procs_.query_devices) {
+        EGLDeviceEXT devices[16];
+        EGLint count = 0;
+        if (self->procs_.query_devices(16, devices, &count) && count > 0) {
+            EGLDeviceEXT chosen = EGL_NO_DEVICE_EXT;
+            for (EGLint i = 0; i < count && chosen == EGL_NO_DEVICE_EXT; ++i) {
+                const char* exts = self->procs_.query_device_string(devices[i], EGL_EXTENSIONS);
+                if (exts && in_list(exts, "EGL_MESA_device_software"))
+                    chosen = devices[i];
+            }
+            if (chosen == EGL_NO_DEVICE_EXT)
+                chosen = devices[0];
+            EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_DEVICE_EXT, chosen, nullptr);
+            if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::device, why)) {
+                const char* exts = self->procs_.query_device_string(chosen, EGL_EXTENSIONS);
+                if (exts && in_list(exts, "EGL_EXT_device_drm_render_node")) {
+                    const char* node = self->procs_.query_device_string(chosen, EGL_DRM_RENDER_NODE_FILE_EXT);
+                    if (node) {
+                        self->device_path_ = node;
+                        self->main_device_ = device_of(node);
+                    }
+                }
+                return self;
+            }
+        }
+    }
+
+    // 3. Surfaceless: renders, but imports no dma-buf.
+    if (options.allow_surfaceless && in_list(client, "EGL_MESA_platform_surfaceless")) {
+        EGLDisplay display =
+            self->procs_.get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+        if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::surfaceless, why))
+            return self;
+    }
+    error = "no usable EGL display" + (why.empty() ? std::string() : " (" + why + ")");
+    return nullptr;
+}
+
+bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& error)
+{
+    display_ = display;
+    kind_ = kind;
+    EGLint major = 0;
+    EGLint minor = 0;
+    if (!eglInitialize(display_, &major, &minor)) {
+        error = "eglInitialize failed";
+        return false;
+    }
+    const char* exts = eglQueryString(display_, EGL_EXTENSIONS);
+    extensions_ = exts ? exts : "";
+    procs_.load_display();
+    if (!has_extension("EGL_KHR_no_config_context") || !has_extension("EGL_KHR_surfaceless_context")) {
+        error = "EGL lacks EGL_KHR_no_config_context or EGL_KHR_surfaceless_context";
+        return false;
+    }
+    if (has_extension("EGL_MESA_query_driver") && procs_.get_display_driver_name) {
+        const char* name = procs_.get_display_driver_name(display_);
+        driver_name_ = name ? name : "";
+    }
+    if (!eglBindAPI(EGL_OPENGL_ES_API)) {
+        error = "eglBindAPI(GLES) failed";
+        return false;
+    }
+    const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
+    context_ = eglCreateContext(display_, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+    if (context_ == EGL_NO_CONTEXT) {
+        error = "cannot create a GLES 3 context";
+        return false;
+    }
+    if (!make_current()) {
+        error = "cannot make the GLES context current";
+        return false;
+    }
+    const char* gl_exts = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
+    gl_extensions_ = gl_exts ? gl_exts : "";
+    query_dmabuf_formats();
+    return true;
+}
+
+void EglDisplay::query_dmabuf_formats()
+{
+    dmabuf_formats_.clear();
+    // Surfaceless refuses dma-buf import even when it lists the extension (EGL_BAD_ALLOC), so it offers none.
+    if (kind_ == DisplayKind::surfaceless || !has_extension("EGL_EXT_image_dma_buf_import") ||
+        !procs_.create_image || !procs_.image_target_texture)
+        return;
+    std::vector<EGLint> formats;
+    if (procs_.query_dmabuf_formats) {
+        EGLint count = 0;
+        procs_.query_dmabuf_formats(display_, 0, nullptr, &count);
+        formats.resize(static_cast<size_t>(count));
+        procs_.query_dmabuf_formats(display_, count, formats.data(), &count);
+        formats.resize(static_cast<size_t>(count));
+    }
+    const bool with_modifiers =
+        has_extension("EGL_EXT_image_dma_buf_import_modifiers") && procs_.query_dmabuf_modifiers;
+    for (EGLint raw : formats) {
+        const auto code = static_cast<uint32_t>(raw);
+        const auto info = format_info(code);
+        if (!info)
+            continue;  // kiln cannot describe it, so it does not offer it
+        // Implicit modifier: the driver picks the layout it shares with the client (linear for llvmpipe).
+        dmabuf_formats_.push_back({code, modifier_invalid, info->yuv});
+        if (!with_modifiers)
+            continue;
+        EGLint count = 0;
+        procs_.query_dmabuf_modifiers(display_, raw, 0, nullptr, nullptr, &count);
+        std::vector<EGLuint64KHR> modifiers(static_cast<size_t>(count));
+        std::vector<EGLBoolean> external(static_cast<size_t>(count));
+        procs_.query_dmabuf_modifiers(display_, raw, count, modifiers.data(), external.data(), &count);
+        for (EGLint i = 0; i < count; ++i)
+            dmabuf_formats_.push_back({code, modifiers[static_cast<size_t>(i)],
+                                       external[static_cast<size_t>(i)] == EGL_TRUE || info->yuv});
+    }
+}
+
+EglDisplay::~EglDisplay()
+{
+    if (display_ != EGL_NO_DISPLAY) {
+        eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        if (context_ != EGL_NO_CONTEXT)
+            eglDestroyContext(display_, context_);
+        eglTerminate(display_);
+    }
+    if (gbm_)
+        gbm_device_destroy(gbm_);
+    if (render_fd_ >= 0)
+        ::close(render_fd_);
+}
+
+const char* EglDisplay::kind_name() const
+{
+    switch (kind_) {
+    case DisplayKind::gbm: return "gbm";
+    case DisplayKind::device: return "device";
+    case DisplayKind::surfaceless: return "surfaceless";
+    }
+    return "?";
+}
+
+bool EglDisplay::make_current() const
+{
+    return eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_) == EGL_TRUE;
+}
+
+bool EglDisplay::has_extension(std::string_view name) const
+{
+    return in_list(extensions_, name);
+}
+
+bool EglDisplay::has_gl_extension(std::string_view name) const
+{
+    return in_list(gl_extensions_, name);
+}
+
+}  // namespace kiln::renderer

@@ -1,0 +1,70 @@
+// EglDisplay: the EGL display and GLES 3 context kiln renders with, chosen for what the machine has.
+#pragma once
+
+#include "renderer/gl_procs.hpp"
+#include "renderer/types.hpp"
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+#include <vector>
+
+struct gbm_device;
+
+namespace kiln::renderer {
+
+enum class DisplayKind { gbm, device, surfaceless };
+
+struct DisplayOptions {
+    int drm_fd = -1;  // the backend's DRM fd, -1 when there is none
+    bool allow_surfaceless = true;
+};
+
+class EglDisplay {
+public:
+    // GBM on the render node of drm_fd's device when it has a hardware driver; else the EGL device platform
+    // (software device preferred: it imports foreign dma-bufs correctly, where GBM on kms_swrast maps them through
+    // MAP_DUMB and crashes); else surfaceless (no dma-buf import).
+    static std::unique_ptr<EglDisplay> open(const DisplayOptions& options, std::string& error);
+    ~EglDisplay();
+    EglDisplay(const EglDisplay&) = delete;
+    EglDisplay& operator=(const EglDisplay&) = delete;
+
+    DisplayKind kind() const { return kind_; }
+    const char* kind_name() const;
+    EGLDisplay handle() const { return display_; }
+    EGLContext context() const { return context_; }
+    bool make_current() const;
+    bool has_extension(std::string_view name) const;
+    bool has_gl_extension(std::string_view name) const;
+    const EglProcs& procs() const { return procs_; }
+
+    bool can_import_dmabuf() const { return !dmabuf_formats_.empty(); }
+    std::span<const FormatModifier> dmabuf_formats() const { return dmabuf_formats_; }
+    std::optional<dev_t> main_device() const { return main_device_; }
+    const std::string& device_path() const { return device_path_; }
+    const std::string& driver_name() const { return driver_name_; }
+
+private:
+    EglDisplay() = default;
+    bool initialize(EGLDisplay display, DisplayKind kind, std::string& error);
+    void query_dmabuf_formats();
+
+    DisplayKind kind_ = DisplayKind::surfaceless;
+    EGLDisplay display_ = EGL_NO_DISPLAY;
+    EGLContext context_ = EGL_NO_CONTEXT;
+    EglProcs procs_;
+    std::string extensions_;
+    std::string gl_extensions_;
+    std::string driver_name_;
+    std::string device_path_;
+    std::optional<dev_t> main_device_;
+    std::vector<FormatModifier> dmabuf_formats_;
+    gbm_device* gbm_ = nullptr;
+    int render_fd_ = -1;
+};
+
+}  // namespace kiln::renderer

@@ -1,0 +1,45 @@
+// The format table: memory layout of each fourcc and the GL upload that matches it byte for byte.
+#include "renderer/formats.hpp"
+
+#include <array>
+
+namespace kiln::renderer {
+namespace {
+
+// Little-endian: ARGB8888 is B,G,R,A in memory; ABGR8888 is R,G,B,A (GL_RGBA + UNSIGNED_BYTE).
+const std::array<FormatInfo, 6> table{{
+    {fourcc::argb8888, "ARGB8888", 1, {{4, 1, 1}}, true, false, GL_RGBA, GL_UNSIGNED_BYTE, true},
+    {fourcc::xrgb8888, "XRGB8888", 1, {{4, 1, 1}}, false, false, GL_RGBA, GL_UNSIGNED_BYTE, true},
+    {fourcc::abgr8888, "ABGR8888", 1, {{4, 1, 1}}, true, false, GL_RGBA, GL_UNSIGNED_BYTE, false},
+    {fourcc::xbgr8888, "XBGR8888", 1, {{4, 1, 1}}, false, false, GL_RGBA, GL_UNSIGNED_BYTE, false},
+    {fourcc::rgb565, "RGB565", 1, {{2, 1, 1}}, false, false, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, false},
+    {fourcc::nv12, "NV12", 2, {{1, 1, 1}, {2, 2, 2}}, false, true, 0, 0, false},
+}};
+
+const std::array<uint32_t, 5> shm_list{fourcc::argb8888, fourcc::xrgb8888, fourcc::abgr8888, fourcc::xbgr8888,
+                                       fourcc::rgb565};
+
+}  // namespace
+
+std::optional<FormatInfo> format_info(uint32_t code)
+{
+    for (const auto& info : table)
+        if (info.fourcc == code)
+            return info;
+    return std::nullopt;
+}
+
+std::span<const uint32_t> shm_formats()
+{
+    return shm_list;
+}
+
+const char* format_name(uint32_t code)
+{
+    for (const auto& info : table)
+        if (info.fourcc == code)
+            return info.name;
+    return "unknown";
+}
+
+}  // namespace kiln::renderer

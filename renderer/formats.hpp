@@ -1,0 +1,53 @@
+// The pixel formats kiln knows: planes, sizes and how GL uploads or samples each.
+#pragma once
+
+#include <GLES3/gl3.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace kiln::renderer {
+
+struct PlaneLayout {
+    uint32_t bytes_per_pixel = 0;  // per sample of this plane
+    uint32_t h_subsample = 1;
+    uint32_t v_subsample = 1;
+};
+
+struct FormatInfo {
+    uint32_t fourcc = 0;
+    const char* name = "";
+    uint32_t plane_count = 1;
+    PlaneLayout planes[3]{};
+    bool has_alpha = false;
+    bool yuv = false;
+    // For shm upload: GL format/type whose memory layout equals the fourcc's on little-endian. 0 when not uploadable.
+    GLenum gl_format = 0;
+    GLenum gl_type = 0;
+    // Swap red and blue in the shader (GL_BGRA_EXT is not universally sampleable, so BGR-ordered formats are uploaded
+    // as RGBA and swizzled).
+    bool swizzle_rb = false;
+};
+
+std::optional<FormatInfo> format_info(uint32_t fourcc);
+// Formats that shm buffers may use with this renderer (ARGB8888 and XRGB8888 first, as wl_shm requires).
+std::span<const uint32_t> shm_formats();
+const char* format_name(uint32_t fourcc);
+
+constexpr uint32_t fourcc_code(char a, char b, char c, char d)
+{
+    return static_cast<uint32_t>(a) | (static_cast<uint32_t>(b) << 8) | (static_cast<uint32_t>(c) << 16) |
+           (static_cast<uint32_t>(d) << 24);
+}
+
+namespace fourcc {
+constexpr uint32_t argb8888 = fourcc_code('A', 'R', '2', '4');
+constexpr uint32_t xrgb8888 = fourcc_code('X', 'R', '2', '4');
+constexpr uint32_t abgr8888 = fourcc_code('A', 'B', '2', '4');
+constexpr uint32_t xbgr8888 = fourcc_code('X', 'B', '2', '4');
+constexpr uint32_t rgb565 = fourcc_code('R', 'G', '1', '6');
+constexpr uint32_t nv12 = fourcc_code('N', 'V', '1', '2');
+}  // namespace fourcc
+
+}  // namespace kiln::renderer

@@ -1,0 +1,118 @@
+// Render targets and read-back: framebuffer row 0 is the buffer's first memory row, so reads need no flip.
+#include "renderer/render_target.hpp"
+
+#include "renderer/dmabuf_image.hpp"
+#include "renderer/formats.hpp"
+
+#include <GLES2/gl2ext.h>
+
+#include <cstring>
+#include <vector>
+
+namespace kiln::renderer {
+
+std::unique_ptr<RenderTarget> RenderTarget::for_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
+                                                       std::string& error)
+{
+    EglImage image = create_dmabuf_image(display, attributes, error);
+    if (!image)
+        return nullptr;
+    if (!display.procs().image_target_renderbuffer) {
+        error = "GL lacks glEGLImageTargetRenderbufferStorageOES";
+        return nullptr;
+    }
+    std::unique_ptr<RenderTarget> target(new RenderTarget());
+    target->image_ = std::move(image);
+    target->width_ = attributes.width;
+    target->height_ = attributes.height;
+    target->fourcc_ = attributes.fourcc;
+    target->renderbuffer_ = make_renderbuffer();
+    glBindRenderbuffer(GL_RENDERBUFFER, target->renderbuffer_.id());
+    display.procs().image_target_renderbuffer(GL_RENDERBUFFER, target->image_.get());
+    glBindRenderbuffer(GL_RENDERBUFFER, 0);
+    target->framebuffer_ = make_framebuffer();
+    glBindFramebuffer(GL_FRAMEBUFFER, target->framebuffer_.id());
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, target->renderbuffer_.id());
+    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (status != GL_FRAMEBUFFER_COMPLETE) {
+        error = "the dma-buf cannot be rendered to (framebuffer status " + std::to_string(status) + ")";
+        return nullptr;
+    }
+    return target;
+}
+
+std::unique_ptr<RenderTarget> RenderTarget::for_cpu(uint32_t fourcc, int32_t width, int32_t height,
+                                                    std::string& error)
+{
+    const auto info = format_info(fourcc);
+    if (!info || info->planes[0].bytes_per_pixel != 4 || info->yuv) {
+        error = std::string("cannot render into ") + format_name(fourcc) + " memory";
+        return nullptr;
+    }
+    std::unique_ptr<RenderTarget> target(new RenderTarget());
+    target->width_ = width;
+    target->height_ = height;
+    target->fourcc_ = fourcc;
+    target->texture_ = make_texture();
+    glBindTexture(GL_TEXTURE_2D, target->texture_.id());
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    target->framebuffer_ = make_framebuffer();
+    glBindFramebuffer(GL_FRAMEBUFFER, target->framebuffer_.id());
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target->texture_.id(), 0);
+    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (status != GL_FRAMEBUFFER_COMPLETE) {
+        error = "offscreen framebuffer incomplete (status " + std::to_string(status) + ")";
+        return nullptr;
+    }
+    return target;
+}
+
+bool RenderTarget::read_back(bool bgra_read, RendererStats& stats)
+{
+    if (image_ || !destination_)
+        return true;
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.id());
+    const bool ok = read_framebuffer(fourcc_, destination_stride_, Box{0, 0, width_, height_}, destination_, bgra_read);
+    stats.readback_bytes += static_cast<uint64_t>(width_) * static_cast<uint64_t>(height_) * 4;
+    return ok;
+}
+
+bool read_framebuffer(uint32_t fourcc, uint32_t stride, Box source, void* data, bool bgra_read)
+{
+    const auto info = format_info(fourcc);
+    if (!info || info->planes[0].bytes_per_pixel != 4 || info->yuv || stride % 4 != 0 || !data)
+        return false;
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    if (!info->swizzle_rb) {
+        // ABGR/XBGR8888 are R,G,B,A bytes: GL's own order.
+        glPixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / 4));
+        glReadPixels(source.x, source.y, source.width, source.height, GL_RGBA, GL_UNSIGNED_BYTE, data);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        return glGetError() == GL_NO_ERROR;
+    }
+    if (bgra_read) {
+        glPixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / 4));
+        glReadPixels(source.x, source.y, source.width, source.height, GL_BGRA_EXT, GL_UNSIGNED_BYTE, data);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        return glGetError() == GL_NO_ERROR;
+    }
+    // No BGRA reads: read RGBA and swap red and blue on the CPU.
+    std::vector<uint8_t> rgba(static_cast<size_t>(source.width) * static_cast<size_t>(source.height) * 4);
+    glReadPixels(source.x, source.y, source.width, source.height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    for (int32_t y = 0; y < source.height; ++y) {
+        auto* row = static_cast<uint8_t*>(data) + static_cast<size_t>(y) * stride;
+        const uint8_t* in = rgba.data() + static_cast<size_t>(y) * static_cast<size_t>(source.width) * 4;
+        for (int32_t x = 0; x < source.width; ++x) {
+            row[x * 4 + 0] = in[x * 4 + 2];
+            row[x * 4 + 1] = in[x * 4 + 1];
+            row[x * 4 + 2] = in[x * 4 + 0];
+            row[x * 4 + 3] = in[x * 4 + 3];
+        }
+    }
+    return glGetError() == GL_NO_ERROR;
+}
+
+}  // namespace kiln::renderer

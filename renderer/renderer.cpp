@@ -1,0 +1,247 @@
+// Frame passes: quads drawn with premultiplied blending into the bound target, scissored to damage.
+#include "renderer/renderer.hpp"
+
+#include "renderer/formats.hpp"
+
+#include <GLES2/gl2ext.h>
+
+#include <array>
+
+namespace kiln::renderer {
+namespace {
+
+// The unit square as a triangle strip.
+constexpr std::array<GLfloat, 8> unit_quad{0, 0, 1, 0, 0, 1, 1, 1};
+
+const std::array<uint32_t, 2> cpu_formats{fourcc::xrgb8888, fourcc::argb8888};
+
+// Row-major a * b.
+Matrix3 multiply(const Matrix3& a, const Matrix3& b)
+{
+    Matrix3 out{};
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            out[r * 3 + c] = a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c];
+    return out;
+}
+
+// GLES wants column-major with transpose = GL_FALSE.
+Matrix3 transpose(const Matrix3& m)
+{
+    return {m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]};
+}
+
+}  // namespace
+
+std::unique_ptr<Renderer> Renderer::create(EglDisplay& display, ProgramCache& programs, std::string& error)
+{
+    if (!display.make_current()) {
+        error = "cannot make the EGL context current";
+        return nullptr;
+    }
+    std::unique_ptr<Renderer> renderer(new Renderer(display));
+    if (!renderer->load_programs(programs, error))
+        return nullptr;
+    renderer->bgra_read_ = display.has_gl_extension("GL_EXT_read_format_bgra");
+    return renderer;
+}
+
+bool Renderer::load_programs(ProgramCache& programs, std::string& error)
+{
+    const bool external = display_.has_gl_extension("GL_OES_EGL_image_external");
+    for (size_t i = 0; i < shader_variant_count; ++i) {
+        const auto variant = static_cast<ShaderVariant>(i);
+        if (variant == ShaderVariant::external && !external)
+            continue;  // no external textures on this driver, so no program for them
+        std::string why;
+        auto result = programs.get(shader_source(variant), why);
+        if (!result) {
+            error = "program " + shader_source(variant).name + ": " + why;
+            return false;
+        }
+        if (result->origin == ProgramOrigin::compiled)
+            ++programs_compiled_;
+        ProgramSlot& slot = programs_[i];
+        slot.program = std::move(result->program);
+        const GLuint id = slot.program.id();
+        slot.proj = glGetUniformLocation(id, "proj");
+        slot.tex_proj = glGetUniformLocation(id, "tex_proj");
+        slot.tex = glGetUniformLocation(id, "tex");
+        slot.alpha = glGetUniformLocation(id, "alpha");
+        slot.color = glGetUniformLocation(id, "color");
+    }
+    return true;
+}
+
+std::span<const uint32_t> Renderer::shm_formats() const
+{
+    return kiln::renderer::shm_formats();
+}
+
+std::span<const uint32_t> Renderer::cpu_target_formats() const
+{
+    return cpu_formats;
+}
+
+std::unique_ptr<Texture> Renderer::create_shm_texture(const ShmDescription& desc, std::string& error)
+{
+    return Texture::from_shm(desc, stats_, error);
+}
+
+std::unique_ptr<Texture> Renderer::import_dmabuf(const DmabufAttributes& attributes, std::string& error,
+                                                 DmabufCheck* check)
+{
+    DmabufCheck result = validate_dmabuf(attributes, display_.dmabuf_formats());
+    if (check)
+        *check = result;
+    if (!result.ok()) {
+        ++stats_.dmabuf_rejected;
+        error = result.reason;
+        return nullptr;
+    }
+    bool external_only = false;
+    for (const auto& fm : display_.dmabuf_formats())
+        if (fm.fourcc == attributes.fourcc && fm.modifier == attributes.modifier)
+            external_only = fm.external_only;
+    if (external_only && !programs_[static_cast<size_t>(ShaderVariant::external)].program) {
+        error = "the format needs external textures, which this driver lacks";
+        return nullptr;
+    }
+    return Texture::from_dmabuf(display_, attributes, external_only, stats_, error);
+}
+
+std::unique_ptr<RenderTarget> Renderer::create_dmabuf_target(const DmabufAttributes& attributes, std::string& error)
+{
+    // Output buffers come from kiln's own allocator, but are checked like any other before EGL sees them.
+    DmabufCheck check = validate_dmabuf(attributes, display_.dmabuf_formats());
+    if (!check.ok()) {
+        error = check.reason;
+        return nullptr;
+    }
+    auto target = RenderTarget::for_dmabuf(display_, attributes, error);
+    if (target)
+        ++stats_.dmabuf_targets;
+    return target;
+}
+
+std::unique_ptr<RenderTarget> Renderer::create_cpu_target(uint32_t fourcc, int32_t width, int32_t height,
+                                                          std::string& error)
+{
+    return RenderTarget::for_cpu(fourcc, width, height, error);
+}
+
+void Renderer::begin(RenderTarget& target)
+{
+    display_.make_current();
+    target_ = &target;
+    last_target_ = &target;
+    glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer());
+    glViewport(0, 0, target.width(), target.height());
+    glDisable(GL_SCISSOR_TEST);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    ++stats_.frames;
+}
+
+bool Renderer::end()
+{
+    if (!target_)
+        return false;
+    glDisable(GL_SCISSOR_TEST);
+    bool ok = true;
+    if (target_->is_cpu()) {
+        ok = target_->read_back(bgra_read_, stats_);
+    } else {
+        // A software driver draws on the CPU: finish so the buffer is whole before the output shows it.
+        // Hardware drivers only need the flush; the kernel's implicit fences order the scan-out.
+        if (display_.kind() == DisplayKind::gbm)
+            glFlush();
+        else
+            glFinish();
+    }
+    target_ = nullptr;
+    return ok;
+}
+
+void Renderer::clear(Color color)
+{
+    glClearColor(color.r, color.g, color.b, color.a);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void Renderer::set_scissor(std::optional<Box> box)
+{
+    if (!box) {
+        glDisable(GL_SCISSOR_TEST);
+        return;
+    }
+    // Target row 0 is framebuffer row 0: no flip.
+    glScissor(box->x, box->y, box->width, box->height);
+    glEnable(GL_SCISSOR_TEST);
+}
+
+void Renderer::draw_quad(const ProgramSlot& slot, const Matrix3& matrix)
+{
+    const float w = target_ ? static_cast<float>(target_->width()) : 1.0f;
+    const float h = target_ ? static_cast<float>(target_->height()) : 1.0f;
+    // Target pixels (y down, row 0 first in memory) to normalised device coordinates.
+    const Matrix3 projection{2.0f / w, 0, -1, 0, 2.0f / h, -1, 0, 0, 1};
+    const Matrix3 gl_matrix = transpose(multiply(projection, matrix));
+    glUniformMatrix3fv(slot.proj, 1, GL_FALSE, gl_matrix.data());
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(position_attribute, 2, GL_FLOAT, GL_FALSE, 0, unit_quad.data());
+    glEnableVertexAttribArray(position_attribute);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDisableVertexAttribArray(position_attribute);
+}
+
+void Renderer::draw_solid(Color color, const Matrix3& matrix)
+{
+    const ProgramSlot& slot = programs_[static_cast<size_t>(ShaderVariant::solid)];
+    glUseProgram(slot.program.id());
+    glUniform4f(slot.color, color.r, color.g, color.b, color.a);
+    draw_quad(slot, matrix);
+}
+
+bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha)
+{
+    ShaderVariant variant;
+    if (texture.external())
+        variant = ShaderVariant::external;
+    else if (texture.swizzle_rb())
+        variant = texture.opaque() ? ShaderVariant::bgrx : ShaderVariant::bgra;
+    else
+        variant = texture.opaque() ? ShaderVariant::rgbx : ShaderVariant::rgba;
+    const ProgramSlot& slot = programs_[static_cast<size_t>(variant)];
+    if (!slot.program)
+        return false;
+
+    glUseProgram(slot.program.id());
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(texture.target(), texture.id());
+    glUniform1i(slot.tex, 0);
+    glUniform1f(slot.alpha, alpha);
+    // The unit square to the source box in texture coordinates.
+    const float tw = static_cast<float>(texture.width());
+    const float th = static_cast<float>(texture.height());
+    const Matrix3 tex_proj{static_cast<float>(source.width) / tw, 0, static_cast<float>(source.x) / tw,
+                           0, static_cast<float>(source.height) / th, static_cast<float>(source.y) / th,
+                           0, 0, 1};
+    const Matrix3 tex_gl = transpose(tex_proj);
+    glUniformMatrix3fv(slot.tex_proj, 1, GL_FALSE, tex_gl.data());
+    draw_quad(slot, matrix);
+    glBindTexture(texture.target(), 0);
+    return true;
+}
+
+bool Renderer::read_pixels(uint32_t fourcc, uint32_t stride, Box source, void* data)
+{
+    RenderTarget* target = target_ ? target_ : last_target_;
+    if (!target)
+        return false;
+    display_.make_current();
+    glBindFramebuffer(GL_FRAMEBUFFER, target->framebuffer());
+    return read_framebuffer(fourcc, stride, source, data, bgra_read_);
+}
+
+}  // namespace kiln::renderer

@@ -1,0 +1,18 @@
+// RendererStats: what the renderer counts, for `kiln --stats` and for tests that prove no copy happened.
+#pragma once
+
+#include <cstdint>
+
+namespace kiln::renderer {
+
+struct RendererStats {
+    uint64_t shm_upload_bytes = 0;   // bytes copied from client shm memory into textures
+    uint64_t shm_textures = 0;
+    uint64_t dmabuf_imports = 0;     // EGLImages made from client dma-bufs
+    uint64_t dmabuf_rejected = 0;    // descriptions refused before reaching EGL
+    uint64_t dmabuf_targets = 0;     // output buffers wrapped as render targets
+    uint64_t readback_bytes = 0;     // bytes read back into CPU render targets
+    uint64_t frames = 0;
+};
+
+}  // namespace kiln::renderer

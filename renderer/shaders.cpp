@@ -1,0 +1,109 @@
+// GLSL ES sources: one vertex shader for every quad, one fragment shader per way of sampling a buffer.
+#include "renderer/shaders.hpp"
+
+namespace kiln::renderer {
+namespace {
+
+// GLSL ES 1.00: external textures (samplerExternalOES) are most widely supported there.
+constexpr const char* quad_vertex = R"(#version 100
+uniform mat3 proj;
+uniform mat3 tex_proj;
+attribute vec2 pos;
+varying vec2 v_texcoord;
+void main() {
+    vec3 p = proj * vec3(pos, 1.0);
+    gl_Position = vec4(p.xy, 0.0, 1.0);
+    v_texcoord = (tex_proj * vec3(pos, 1.0)).xy;
+}
+)";
+
+constexpr const char* solid_fragment = R"(#version 100
+precision mediump float;
+uniform vec4 color;
+void main() {
+    gl_FragColor = color;
+}
+)";
+
+constexpr const char* rgba_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+void main() {
+    gl_FragColor = texture2D(tex, v_texcoord) * alpha;
+}
+)";
+
+constexpr const char* rgbx_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+void main() {
+    gl_FragColor = vec4(texture2D(tex, v_texcoord).rgb, 1.0) * alpha;
+}
+)";
+
+// BGR-ordered shm memory uploaded as RGBA: swap red and blue while sampling.
+constexpr const char* bgra_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+void main() {
+    gl_FragColor = texture2D(tex, v_texcoord).bgra * alpha;
+}
+)";
+
+constexpr const char* bgrx_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+void main() {
+    gl_FragColor = vec4(texture2D(tex, v_texcoord).bgr, 1.0) * alpha;
+}
+)";
+
+constexpr const char* external_fragment = R"(#version 100
+#extension GL_OES_EGL_image_external : require
+precision mediump float;
+varying vec2 v_texcoord;
+uniform samplerExternalOES tex;
+uniform float alpha;
+void main() {
+    gl_FragColor = texture2D(tex, v_texcoord) * alpha;
+}
+)";
+
+ProgramSource make(const char* name, const char* fragment, uint32_t usage)
+{
+    return ProgramSource{name, quad_vertex, fragment, {{"pos", position_attribute}}, usage};
+}
+
+const std::array<ProgramSource, shader_variant_count> sources{
+    make("solid", solid_fragment, usage_solid),
+    make("texture_rgba", rgba_fragment, usage_shm | usage_dmabuf),
+    make("texture_rgbx", rgbx_fragment, usage_shm | usage_dmabuf),
+    make("texture_bgra", bgra_fragment, usage_shm),
+    make("texture_bgrx", bgrx_fragment, usage_shm),
+    make("texture_external", external_fragment, usage_dmabuf),
+};
+
+}  // namespace
+
+const ProgramSource& shader_source(ShaderVariant variant)
+{
+    return sources[static_cast<size_t>(variant)];
+}
+
+std::array<const ProgramSource*, shader_variant_count> all_shader_sources()
+{
+    std::array<const ProgramSource*, shader_variant_count> all{};
+    for (size_t i = 0; i < shader_variant_count; ++i)
+        all[i] = &sources[i];
+    return all;
+}
+
+}  // namespace kiln::renderer

@@ -1,0 +1,112 @@
+// Texture creation and damage-only uploads.
+#include "renderer/texture.hpp"
+
+#include "renderer/dmabuf_image.hpp"
+#include "renderer/formats.hpp"
+
+#include <GLES2/gl2ext.h>
+
+namespace kiln::renderer {
+
+std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error)
+{
+    const auto info = format_info(desc.fourcc);
+    if (!info || info->gl_format == 0) {
+        error = std::string("format ") + format_name(desc.fourcc) + " cannot be uploaded";
+        return nullptr;
+    }
+    if (desc.width < 1 || desc.height < 1 || !desc.data) {
+        error = "empty shm buffer";
+        return nullptr;
+    }
+    std::unique_ptr<Texture> texture(new Texture());
+    texture->texture_ = make_texture();
+    texture->width_ = desc.width;
+    texture->height_ = desc.height;
+    texture->fourcc_ = desc.fourcc;
+    texture->has_alpha_ = info->has_alpha;
+    texture->swizzle_rb_ = info->swizzle_rb;
+    texture->stats_ = &stats;
+
+    glBindTexture(GL_TEXTURE_2D, texture->id());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    // Allocate, then upload through the same path as damage so the byte count means one thing.
+    glTexImage2D(GL_TEXTURE_2D, 0, info->gl_format == GL_RGB ? GL_RGB : GL_RGBA, desc.width, desc.height, 0,
+                 info->gl_format, info->gl_type, nullptr);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (!texture->write_pixels(desc.stride, Box{0, 0, desc.width, desc.height}, desc.data)) {
+        error = "uploading the shm buffer failed";
+        return nullptr;
+    }
+    ++stats.shm_textures;
+    return texture;
+}
+
+std::unique_ptr<Texture> Texture::from_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
+                                              bool external_only, RendererStats& stats, std::string& error)
+{
+    EglImage image = create_dmabuf_image(display, attributes, error);
+    if (!image)
+        return nullptr;
+    const auto info = format_info(attributes.fourcc);
+    std::unique_ptr<Texture> texture(new Texture());
+    texture->texture_ = make_texture();
+    texture->image_ = std::move(image);
+    // YUV and external-only layouts are sampled through the driver's conversion (samplerExternalOES).
+    texture->target_ = (external_only || (info && info->yuv)) ? GL_TEXTURE_EXTERNAL_OES : GL_TEXTURE_2D;
+    texture->width_ = attributes.width;
+    texture->height_ = attributes.height;
+    texture->fourcc_ = attributes.fourcc;
+    texture->has_alpha_ = info && info->has_alpha;
+    // EGL samples the dma-buf in its own format: channels already arrive as RGBA.
+    texture->swizzle_rb_ = false;
+    texture->stats_ = &stats;
+
+    glBindTexture(texture->target_, texture->id());
+    glTexParameteri(texture->target_, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(texture->target_, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(texture->target_, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(texture->target_, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    display.procs().image_target_texture(texture->target_, texture->image_.get());
+    const GLenum gl_error = glGetError();
+    glBindTexture(texture->target_, 0);
+    if (gl_error != GL_NO_ERROR) {
+        error = "binding the dma-buf image to a texture failed (GL error " + std::to_string(gl_error) + ")";
+        return nullptr;
+    }
+    ++stats.dmabuf_imports;
+    return texture;
+}
+
+bool Texture::write_pixels(uint32_t stride, Box region, const void* data)
+{
+    if (image_)
+        return false;  // dma-buf textures are the client's memory: nothing to upload
+    const auto info = format_info(fourcc_);
+    if (!info || !data)
+        return false;
+    const uint32_t bpp = info->planes[0].bytes_per_pixel;
+    if (stride % bpp != 0 || region.x < 0 || region.y < 0 || region.width < 1 || region.height < 1 ||
+        region.x + region.width > width_ || region.y + region.height > height_)
+        return false;
+
+    glBindTexture(GL_TEXTURE_2D, texture_.id());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, bpp == 4 ? 4 : (bpp == 2 ? 2 : 1));
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(stride / bpp));
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, region.x);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, region.y);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, region.x, region.y, region.width, region.height, info->gl_format,
+                    info->gl_type, data);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (stats_)
+        stats_->shm_upload_bytes += static_cast<uint64_t>(region.width) * static_cast<uint64_t>(region.height) * bpp;
+    return glGetError() == GL_NO_ERROR;
+}
+
+}  // namespace kiln::renderer

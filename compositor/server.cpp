@@ -3,6 +3,8 @@
 
 #include "compositor/backend.hpp"
 #include "compositor/output.hpp"
+#include "compositor/render_bridge.hpp"
+#include "renderer/in_memory_program_cache.hpp"
 #include "compositor/seat.hpp"
 #include "compositor/startup_commands.hpp"
 #include "compositor/view.hpp"
@@ -13,7 +15,11 @@
 
 namespace kiln::compositor {
 
-Server::Server(const Options& options, Stats& stats) : options_(options), stats_(stats), display_(wl_display_create())
+Server::Server(const Options& options, Stats& stats)
+    : options_(options),
+      stats_(stats),
+      display_(wl_display_create()),
+      programs_(std::make_unique<renderer::InMemoryProgramCache>())
 {
     stats_.add_provider([this](Stats& s) { report_stats(s); });
 }
@@ -64,13 +70,18 @@ bool Server::start(std::string& error)
         terminate(exit_status_);
     });
 
-    renderer_ = wlr_renderer_autocreate(backend_);
-    if (!renderer_) {
-        error = "cannot create a renderer";
+    std::string render_error;
+    bridge_ = RenderBridge::create(wlr_backend_get_drm_fd(backend_), *programs_, render_error);
+    if (!bridge_) {
+        error = "cannot create kiln's renderer: " + render_error;
         return false;
     }
-    stats_.mark_once("startup.egl_init_ms");
-    stats_.mark_once("startup.programs_ready_ms");
+    renderer_ = bridge_->wlr();
+    stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
+    stats_.set("startup.programs_ready_ms", stats_.ms_since_start(bridge_->programs_ready_at()));
+    stats_.set("renderer.egl_display", std::string(bridge_->display().kind_name()));
+    stats_.set("renderer.driver", bridge_->display().driver_name());
+    // wl_shm only: linux-dmabuf and wl_drm are kiln's own (wlr_renderer_init_wl_display would add wlroots' ones).
     if (!wlr_renderer_init_wl_shm(renderer_, display_)) {
         error = "cannot create the wl_shm global";
         return false;
@@ -140,7 +151,8 @@ bool Server::start(std::string& error)
     sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
 
     setenv("WAYLAND_DISPLAY", socket_.c_str(), 1);
-    std::fprintf(stderr, "kiln: %s backend; clients connect with WAYLAND_DISPLAY=%s\n", backend_name(choice),
+    std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",
+                 backend_name(choice), bridge_->display().kind_name(), bridge_->display().driver_name().c_str(),
                  socket_.c_str());
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
@@ -252,6 +264,19 @@ void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 
 void Server::report_stats(Stats& stats) const
 {
+    if (bridge_) {
+        const auto& r = bridge_->renderer().stats();
+        stats.set("programs.linked_from_source", programs_->linked_from_source());
+        stats.set("buffers.shm_upload_bytes", r.shm_upload_bytes);
+        stats.set("buffers.dmabuf_imports", r.dmabuf_imports);
+        stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());
+        stats.set("buffers.dmabuf_texture_reuses", bridge_->dmabuf_texture_reuses());
+        stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);
+        // Client dma-bufs are sampled through EGLImages: the CPU never touches their bytes. The counter exists so a
+        // path that did copy (a fallback) would have to show up here.
+        stats.set("buffers.copied_bytes_dmabuf", copied_bytes_dmabuf_);
+        stats.set("buffers.readback_bytes", r.readback_bytes);
+    }
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);
     stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));

@@ -6,6 +6,8 @@
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 
+#include "renderer/program_cache.hpp"
+
 #include <list>
 #include <memory>
 #include <string>
@@ -16,6 +18,7 @@ class Output;
 class View;
 class Seat;
 class StartupCommands;
+class RenderBridge;
 
 class Server {
 public:
@@ -56,6 +59,8 @@ private:
     wl_display* display_ = nullptr;
     wlr_backend* backend_ = nullptr;
     wlr_session* session_ = nullptr;
+    std::unique_ptr<renderer::ProgramCache> programs_;
+    RenderBridge* bridge_ = nullptr;  // owned by wlroots through renderer_
     wlr_renderer* renderer_ = nullptr;
     wlr_allocator* allocator_ = nullptr;
     wlr_scene* scene_ = nullptr;
@@ -73,6 +78,7 @@ private:
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;
     uint64_t frames_direct_scanout_ = 0;
+    uint64_t copied_bytes_dmabuf_ = 0;
 
     wl_event_source* sigterm_ = nullptr;
     wl_event_source* sigint_ = nullptr;

@@ -1,0 +1,382 @@
+// The wlr_renderer / wlr_texture vtables over kiln's renderer; dma-buf textures and render targets are cached on
+// their wlr_buffer (wlr_addon) so a buffer is imported once for its whole life.
+#include "compositor/render_bridge.hpp"
+
+#include "renderer/formats.hpp"
+
+#include <drm_fourcc.h>
+
+#include <cstring>
+
+namespace kiln::compositor {
+
+using renderer::Box;
+using renderer::DmabufAttributes;
+using renderer::Matrix3;
+
+namespace {
+
+DmabufAttributes to_attributes(const wlr_dmabuf_attributes& in)
+{
+    DmabufAttributes out;
+    out.width = in.width;
+    out.height = in.height;
+    out.fourcc = in.format;
+    out.modifier = in.modifier;
+    out.plane_count = static_cast<uint32_t>(in.n_planes > 0 ? in.n_planes : 0);
+    for (uint32_t i = 0; i < out.plane_count && i < renderer::max_planes; ++i)
+        out.planes[i] = {in.fd[i], in.offset[i], in.stride[i]};
+    return out;
+}
+
+Matrix3 to_matrix(const float m[9])
+{
+    Matrix3 out{};
+    std::memcpy(out.data(), m, sizeof(float) * 9);
+    return out;
+}
+
+}  // namespace
+
+// The wlr structs below are each the first member of their wrapper, so a pointer to one is a pointer to the other.
+
+// A render target living as long as the wlr_buffer it draws into (output swapchain buffers are reused).
+struct BufferTarget {
+    wlr_addon addon;
+    std::unique_ptr<renderer::RenderTarget> target;
+};
+
+// The texture of a client dma-buf, kept on the wlr_buffer so every later commit samples the same EGLImage.
+struct DmabufTextureCache {
+    wlr_addon addon;
+    std::shared_ptr<renderer::Texture> texture;
+};
+
+// wlr_texture handed to wlroots; several may share one imported dma-buf texture.
+struct BridgeTexture {
+    wlr_texture base;
+    std::shared_ptr<renderer::Texture> texture;
+};
+
+namespace {
+
+const wlr_addon_interface target_addon_impl{
+    "kiln_render_target",
+    [](wlr_addon* addon) noexcept {
+        auto* target = reinterpret_cast<BufferTarget*>(addon);
+        wlr_addon_finish(addon);
+        delete target;
+    },
+};
+
+const wlr_addon_interface texture_addon_impl{
+    "kiln_dmabuf_texture",
+    [](wlr_addon* addon) noexcept {
+        auto* cache = reinterpret_cast<DmabufTextureCache*>(addon);
+        wlr_addon_finish(addon);
+        delete cache;
+    },
+};
+
+renderer::Texture& texture_of(wlr_texture* texture)
+{
+    return *reinterpret_cast<BridgeTexture*>(texture)->texture;
+}
+
+const wlr_texture_impl texture_impl{
+    [](wlr_texture* texture) noexcept -> bool { return texture_of(texture).opaque(); },
+    [](wlr_texture* texture, uint32_t stride, uint32_t width, uint32_t height, uint32_t src_x, uint32_t src_y,
+       uint32_t dst_x, uint32_t dst_y, const void* data) noexcept -> bool {
+        // wlroots uploads damage with src == dst; other offsets are served by moving the data pointer.
+        const auto info = renderer::format_info(texture_of(texture).fourcc());
+        if (!info || src_x < dst_x || src_y < dst_y)
+            return false;
+        const auto* base = static_cast<const uint8_t*>(data) + static_cast<size_t>(src_y - dst_y) * stride +
+                           static_cast<size_t>(src_x - dst_x) * info->planes[0].bytes_per_pixel;
+        return texture_of(texture).write_pixels(stride,
+                                                Box{static_cast<int32_t>(dst_x), static_cast<int32_t>(dst_y),
+                                                    static_cast<int32_t>(width), static_cast<int32_t>(height)},
+                                                base);
+    },
+    [](wlr_texture* texture) noexcept { delete reinterpret_cast<BridgeTexture*>(texture); },
+};
+
+RenderBridge& bridge(wlr_renderer* renderer)
+{
+    return *RenderBridge::from_wlr(renderer);
+}
+
+}  // namespace
+
+void destroy_bridge(wlr_renderer* renderer) noexcept
+{
+    delete RenderBridge::from_wlr(renderer);
+}
+
+namespace {
+
+const wlr_renderer_impl renderer_impl{
+    .bind_buffer = [](wlr_renderer* r, wlr_buffer* b) noexcept { return bridge(r).bind_buffer(b); },
+    .begin = [](wlr_renderer* r, uint32_t w, uint32_t h) noexcept { bridge(r).begin(w, h); },
+    .end = [](wlr_renderer* r) noexcept { bridge(r).end(); },
+    .clear = [](wlr_renderer* r, const float color[4]) noexcept { bridge(r).clear(color); },
+    .scissor = [](wlr_renderer* r, wlr_box* box) noexcept { bridge(r).scissor(box); },
+    .render_subtexture_with_matrix = [](wlr_renderer* r, wlr_texture* t, const wlr_fbox* box, const float m[9],
+                                        float alpha) noexcept { return bridge(r).render_subtexture(t, box, m, alpha); },
+    .render_quad_with_matrix = [](wlr_renderer* r, const float color[4], const float m[9]) noexcept {
+        bridge(r).render_quad(color, m);
+    },
+    .get_shm_texture_formats = [](wlr_renderer* r, size_t* len) noexcept { return bridge(r).shm_formats(len); },
+    .get_dmabuf_texture_formats = [](wlr_renderer* r) noexcept { return bridge(r).dmabuf_texture_formats(); },
+    .get_render_formats = [](wlr_renderer* r) noexcept { return bridge(r).render_formats(); },
+    .preferred_read_format = [](wlr_renderer*) noexcept -> uint32_t { return DRM_FORMAT_XRGB8888; },
+    .read_pixels = [](wlr_renderer* r, uint32_t fmt, uint32_t* flags, uint32_t stride, uint32_t w, uint32_t h,
+                      uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy, void* data) noexcept {
+        return bridge(r).read_pixels(fmt, flags, stride, w, h, sx, sy, dx, dy, data);
+    },
+    .destroy = destroy_bridge,
+    // kiln serves linux-dmabuf and wl_drm itself (compositor/linux_dmabuf_v1.*, wayland_drm.*), so wlroots must
+    // not create its own: no DRM fd is given out.
+    .get_drm_fd = [](wlr_renderer*) noexcept { return -1; },
+    .get_render_buffer_caps = [](wlr_renderer* r) noexcept { return bridge(r).render_buffer_caps(); },
+    .texture_from_buffer = [](wlr_renderer* r, wlr_buffer* b) noexcept { return bridge(r).texture_from_buffer(b); },
+};
+
+}  // namespace
+
+RenderBridge* RenderBridge::create(int drm_fd, renderer::ProgramCache& programs, std::string& error)
+{
+    std::unique_ptr<RenderBridge> self(new RenderBridge());
+    self->display_ = renderer::EglDisplay::open(renderer::DisplayOptions{drm_fd, true}, error);
+    if (!self->display_)
+        return nullptr;
+    self->egl_ready_at_ = std::chrono::steady_clock::now();
+    self->renderer_ = renderer::Renderer::create(*self->display_, programs, error);
+    if (!self->renderer_)
+        return nullptr;
+    self->programs_ready_at_ = std::chrono::steady_clock::now();
+
+    for (uint32_t format : self->renderer_->shm_formats())
+        self->shm_formats_.push_back(format);
+    for (const auto& fm : self->display_->dmabuf_formats())
+        wlr_drm_format_set_add(&self->dmabuf_texture_formats_, fm.fourcc, fm.modifier);
+    // Output buffers: dma-bufs the display can render into when there is a device to allocate them from, and CPU
+    // memory (read back after each frame) otherwise.
+    for (const auto& fm : self->display_->dmabuf_formats())
+        if (!fm.external_only && renderer::format_info(fm.fourcc) && !renderer::format_info(fm.fourcc)->yuv)
+            wlr_drm_format_set_add(&self->render_formats_, fm.fourcc, fm.modifier);
+    for (uint32_t format : self->renderer_->cpu_target_formats()) {
+        wlr_drm_format_set_add(&self->render_formats_, format, DRM_FORMAT_MOD_INVALID);
+        wlr_drm_format_set_add(&self->render_formats_, format, DRM_FORMAT_MOD_LINEAR);
+    }
+
+    wlr_renderer_init(&self->base_.renderer, &renderer_impl);
+    self->base_.self = self.get();
+    return self.release();
+}
+
+RenderBridge* RenderBridge::from_wlr(wlr_renderer* renderer)
+{
+    return reinterpret_cast<Base*>(renderer)->self;
+}
+
+RenderBridge::~RenderBridge()
+{
+    if (bound_)
+        wlr_buffer_unlock(bound_);
+    display_->make_current();
+    wlr_drm_format_set_finish(&dmabuf_texture_formats_);
+    wlr_drm_format_set_finish(&render_formats_);
+    renderer_.reset();
+}
+
+uint32_t RenderBridge::render_buffer_caps() const
+{
+    // CPU memory always works (read-back); dma-bufs when the display imports them.
+    return WLR_BUFFER_CAP_DATA_PTR | (display_->can_import_dmabuf() ? WLR_BUFFER_CAP_DMABUF : 0);
+}
+
+BufferTarget* RenderBridge::target_for(wlr_buffer* buffer)
+{
+    if (wlr_addon* addon = wlr_addon_find(&buffer->addons, this, &target_addon_impl))
+        return reinterpret_cast<BufferTarget*>(addon);
+
+    std::string error;
+    std::unique_ptr<renderer::RenderTarget> target;
+    wlr_dmabuf_attributes dmabuf{};
+    if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
+        target = renderer_->create_dmabuf_target(to_attributes(dmabuf), error);
+    } else {
+        void* data = nullptr;
+        uint32_t format = 0;
+        size_t stride = 0;
+        if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride)) {
+            wlr_log(WLR_ERROR, "kiln: output buffer is neither a dma-buf nor CPU memory");
+            return nullptr;
+        }
+        wlr_buffer_end_data_ptr_access(buffer);
+        target = renderer_->create_cpu_target(format, buffer->width, buffer->height, error);
+    }
+    if (!target) {
+        wlr_log(WLR_ERROR, "kiln: cannot render into buffer: %s", error.c_str());
+        return nullptr;
+    }
+    auto* entry = new BufferTarget{};
+    entry->target = std::move(target);
+    wlr_addon_init(&entry->addon, &buffer->addons, this, &target_addon_impl);
+    return entry;
+}
+
+bool RenderBridge::bind_buffer(wlr_buffer* buffer)
+{
+    if (bound_) {
+        wlr_buffer_unlock(bound_);
+        bound_ = nullptr;
+        target_ = nullptr;
+    }
+    if (!buffer)
+        return true;
+    display_->make_current();
+    BufferTarget* target = target_for(buffer);
+    if (!target)
+        return false;
+    bound_ = wlr_buffer_lock(buffer);
+    target_ = target;
+    return true;
+}
+
+void RenderBridge::begin(uint32_t, uint32_t)
+{
+    if (!target_)
+        return;
+    renderer_->begin(*target_->target);
+    drawn_ = false;
+}
+
+void RenderBridge::end()
+{
+    if (!target_)
+        return;
+    if (target_->target->is_cpu() && drawn_) {
+        void* data = nullptr;
+        uint32_t format = 0;
+        size_t stride = 0;
+        if (wlr_buffer_begin_data_ptr_access(bound_, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride)) {
+            target_->target->set_destination(data, static_cast<uint32_t>(stride));
+            renderer_->end();
+            target_->target->set_destination(nullptr, 0);
+            wlr_buffer_end_data_ptr_access(bound_);
+            return;
+        }
+    }
+    // Nothing drawn (e.g. a screencopy read): the buffer's memory already holds this frame.
+    if (!target_->target->is_cpu() || !drawn_)
+        renderer_->end();
+}
+
+void RenderBridge::clear(const float color[4])
+{
+    drawn_ = true;
+    renderer_->clear({color[0], color[1], color[2], color[3]});
+}
+
+void RenderBridge::scissor(wlr_box* box)
+{
+    if (box)
+        renderer_->set_scissor(Box{box->x, box->y, box->width, box->height});
+    else
+        renderer_->set_scissor(std::nullopt);
+}
+
+bool RenderBridge::render_subtexture(wlr_texture* texture, const wlr_fbox* box, const float matrix[9], float alpha)
+{
+    drawn_ = true;
+    return renderer_->draw_texture(texture_of(texture), {box->x, box->y, box->width, box->height},
+                                   to_matrix(matrix), alpha);
+}
+
+void RenderBridge::render_quad(const float color[4], const float matrix[9])
+{
+    drawn_ = true;
+    renderer_->draw_solid({color[0], color[1], color[2], color[3]}, to_matrix(matrix));
+}
+
+const uint32_t* RenderBridge::shm_formats(size_t* len)
+{
+    *len = shm_formats_.size();
+    return shm_formats_.data();
+}
+
+const wlr_drm_format_set* RenderBridge::dmabuf_texture_formats()
+{
+    return dmabuf_texture_formats_.len > 0 ? &dmabuf_texture_formats_ : nullptr;
+}
+
+const wlr_drm_format_set* RenderBridge::render_formats()
+{
+    return &render_formats_;
+}
+
+bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride, uint32_t width, uint32_t height,
+                               uint32_t src_x, uint32_t src_y, uint32_t dst_x, uint32_t dst_y, void* data)
+{
+    const auto info = renderer::format_info(format);
+    if (!info || info->planes[0].bytes_per_pixel != 4)
+        return false;
+    if (flags)
+        *flags = 0;  // rows come top-down already
+    auto* destination = static_cast<uint8_t*>(data) + static_cast<size_t>(dst_y) * stride + static_cast<size_t>(dst_x) * 4;
+    return renderer_->read_pixels(format, stride,
+                                  Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
+                                      static_cast<int32_t>(width), static_cast<int32_t>(height)},
+                                  destination);
+}
+
+wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture)
+{
+    auto* wrapper = new BridgeTexture{};
+    wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
+                     static_cast<uint32_t>(texture->height()));
+    wrapper->texture = std::move(texture);
+    return &wrapper->base;
+}
+
+wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
+{
+    display_->make_current();
+    std::string error;
+    wlr_dmabuf_attributes dmabuf{};
+    if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
+        if (wlr_addon* addon = wlr_addon_find(&buffer->addons, this, &texture_addon_impl)) {
+            ++dmabuf_texture_reuses_;
+            return wrap(reinterpret_cast<DmabufTextureCache*>(addon)->texture);
+        }
+        auto texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
+        if (!texture) {
+            wlr_log(WLR_ERROR, "kiln: dma-buf import failed: %s", error.c_str());
+            return nullptr;
+        }
+        auto* cache = new DmabufTextureCache{};
+        cache->texture = std::move(texture);
+        wlr_addon_init(&cache->addon, &buffer->addons, this, &texture_addon_impl);
+        return wrap(cache->texture);
+    }
+
+    void* data = nullptr;
+    uint32_t format = 0;
+    size_t stride = 0;
+    if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+        wlr_log(WLR_ERROR, "kiln: client buffer is neither shm nor a dma-buf");
+        return nullptr;
+    }
+    auto texture = renderer_->create_shm_texture(
+        renderer::ShmDescription{format, buffer->width, buffer->height, static_cast<uint32_t>(stride), data}, error);
+    wlr_buffer_end_data_ptr_access(buffer);
+    if (!texture) {
+        wlr_log(WLR_ERROR, "kiln: shm upload failed: %s", error.c_str());
+        return nullptr;
+    }
+    return wrap(std::move(texture));
+}
+
+}  // namespace kiln::compositor

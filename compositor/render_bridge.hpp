@@ -1,0 +1,84 @@
+// RenderBridge: kiln's renderer presented to wlroots 0.15 as a wlr_renderer (wlr/render/interface.h), so wlroots'
+// outputs, wl_shm surfaces, screencopy and the scene all draw through kiln's GL code.
+#pragma once
+
+#include "compositor/wlr.hpp"
+#include "renderer/egl_display.hpp"
+#include "renderer/program_cache.hpp"
+#include "renderer/renderer.hpp"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::compositor {
+
+struct BufferTarget;
+struct DmabufTextureCache;
+
+class RenderBridge {
+public:
+    // Opens the EGL display for the backend's DRM fd (-1 when none) and builds the renderer. The returned bridge is
+    // owned by wlroots: wlr_renderer_destroy(bridge->wlr()) deletes it.
+    static RenderBridge* create(int drm_fd, renderer::ProgramCache& programs, std::string& error);
+    static RenderBridge* from_wlr(wlr_renderer* renderer);
+
+    wlr_renderer* wlr() { return &base_.renderer; }
+    renderer::Renderer& renderer() { return *renderer_; }
+    renderer::EglDisplay& display() { return *display_; }
+
+    // Client dma-bufs imported (one per wl_buffer) and imports of a buffer that had been imported before.
+    uint64_t dmabuf_imports() const { return renderer_->stats().dmabuf_imports; }
+    uint64_t dmabuf_reimports() const { return dmabuf_reimports_; }
+    uint64_t dmabuf_texture_reuses() const { return dmabuf_texture_reuses_; }
+    // When the EGL context existed and when every program was linked, for start-up stats.
+    std::chrono::steady_clock::time_point egl_ready_at() const { return egl_ready_at_; }
+    std::chrono::steady_clock::time_point programs_ready_at() const { return programs_ready_at_; }
+
+    // wlr_renderer_impl entry points (called through C trampolines).
+    bool bind_buffer(wlr_buffer* buffer);
+    void begin(uint32_t width, uint32_t height);
+    void end();
+    void clear(const float color[4]);
+    void scissor(wlr_box* box);
+    bool render_subtexture(wlr_texture* texture, const wlr_fbox* box, const float matrix[9], float alpha);
+    void render_quad(const float color[4], const float matrix[9]);
+    const uint32_t* shm_formats(size_t* len);
+    const wlr_drm_format_set* dmabuf_texture_formats();
+    const wlr_drm_format_set* render_formats();
+    bool read_pixels(uint32_t format, uint32_t* flags, uint32_t stride, uint32_t width, uint32_t height,
+                     uint32_t src_x, uint32_t src_y, uint32_t dst_x, uint32_t dst_y, void* data);
+    uint32_t render_buffer_caps() const;
+    wlr_texture* texture_from_buffer(wlr_buffer* buffer);
+
+    // Called by wlroots through wlr_renderer_destroy; nothing else deletes a bridge.
+    ~RenderBridge();
+
+private:
+    RenderBridge() = default;
+
+    BufferTarget* target_for(wlr_buffer* buffer);
+    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture);
+
+    // wlroots finds the bridge from the wlr_renderer pointer it hands back.
+    struct Base {
+        wlr_renderer renderer;
+        RenderBridge* self;
+    } base_{};
+
+    std::unique_ptr<renderer::EglDisplay> display_;
+    std::unique_ptr<renderer::Renderer> renderer_;
+    std::vector<uint32_t> shm_formats_;
+    wlr_drm_format_set dmabuf_texture_formats_{};
+    wlr_drm_format_set render_formats_{};
+    wlr_buffer* bound_ = nullptr;
+    BufferTarget* target_ = nullptr;
+    bool drawn_ = false;
+    uint64_t dmabuf_reimports_ = 0;
+    uint64_t dmabuf_texture_reuses_ = 0;
+    std::chrono::steady_clock::time_point egl_ready_at_;
+    std::chrono::steady_clock::time_point programs_ready_at_;
+};
+
+}  // namespace kiln::compositor

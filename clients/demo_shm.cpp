@@ -1,0 +1,92 @@
+// kiln-demo-shm: a wl_shm window in one colour with a square sliding across it; only the square's path is damaged.
+#include "clients/client_window.hpp"
+#include "clients/shm_buffer.hpp"
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+namespace {
+
+constexpr const char* usage = R"(Usage: kiln-demo-shm [--size WxH] [--color RRGGBB] [--frames N] [--fullscreen]
+An animated wl_shm window: a static colour with a white square sliding across; each frame damages only the square's
+old and new places.
+)";
+
+constexpr int32_t square = 48;
+constexpr uint32_t square_color = 0xffffff;
+
+struct Rect {
+    int32_t x, y, w, h;
+};
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace kiln::clients;
+    WindowOptions options;
+    options.title = "kiln-demo-shm";
+    if (!parse_window_options(argc, argv, options, usage, nullptr))
+        return 2;
+
+    ClientWindow window(options);
+    std::string error;
+    if (!window.connect(error) || !window.shm()) {
+        std::fprintf(stderr, "kiln-demo-shm: %s\n", error.empty() ? "no wl_shm" : error.c_str());
+        return 1;
+    }
+
+    // Two buffers, each remembering where its square was drawn, so a reused buffer is repaired where it differs.
+    std::array<std::unique_ptr<ShmBuffer>, 2> buffers;
+    std::array<std::optional<Rect>, 2> drawn_square;
+    std::optional<Rect> previous;  // the square in the last committed frame
+    int32_t buffer_w = 0;
+    int32_t buffer_h = 0;
+
+    return window.run([&](uint64_t frame) {
+        const int32_t w = window.width();
+        const int32_t h = window.height();
+        if (w != buffer_w || h != buffer_h) {
+            for (auto& b : buffers) {
+                b = ShmBuffer::create(window.shm(), w, h, error);
+                if (!b) {
+                    std::fprintf(stderr, "kiln-demo-shm: %s\n", error.c_str());
+                    return false;
+                }
+                b->fill(0, 0, w, h, options.color);
+            }
+            drawn_square = {};
+            previous.reset();
+            buffer_w = w;
+            buffer_h = h;
+        }
+        size_t index = 0;
+        while (index < buffers.size() && buffers[index]->busy())
+            ++index;
+        if (index == buffers.size())
+            index = frame % buffers.size();  // compositor holds both: draw anyway, it copies shm at commit
+        ShmBuffer& buffer = *buffers[index];
+
+        const int32_t travel = std::max(1, w - square);
+        const Rect now{static_cast<int32_t>((frame * 8) % static_cast<uint64_t>(travel)), (h - square) / 2, square,
+                       square};
+        if (drawn_square[index])
+            buffer.fill(drawn_square[index]->x, drawn_square[index]->y, square, square, options.color);
+        buffer.fill(now.x, now.y, now.w, now.h, square_color);
+        drawn_square[index] = now;
+
+        wl_surface_attach(window.surface(), buffer.buffer(), 0, 0);
+        if (!previous) {
+            wl_surface_damage_buffer(window.surface(), 0, 0, w, h);
+        } else {
+            wl_surface_damage_buffer(window.surface(), previous->x, previous->y, previous->w, previous->h);
+            wl_surface_damage_buffer(window.surface(), now.x, now.y, now.w, now.h);
+        }
+        previous = now;
+        buffer.set_busy();
+        wl_surface_commit(window.surface());
+        return true;
+    });
+}

@@ -4,13 +4,16 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <vector>
+
 namespace kiln::compositor {
 
 class Server;
 
 class Output {
 public:
-    Output(Server& server, wlr_output* output, wlr_scene_output* scene_output);
+    Output(Server& server, wlr_output* output, wlr_scene_output* scene_output, wlr_presentation* presentation);
+    ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
 
@@ -18,12 +21,23 @@ public:
 
 private:
     void render_frame();
+    void sample_surfaces();
+    void presented(const wlr_output_event_present& event);
+
+    // Presentation feedback waiting for the output commit it was sampled for.
+    struct PendingFeedback {
+        wlr_presentation_feedback* feedback;
+        uint32_t commit_seq;
+    };
 
     Server& server_;
     wlr_output* output_;
     wlr_scene_output* scene_output_;
+    wlr_presentation* presentation_;
+    std::vector<PendingFeedback> feedback_;
 
     wl::Listener frame_;
+    wl::Listener present_;
     wl::Listener destroy_;
 };
 

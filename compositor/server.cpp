@@ -99,7 +99,6 @@ bool Server::start(std::string& error)
     scene_ = wlr_scene_create();
     wlr_scene_attach_output_layout(scene_, layout_);
     presentation_ = wlr_presentation_create(display_, backend_);
-    wlr_scene_set_presentation(scene_, presentation_);
     wlr_viewporter_create(display_);
     wlr_screencopy_manager_v1_create(display_);
 
@@ -196,7 +195,7 @@ void Server::add_output(wlr_output* output)
     wlr_scene_output* scene_output = wlr_scene_get_scene_output(scene_, output);
     if (!scene_output)
         scene_output = wlr_scene_output_create(scene_, output);
-    outputs_.push_back(std::make_unique<Output>(*this, output, scene_output));
+    outputs_.push_back(std::make_unique<Output>(*this, output, scene_output, presentation_));
 }
 
 void Server::remove_output(Output* output)

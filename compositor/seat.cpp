@@ -89,6 +89,10 @@ Seat::Seat(Server& server, wlr_backend* backend)
 
 Seat::~Seat()
 {
+    // The cursor owns the signals most listeners hang on: let go of them before it is freed.
+    for (wl::Listener* listener : {&new_input_, &cursor_motion_, &cursor_motion_absolute_, &cursor_button_,
+                                   &cursor_axis_, &cursor_frame_, &request_cursor_, &request_selection_})
+        listener->disconnect();
     keyboards_.clear();
     wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);

@@ -42,14 +42,15 @@ Server::~Server()
     if (backend_)
         wlr_backend_destroy(backend_);
     outputs_.clear();
+    // The scene's layout attachment listens to the layout, so the layout goes before the scene.
+    if (layout_)
+        wlr_output_layout_destroy(layout_);
     if (scene_)
         wlr_scene_node_destroy(&scene_->node);
     if (allocator_)
         wlr_allocator_destroy(allocator_);
     if (renderer_)
         wlr_renderer_destroy(renderer_);
-    if (layout_)
-        wlr_output_layout_destroy(layout_);
     if (display_)
         wl_display_destroy(display_);
 }

@@ -1,0 +1,242 @@
+"""Starts kiln (or a client) on a private socket and runtime dir per test, takes screenshots and reads its stats.
+
+Used by the protocol, x11, nested and dmabuf suites. Python 3 standard library only. A test script calls
+`skip(reason)` to exit 77 (meson's skip), and `check(condition, message)` for assertions that print what they checked.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SKIP = 77
+
+
+def skip(reason):
+    print(f"SKIP: {reason}")
+    sys.exit(SKIP)
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print(f"ok: {message}")
+
+
+def need(program):
+    if shutil.which(program) is None:
+        skip(f"{program} is not installed")
+
+
+class Screenshot:
+    """An RGB image from a binary PPM (grim -t ppm), indexed [y][x] -> (r, g, b)."""
+
+    def __init__(self, width, height, pixels):
+        self.width, self.height, self.pixels = width, height, pixels
+
+    @classmethod
+    def from_ppm(cls, data):
+        # Header: P6 <w> <h> <maxval>, whitespace separated, then raw bytes.
+        fields, pos = [], 0
+        while len(fields) < 4:
+            while data[pos:pos + 1].isspace():
+                pos += 1
+            if data[pos:pos + 1] == b"#":
+                pos = data.index(b"\n", pos) + 1
+                continue
+            end = pos
+            while not data[end:end + 1].isspace():
+                end += 1
+            fields.append(data[pos:end])
+            pos = end
+        if fields[0] != b"P6" or int(fields[3]) != 255:
+            raise ValueError("not an 8-bit binary PPM")
+        width, height = int(fields[1]), int(fields[2])
+        return cls(width, height, data[pos + 1:pos + 1 + width * height * 3])
+
+    def at(self, x, y):
+        i = (y * self.width + x) * 3
+        return tuple(self.pixels[i:i + 3])
+
+    def count(self, color, tolerance=8, step=1):
+        """How many pixels (sampled every `step` in both axes) are within `tolerance` of `color`."""
+        r0, g0, b0 = color
+        n = 0
+        px = self.pixels
+        for y in range(0, self.height, step):
+            row = y * self.width * 3
+            for x in range(0, self.width, step):
+                i = row + x * 3
+                if abs(px[i] - r0) <= tolerance and abs(px[i + 1] - g0) <= tolerance and abs(px[i + 2] - b0) <= tolerance:
+                    n += 1
+        return n
+
+    def bounding_box(self, color, tolerance=8):
+        """(x0, y0, x1, y1) of the pixels of `color`, or None."""
+        r0, g0, b0 = color
+        xs, ys = [], []
+        px = self.pixels
+        for y in range(self.height):
+            row = y * self.width * 3
+            for x in range(self.width):
+                i = row + x * 3
+                if abs(px[i] - r0) <= tolerance and abs(px[i + 1] - g0) <= tolerance and abs(px[i + 2] - b0) <= tolerance:
+                    xs.append(x)
+                    ys.append(y)
+        if not xs:
+            return None
+        return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+
+    def distinct_colors(self, step=4):
+        return {self.at(x, y) for y in range(0, self.height, step) for x in range(0, self.width, step)}
+
+
+def build_dir():
+    """The meson build dir: KILN_BUILD_DIR (set by meson.build) or ./build."""
+    return Path(os.environ.get("KILN_BUILD_DIR", Path(__file__).resolve().parents[2] / "build"))
+
+
+def kiln_binary():
+    return str(build_dir() / "compositor" / "kiln")
+
+
+def client_binary(name):
+    return str(build_dir() / "clients" / name)
+
+
+class Kiln:
+    """A kiln process with its own XDG_RUNTIME_DIR and socket. Use as a context manager."""
+
+    def __init__(self, *args, backend="headless", size="640x480", env=None, socket="wayland-kiln-test", stats=True,
+                 runtime_dir=None, timeout=20):
+        self.tmp = tempfile.mkdtemp(prefix="kiln-test-")
+        os.chmod(self.tmp, 0o700)
+        self.runtime = runtime_dir or self.tmp
+        self.socket = socket
+        self.stats_path = Path(self.tmp) / "stats.json" if stats else None
+        self.log_path = Path(self.tmp) / "kiln.log"
+        self.timeout = timeout
+        self.env = dict(os.environ)
+        self.env.pop("WAYLAND_DISPLAY", None)
+        self.env["XDG_RUNTIME_DIR"] = self.runtime
+        self.env["XDG_CACHE_HOME"] = str(Path(self.tmp) / "cache")
+        if env:
+            self.env.update(env)
+        argv = [kiln_binary(), "--backend", backend, "--socket", socket]
+        if backend == "headless":
+            argv += ["--headless-size", size]
+        if self.stats_path:
+            argv += ["--stats", str(self.stats_path)]
+        self.argv = argv + list(args)
+        self.proc = None
+        self.client_env = dict(self.env, WAYLAND_DISPLAY=socket)
+        self.client_env.pop("DISPLAY", None)
+        self.children = []
+
+    def __enter__(self):
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(self.argv, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + self.timeout
+        sock = Path(self.runtime) / self.socket
+        while not sock.exists():
+            if self.proc.poll() is not None:
+                raise AssertionError(f"kiln exited with {self.proc.returncode} before opening its socket:\n{self.logs()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"kiln did not open {sock} in {self.timeout}s:\n{self.logs()}")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        for child in self.children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        if exc_type is not None:
+            print(f"--- kiln log ({self.log_path}) ---\n{self.logs()}", file=sys.stderr)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        return False
+
+    def logs(self):
+        try:
+            return Path(self.log_path).read_text(errors="replace")[-6000:]
+        except OSError:
+            return ""
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def spawn(self, argv, env=None, **kwargs):
+        """Starts a client in the background; it is killed when the test ends."""
+        child = subprocess.Popen(argv, env=dict(self.client_env, **(env or {})), stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, **kwargs)
+        self.children.append(child)
+        return child
+
+    def run(self, argv, timeout=30, env=None):
+        """Runs a client to completion; returns the CompletedProcess (stdout+stderr in .stdout)."""
+        return subprocess.run(argv, env=dict(self.client_env, **(env or {})), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=timeout, text=True)
+
+    def screenshot(self):
+        need("grim")
+        result = subprocess.run(["grim", "-t", "ppm", "-"], env=self.client_env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, timeout=20)
+        if result.returncode != 0:
+            raise AssertionError(f"grim failed: {result.stderr.decode(errors='replace')}")
+        return Screenshot.from_ppm(result.stdout)
+
+    def wait_for(self, predicate, what, timeout=10, interval=0.1):
+        """Polls predicate() (typically on a screenshot) until it is true."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            last = predicate()
+            if last:
+                return last
+            if not self.alive():
+                raise AssertionError(f"kiln died while waiting for {what}:\n{self.logs()}")
+            time.sleep(interval)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    def stop(self):
+        """SIGTERM, then the exit status and stats (dict, or None without --stats)."""
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            status = self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise AssertionError("kiln did not exit within 15 s of SIGTERM")
+        stats = None
+        if self.stats_path and self.stats_path.exists():
+            stats = json.loads(self.stats_path.read_text())
+        return status, stats
+
+
+def stat(stats, dotted):
+    node = stats
+    for part in dotted.split("."):
+        node = node[part]
+    return node
+
+
+def rgb(hex_color):
+    value = int(hex_color, 16)
+    return (value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff
+
+
+def run_test(fn):
+    """Runs a test function, turning AssertionError into exit 1 with its message."""
+    try:
+        fn()
+    except AssertionError as error:
+        print(f"FAIL: {error}", file=sys.stderr)
+        sys.exit(1)
+    print("PASS")

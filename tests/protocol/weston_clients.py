@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Real clients from weston 14 render through kiln: their pixels are on screen (grim via screencopy)."""
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import Kiln, check, need, run_test  # noqa: E402
+
+BLACK = (0, 0, 0)
+
+
+def main():
+    need("weston-simple-shm")
+    need("weston-simple-egl")
+    with Kiln(size="800x600") as kiln:
+        # weston-simple-shm: 250x250 of shifting colour rings; the background stays black.
+        kiln.spawn(["weston-simple-shm"])
+        shot = kiln.wait_for(lambda: (s := kiln.screenshot()) and len(s.distinct_colors()) > 20 and s,
+                             "weston-simple-shm's pattern on screen")
+        lit = shot.width * shot.height // 16 - shot.count(BLACK, tolerance=0, step=4)
+        check(lit > 2000, f"weston-simple-shm covers the screen area it should ({lit} sampled pixels lit)")
+        first = shot.pixels
+        time.sleep(0.3)
+        check(kiln.screenshot().pixels != first, "weston-simple-shm animates (consecutive screenshots differ)")
+
+    with Kiln(size="800x600") as kiln:
+        # weston-simple-egl -o: an opaque window with a red/green/blue triangle.
+        kiln.spawn(["weston-simple-egl", "-o"])
+        def triangle():
+            s = kiln.screenshot()
+            reds = s.count((255, 0, 0), tolerance=60, step=2)
+            greens = s.count((0, 255, 0), tolerance=60, step=2)
+            blues = s.count((0, 0, 255), tolerance=60, step=2)
+            return (reds > 5 and greens > 5 and blues > 5) and (reds, greens, blues)
+        counts = kiln.wait_for(triangle, "weston-simple-egl's triangle")
+        check(True, f"weston-simple-egl's triangle is drawn (red/green/blue samples {counts})")
+        check(kiln.alive(), "kiln is still running")
+
+
+run_test(main)

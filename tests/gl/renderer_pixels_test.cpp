@@ -1,0 +1,190 @@
+// The renderer draws the right pixels: every shm format, damage-only uploads, source boxes, alpha, scissor.
+#include "renderer/formats.hpp"
+#include "tests/gl/gl_fixture.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstring>
+
+using namespace kiln::renderer;
+using kiln::test::box_matrix;
+using kiln::test::GlFixture;
+
+namespace {
+
+// One pixel of colour 0xRRGGBB in `fourcc`'s memory layout (little-endian).
+std::vector<uint8_t> encode(uint32_t fourcc, uint32_t rgb, int32_t count)
+{
+    const uint8_t r = (rgb >> 16) & 0xff, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
+    std::vector<uint8_t> out;
+    for (int32_t i = 0; i < count; ++i) {
+        switch (fourcc) {
+        case fourcc::argb8888:
+        case fourcc::xrgb8888: out.insert(out.end(), {b, g, r, 0xff}); break;
+        case fourcc::abgr8888:
+        case fourcc::xbgr8888: out.insert(out.end(), {r, g, b, 0xff}); break;
+        case fourcc::rgb565: {
+            const uint16_t v = static_cast<uint16_t>(((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3));
+            out.insert(out.end(), {static_cast<uint8_t>(v & 0xff), static_cast<uint8_t>(v >> 8)});
+            break;
+        }
+        default: FAIL("no encoder for format");
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("each shm format draws its colour", "[gl]")
+{
+    GlFixture gl;
+    for (uint32_t format : gl.renderer->shm_formats())
+        for (uint32_t colour : {0xff0000u, 0x00ff00u, 0x0000ffu}) {
+        INFO(format_name(format) << " colour " << std::hex << colour);
+        // Saturated channels are exact in every format (RGB565 included); red vs blue catches swapped channels.
+        auto memory = encode(format, colour, 8 * 8);
+        const uint32_t bpp = format_info(format)->planes[0].bytes_per_pixel;
+        std::string error;
+        auto texture = gl.renderer->create_shm_texture({format, 8, 8, 8 * bpp, memory.data()}, error);
+        REQUIRE(texture);
+        auto target = gl.make_target(16, 16);
+        gl.renderer->begin(*target.target);
+        gl.renderer->clear({0, 0, 0, 1});
+        REQUIRE(gl.renderer->draw_texture(*texture, {0, 0, 8, 8}, box_matrix(4, 4, 8, 8), 1.0f));
+        REQUIRE(gl.renderer->end());
+        CHECK(target.at(8, 8) == colour);
+        CHECK(target.at(4, 4) == colour);
+        CHECK(target.at(11, 11) == colour);
+        CHECK(target.at(3, 3) == 0x000000);
+        CHECK(target.at(12, 12) == 0x000000);
+        }
+}
+
+TEST_CASE("rows come out top-down: the first memory row of a texture is the top of the quad", "[gl]")
+{
+    GlFixture gl;
+    std::vector<uint32_t> memory(4 * 4, 0xff0000ff);  // blue (XRGB)
+    for (int x = 0; x < 4; ++x)
+        memory[static_cast<size_t>(x)] = 0xffff0000;  // first row red
+    std::string error;
+    auto texture = gl.renderer->create_shm_texture({fourcc::xrgb8888, 4, 4, 16, memory.data()}, error);
+    REQUIRE(texture);
+    auto target = gl.make_target(4, 4);
+    gl.renderer->begin(*target.target);
+    gl.renderer->draw_texture(*texture, {0, 0, 4, 4}, box_matrix(0, 0, 4, 4), 1.0f);
+    gl.renderer->end();
+    CHECK(target.at(1, 0) == 0xff0000);
+    CHECK(target.at(1, 3) == 0x0000ff);
+    uint32_t read[4 * 4] = {};
+    REQUIRE(gl.renderer->read_pixels(fourcc::xrgb8888, 16, {0, 0, 4, 4}, read));
+    CHECK((read[1] & 0xffffff) == 0xff0000);
+    CHECK((read[13] & 0xffffff) == 0x0000ff);
+}
+
+TEST_CASE("a damaged region uploads only its bytes and leaves the rest of the texture alone", "[gl]")
+{
+    GlFixture gl;
+    std::vector<uint32_t> memory(64 * 64, 0xff00ff00);  // green
+    std::string error;
+    auto texture = gl.renderer->create_shm_texture({fourcc::xrgb8888, 64, 64, 64 * 4, memory.data()}, error);
+    REQUIRE(texture);
+    const uint64_t after_create = gl.renderer->stats().shm_upload_bytes;
+    CHECK(after_create == 64 * 64 * 4);
+
+    // The client repaints everything red but damages only a 10x6 box at (20, 30).
+    std::fill(memory.begin(), memory.end(), 0xffff0000);
+    REQUIRE(texture->write_pixels(64 * 4, {20, 30, 10, 6}, memory.data()));
+    CHECK(gl.renderer->stats().shm_upload_bytes - after_create == 10 * 6 * 4);
+
+    auto target = gl.make_target(64, 64);
+    gl.renderer->begin(*target.target);
+    gl.renderer->draw_texture(*texture, {0, 0, 64, 64}, box_matrix(0, 0, 64, 64), 1.0f);
+    gl.renderer->end();
+    CHECK(target.at(20, 30) == 0xff0000);
+    CHECK(target.at(29, 35) == 0xff0000);
+    CHECK(target.at(19, 30) == 0x00ff00);
+    CHECK(target.at(30, 35) == 0x00ff00);
+    CHECK(target.at(25, 36) == 0x00ff00);
+    CHECK(target.at(0, 0) == 0x00ff00);
+}
+
+TEST_CASE("a source box picks part of the texture and stretches it", "[gl]")
+{
+    GlFixture gl;
+    // Left half red, right half blue.
+    std::vector<uint32_t> memory(8 * 8);
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 8; ++x)
+            memory[static_cast<size_t>(y * 8 + x)] = x < 4 ? 0xffff0000 : 0xff0000ff;
+    std::string error;
+    auto texture = gl.renderer->create_shm_texture({fourcc::xrgb8888, 8, 8, 32, memory.data()}, error);
+    auto target = gl.make_target(16, 16);
+    gl.renderer->begin(*target.target);
+    gl.renderer->clear({0, 0, 0, 1});
+    gl.renderer->draw_texture(*texture, {4, 0, 4, 8}, box_matrix(0, 0, 16, 16), 1.0f);
+    gl.renderer->end();
+    // Away from the left edge (where linear filtering meets the red half) everything is blue.
+    CHECK(target.at(4, 4) == 0x0000ff);
+    CHECK(target.at(8, 8) == 0x0000ff);
+    CHECK(target.at(15, 15) == 0x0000ff);
+}
+
+TEST_CASE("alpha blends premultiplied over what is there", "[gl]")
+{
+    GlFixture gl;
+    std::vector<uint32_t> white(4 * 4, 0xffffffff);
+    std::string error;
+    auto texture = gl.renderer->create_shm_texture({fourcc::xrgb8888, 4, 4, 16, white.data()}, error);
+    auto target = gl.make_target(4, 4);
+    gl.renderer->begin(*target.target);
+    gl.renderer->clear({0, 0, 0, 1});
+    gl.renderer->draw_texture(*texture, {0, 0, 4, 4}, box_matrix(0, 0, 4, 4), 0.5f);
+    gl.renderer->end();
+    const uint32_t grey = target.at(2, 2) & 0xff;
+    CHECK(grey >= 0x7e);
+    CHECK(grey <= 0x81);
+
+    // A translucent ARGB texel (premultiplied 50% red) over blue.
+    std::vector<uint32_t> half_red(4 * 4, 0x80800000);
+    auto translucent = gl.renderer->create_shm_texture({fourcc::argb8888, 4, 4, 16, half_red.data()}, error);
+    gl.renderer->begin(*target.target);
+    gl.renderer->clear({0, 0, 1, 1});
+    gl.renderer->draw_texture(*translucent, {0, 0, 4, 4}, box_matrix(0, 0, 4, 4), 1.0f);
+    gl.renderer->end();
+    const uint32_t p = target.at(1, 1);
+    CHECK(((p >> 16) & 0xff) >= 0x7e);
+    CHECK((p & 0xff) >= 0x7e);
+    CHECK((p & 0xff) <= 0x81);
+}
+
+TEST_CASE("solid quads and scissoring to damage", "[gl]")
+{
+    GlFixture gl;
+    auto target = gl.make_target(32, 32);
+    gl.renderer->begin(*target.target);
+    gl.renderer->clear({0, 0, 0, 1});
+    gl.renderer->set_scissor(Box{0, 0, 16, 32});
+    gl.renderer->draw_solid({0, 1, 0, 1}, box_matrix(0, 0, 32, 32));
+    gl.renderer->set_scissor(std::nullopt);
+    gl.renderer->draw_solid({1, 0, 0, 1}, box_matrix(24, 24, 8, 8));
+    gl.renderer->end();
+    CHECK(target.at(0, 0) == 0x00ff00);
+    CHECK(target.at(15, 31) == 0x00ff00);
+    CHECK(target.at(16, 0) == 0x000000);
+    CHECK(target.at(24, 24) == 0xff0000);
+    CHECK(target.at(23, 23) == 0x000000);
+}
+
+TEST_CASE("every program comes from the program cache", "[gl]")
+{
+    GlFixture gl;
+    CHECK(gl.programs.linked_from_source() >= 5);
+    // A second renderer on the same cache links nothing new.
+    const uint64_t before = gl.programs.linked_from_source();
+    std::string error;
+    auto second = Renderer::create(*gl.display, gl.programs, error);
+    REQUIRE(second);
+    CHECK(gl.programs.linked_from_source() == before);
+    CHECK(gl.programs.loaded_from_memory() >= 5);
+}

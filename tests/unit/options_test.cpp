@@ -1,0 +1,82 @@
+// kiln's command line: every flag parses, every mistake is reported.
+#include "compositor/options.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <initializer_list>
+#include <vector>
+
+using namespace kiln::compositor;
+
+namespace {
+
+ParseResult parse(std::initializer_list<const char*> args)
+{
+    std::vector<const char*> argv{"kiln"};
+    argv.insert(argv.end(), args);
+    return parse_options(static_cast<int>(argv.size()), argv.data());
+}
+
+}  // namespace
+
+TEST_CASE("defaults match the documented ones")
+{
+    auto result = parse({});
+    REQUIRE(result.options);
+    CHECK(result.options->backend == BackendChoice::automatic);
+    CHECK(result.options->headless_width == 1920);
+    CHECK(result.options->headless_height == 1080);
+    CHECK(result.options->precompile == PrecompileMode::fast);
+    CHECK(result.options->startup.empty());
+}
+
+TEST_CASE("every flag is understood, in both spellings")
+{
+    auto result = parse({"--backend", "x11", "--socket=kiln-1", "-s", "foot", "--startup", "grim",
+                         "--exit-with-startup", "--headless-size", "800x600", "--cache-dir", "/tmp/c",
+                         "--system-cache=/usr/share/kiln", "--precompile", "background", "--stats", "s.json", "-d"});
+    REQUIRE(result.options);
+    const Options& o = *result.options;
+    CHECK(o.backend == BackendChoice::x11);
+    CHECK(o.socket == "kiln-1");
+    CHECK(o.startup == std::vector<std::string>{"foot", "grim"});
+    CHECK(o.exit_with_startup);
+    CHECK(o.headless_width == 800);
+    CHECK(o.headless_height == 600);
+    CHECK(o.cache_dir == "/tmp/c");
+    CHECK(o.system_cache_dir == "/usr/share/kiln");
+    CHECK(o.precompile == PrecompileMode::background);
+    CHECK(o.stats_file == "s.json");
+    CHECK(o.debug);
+}
+
+TEST_CASE("mistakes are refused with a reason")
+{
+    for (auto args : std::vector<std::vector<const char*>>{{"--bogus"},
+                                                           {"--backend", "metal"},
+                                                           {"--backend"},
+                                                           {"--headless-size", "800"},
+                                                           {"--headless-size", "0x600"},
+                                                           {"--headless-size", "800x600x2"},
+                                                           {"--headless-size", "99999x10"},
+                                                           {"--socket", "a/b"},
+                                                           {"--precompile=eager"},
+                                                           {"--help=yes"},
+                                                           {"--exit-with-startup"},
+                                                           {"--stats"}}) {
+        std::vector<const char*> argv{"kiln"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto result = parse_options(static_cast<int>(argv.size()), argv.data());
+        INFO(args.front());
+        CHECK_FALSE(result.options);
+        CHECK_FALSE(result.error.empty());
+    }
+}
+
+TEST_CASE("usage names every flag")
+{
+    const std::string text = usage("kiln");
+    for (const char* flag : {"--help", "--version", "--backend", "--socket", "--startup", "--exit-with-startup",
+                             "--headless-size", "--cache-dir", "--system-cache", "--precompile", "--stats"})
+        CHECK(text.find(flag) != std::string::npos);
+}

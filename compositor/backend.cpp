@@ -65,11 +65,15 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
         backend = wlr_wl_backend_create(display, nullptr);
         if (!backend)
             error = "cannot connect to the Wayland compositor at WAYLAND_DISPLAY";
+        else
+            wlr_wl_output_create(backend);  // before start this asks for one window once the backend runs
         break;
     case BackendChoice::x11:
         backend = wlr_x11_backend_create(display, nullptr);
         if (!backend)
             error = "cannot connect to the X server at DISPLAY";
+        else
+            wlr_x11_output_create(backend);  // likewise: one X window once started
         break;
     case BackendChoice::drm:
         // wlroots opens the session through libseat and finds the GPUs; libinput joins when input devices exist.

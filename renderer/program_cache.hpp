@@ -6,6 +6,7 @@
 // whose EGL context is current.
 #pragma once
 
+#include <EGL/egl.h>
 #include <GLES3/gl3.h>
 
 #include <cstdint>
@@ -82,6 +83,12 @@ public:
 
     // Count of programs this cache had to compile and link from source (kiln --stats: programs.linked_from_source).
     virtual uint64_t linked_from_source() const = 0;
+
+    // The renderer's context exists and is current (called before the first get): a cache can learn the driver's
+    // identity and install the driver blob cache now. `device` names the DRM device ("major:minor") or is empty.
+    virtual void context_ready(EGLDisplay display, const std::string& device) { (void)display, (void)device; }
+    // The context is about to go: release GL objects the cache holds while it is still current.
+    virtual void context_lost() {}
 };
 
 }  // namespace kiln::renderer

@@ -4,7 +4,7 @@
 #include "compositor/backend.hpp"
 #include "compositor/output.hpp"
 #include "compositor/render_bridge.hpp"
-#include "renderer/in_memory_program_cache.hpp"
+#include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/seat.hpp"
 #include "compositor/startup_commands.hpp"
 #include "compositor/view.hpp"
@@ -15,11 +15,23 @@
 
 namespace kiln::compositor {
 
+namespace {
+
+cache::CacheOptions cache_options(const Options& options)
+{
+    cache::CacheOptions out;
+    out.user_dir = options.cache_dir.empty() ? cache::default_user_cache_dir() : std::filesystem::path(options.cache_dir);
+    out.system_dir = options.system_cache_dir;
+    return out;
+}
+
+}  // namespace
+
 Server::Server(const Options& options, Stats& stats)
     : options_(options),
       stats_(stats),
       display_(wl_display_create()),
-      programs_(std::make_unique<renderer::InMemoryProgramCache>())
+      programs_(std::make_unique<cache::TieredProgramCache>(cache_options(options)))
 {
     stats_.add_provider([this](Stats& s) { report_stats(s); });
 }
@@ -28,6 +40,9 @@ Server::~Server()
 {
     // Clients and their surfaces go first, then the objects wlroots hands them, then the backend.
     startup_.reset();
+    if (background_prepare_)
+        wl_event_source_remove(background_prepare_);
+    programs_->flush();
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
@@ -79,7 +94,15 @@ bool Server::start(std::string& error)
     }
     renderer_ = bridge_->wlr();
     stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
-    stats_.set("startup.programs_ready_ms", stats_.ms_since_start(bridge_->programs_ready_at()));
+    if (options_.precompile == PrecompileMode::fast) {
+        // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn
+        // once, so no frame pays for a compile.
+        const auto start = Stats::Clock::now();
+        prepare_programs(false);
+        stats_.set("startup.programs_prepare_ms", stats_.ms_since(start));
+    }
+    if (options_.precompile != PrecompileMode::background)
+        stats_.mark_once("startup.programs_ready_ms");
     stats_.set("renderer.egl_display", std::string(bridge_->display().kind_name()));
     stats_.set("renderer.driver", bridge_->display().driver_name());
     // wl_shm only: linux-dmabuf and wl_drm are kiln's own (wlr_renderer_init_wl_display would add wlroots' ones).
@@ -252,8 +275,42 @@ void Server::focus(View* view)
     seat_->focus_keyboard(view->surface());
 }
 
+bool Server::prepare_programs(bool one_only)
+{
+    auto& renderer = bridge_->renderer();
+    for (renderer::ShaderVariant variant : renderer.variants()) {
+        if (renderer.prepared(variant) || prepare_failed_.contains(variant))
+            continue;
+        const auto& source = renderer::shader_source(variant);
+        if (programs_->has_precompile_list() && !programs_->listed(source))
+            continue;  // never used here: it compiles on first use, like a new program
+        std::string error;
+        if (!renderer.prepare(variant, error)) {
+            prepare_failed_.insert(variant);
+            std::fprintf(stderr, "kiln: cannot prepare program %s: %s\n", source.name.c_str(), error.c_str());
+        }
+        if (one_only)
+            return true;
+    }
+    return false;
+}
+
 void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 {
+    if (frames_rendered_ == 0 && options_.precompile == PrecompileMode::background) {
+        // After the first frame, one program per idle moment of the event loop.
+        auto step = [](void* data) noexcept {
+            auto* self = static_cast<Server*>(data);
+            self->background_prepare_ = nullptr;
+            if (self->prepare_programs(true))
+                self->background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(self->display_),
+                                                                   self->background_step_, self);
+            else
+                self->stats_.mark_once("startup.programs_ready_ms");
+        };
+        background_step_ = step;
+        background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(display_), step, this);
+    }
     ++frames_rendered_;
     if (direct_scanout)
         ++frames_direct_scanout_;
@@ -264,9 +321,23 @@ void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 
 void Server::report_stats(Stats& stats) const
 {
+    programs_->stats().report([&](const std::string& key, double value) { stats.set("programs." + key, value); });
+    stats.set("programs.linked_from_source", programs_->linked_from_source());
+    stats.set("programs.loaded_from_memory", programs_->stats().loaded_from_memory);
+    stats.set("programs.loaded_from_disk", programs_->stats().loaded_from_disk);
+    stats.set("programs.blob_hits", programs_->stats().blob_hits);
+    stats.set("programs.blob_misses", programs_->stats().blob_misses);
+    stats.set("programs.disk_load_ms", programs_->disk_load_ms());
+    stats.set("programs.disk_entries_discarded", programs_->disk_discarded());
+    stats.set("programs.blob_cache_installed", uint64_t{programs_->blob_cache_installed()});
+    stats.set("programs.memory_bytes", uint64_t{programs_->memory().bytes()});
+    if (auto* user = programs_->user_tier()) {
+        stats.set("programs.disk_bytes_before_gc", user->stats().bytes_before_gc.load());
+        stats.set("programs.disk_bytes_after_gc", user->stats().bytes_after_gc.load());
+        stats.set("programs.disk_entries", user->stats().entries.load());
+    }
     if (bridge_) {
         const auto& r = bridge_->renderer().stats();
-        stats.set("programs.linked_from_source", programs_->linked_from_source());
         stats.set("buffers.shm_upload_bytes", r.shm_upload_bytes);
         stats.set("buffers.dmabuf_imports", r.dmabuf_imports);
         stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());

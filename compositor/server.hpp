@@ -6,9 +6,11 @@
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 
-#include "renderer/program_cache.hpp"
+#include "renderer/cache/tiered_program_cache.hpp"
+#include "renderer/shaders.hpp"
 
 #include <list>
+#include <set>
 #include <memory>
 #include <string>
 
@@ -53,13 +55,16 @@ private:
     void add_output(wlr_output* output);
     void add_toplevel(wlr_xdg_surface* surface);
     void report_stats(Stats& stats) const;
+    // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
+    // Returns whether it prepared one (and more may remain).
+    bool prepare_programs(bool one_only);
 
     const Options& options_;
     Stats& stats_;
     wl_display* display_ = nullptr;
     wlr_backend* backend_ = nullptr;
     wlr_session* session_ = nullptr;
-    std::unique_ptr<renderer::ProgramCache> programs_;
+    std::unique_ptr<cache::TieredProgramCache> programs_;
     RenderBridge* bridge_ = nullptr;  // owned by wlroots through renderer_
     wlr_renderer* renderer_ = nullptr;
     wlr_allocator* allocator_ = nullptr;
@@ -79,6 +84,9 @@ private:
     uint64_t frames_rendered_ = 0;
     uint64_t frames_direct_scanout_ = 0;
     uint64_t copied_bytes_dmabuf_ = 0;
+    std::set<renderer::ShaderVariant> prepare_failed_;
+    wl_event_source* background_prepare_ = nullptr;
+    wl_event_loop_idle_func_t background_step_ = nullptr;
 
     wl_event_source* sigterm_ = nullptr;
     wl_event_source* sigint_ = nullptr;

@@ -28,6 +28,10 @@ public:
     {
         return std::chrono::duration<double, std::milli>(when - start_).count();
     }
+    static double ms_since(Clock::time_point start)
+    {
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    }
     // Records `key` as milliseconds since process start, once (the first call wins).
     void mark_once(const std::string& key);
 

@@ -6,6 +6,7 @@
 #include <GLES2/gl2ext.h>
 
 #include <array>
+#include <sys/sysmacros.h>
 
 namespace kiln::renderer {
 namespace {
@@ -39,40 +40,98 @@ std::unique_ptr<Renderer> Renderer::create(EglDisplay& display, ProgramCache& pr
         error = "cannot make the EGL context current";
         return nullptr;
     }
-    std::unique_ptr<Renderer> renderer(new Renderer(display));
-    if (!renderer->load_programs(programs, error))
-        return nullptr;
+    std::unique_ptr<Renderer> renderer(new Renderer(display, programs));
     renderer->bgra_read_ = display.has_gl_extension("GL_EXT_read_format_bgra");
+    renderer->has_external_ = display.has_gl_extension("GL_OES_EGL_image_external");
+    std::string device;
+    if (auto dev = display.main_device())
+        device = std::to_string(major(*dev)) + ":" + std::to_string(minor(*dev));
+    programs.context_ready(display.handle(), device);
     return renderer;
 }
 
-bool Renderer::load_programs(ProgramCache& programs, std::string& error)
+Renderer::~Renderer()
 {
-    const bool external = display_.has_gl_extension("GL_OES_EGL_image_external");
-    for (size_t i = 0; i < shader_variant_count; ++i) {
-        const auto variant = static_cast<ShaderVariant>(i);
-        if (variant == ShaderVariant::external && !external)
-            continue;  // no external textures on this driver, so no program for them
-        std::string why;
-        auto result = programs.get(shader_source(variant), why);
-        if (!result) {
-            error = "program " + shader_source(variant).name + ": " + why;
-            return false;
-        }
-        if (result->origin == ProgramOrigin::compiled)
-            ++programs_compiled_;
-        ProgramSlot& slot = programs_[i];
-        slot.program = std::move(result->program);
-        const GLuint id = slot.program.id();
-        slot.proj = glGetUniformLocation(id, "proj");
-        slot.tex_proj = glGetUniformLocation(id, "tex_proj");
-        slot.tex = glGetUniformLocation(id, "tex");
-        slot.alpha = glGetUniformLocation(id, "alpha");
-        slot.color = glGetUniformLocation(id, "color");
-    }
-    return true;
+    display_.make_current();
+    for (auto& slot : programs_)
+        slot.program.reset();
+    scratch_target_.reset();
+    scratch_texture_.reset();
+    cache_.context_lost();
 }
 
+std::vector<ShaderVariant> Renderer::variants() const
+{
+    std::vector<ShaderVariant> out;
+    for (size_t i = 0; i < shader_variant_count; ++i)
+        if (static_cast<ShaderVariant>(i) != ShaderVariant::external || has_external_)
+            out.push_back(static_cast<ShaderVariant>(i));
+    return out;
+}
+
+Renderer::ProgramSlot* Renderer::program(ShaderVariant variant, std::string* error)
+{
+    ProgramSlot& slot = programs_[static_cast<size_t>(variant)];
+    if (slot.program)
+        return &slot;
+    if (slot.failed || (variant == ShaderVariant::external && !has_external_)) {
+        if (error)
+            *error = "program " + shader_source(variant).name + " is not available";
+        return nullptr;
+    }
+    std::string why;
+    auto result = cache_.get(shader_source(variant), why);
+    if (!result) {
+        slot.failed = true;  // a program that failed once fails again: do not retry every frame
+        if (error)
+            *error = "program " + shader_source(variant).name + ": " + why;
+        return nullptr;
+    }
+    if (result->origin == ProgramOrigin::compiled)
+        ++programs_compiled_;
+    slot.program = std::move(result->program);
+    const GLuint id = slot.program.id();
+    slot.proj = glGetUniformLocation(id, "proj");
+    slot.tex_proj = glGetUniformLocation(id, "tex_proj");
+    slot.tex = glGetUniformLocation(id, "tex");
+    slot.alpha = glGetUniformLocation(id, "alpha");
+    slot.color = glGetUniformLocation(id, "color");
+    return &slot;
+}
+
+bool Renderer::prepare(ShaderVariant variant, std::string& error)
+{
+    display_.make_current();
+    ProgramSlot* slot = program(variant, &error);
+    if (!slot)
+        return false;
+    if (slot->warmed || variant == ShaderVariant::external)
+        return true;  // an external program needs an external image to draw with; it warms on first use
+    if (!scratch_target_) {
+        scratch_target_ = RenderTarget::for_cpu(fourcc::xrgb8888, 1, 1, error);
+        uint32_t texel = 0xffffffff;
+        scratch_texture_ = Texture::from_shm({fourcc::abgr8888, 1, 1, 4, &texel}, stats_, error);
+        if (!scratch_target_ || !scratch_texture_)
+            return false;
+    }
+    // Same state as a real frame (blending on, RGBA target, RGBA texture) so the driver compiles the variant that
+    // frames will use.
+    glBindFramebuffer(GL_FRAMEBUFFER, scratch_target_->framebuffer());
+    glViewport(0, 0, 1, 1);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    RenderTarget* previous = target_;
+    target_ = scratch_target_.get();
+    const Matrix3 unit{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    if (variant == ShaderVariant::solid)
+        draw_solid({0, 0, 0, 0}, unit);
+    else
+        draw_with(*slot, *scratch_texture_, {0, 0, 1, 1}, unit, 1.0f);
+    glFinish();
+    target_ = previous;
+    slot->warmed = true;
+    return true;
+}
 std::span<const uint32_t> Renderer::shm_formats() const
 {
     return kiln::renderer::shm_formats();
@@ -103,7 +162,7 @@ std::unique_ptr<Texture> Renderer::import_dmabuf(const DmabufAttributes& attribu
     for (const auto& fm : display_.dmabuf_formats())
         if (fm.fourcc == attributes.fourcc && fm.modifier == attributes.modifier)
             external_only = fm.external_only;
-    if (external_only && !programs_[static_cast<size_t>(ShaderVariant::external)].program) {
+    if (external_only && !has_external_) {
         error = "the format needs external textures, which this driver lacks";
         return nullptr;
     }
@@ -197,10 +256,12 @@ void Renderer::draw_quad(const ProgramSlot& slot, const Matrix3& matrix)
 
 void Renderer::draw_solid(Color color, const Matrix3& matrix)
 {
-    const ProgramSlot& slot = programs_[static_cast<size_t>(ShaderVariant::solid)];
-    glUseProgram(slot.program.id());
-    glUniform4f(slot.color, color.r, color.g, color.b, color.a);
-    draw_quad(slot, matrix);
+    const ProgramSlot* slot = program(ShaderVariant::solid);
+    if (!slot)
+        return;
+    glUseProgram(slot->program.id());
+    glUniform4f(slot->color, color.r, color.g, color.b, color.a);
+    draw_quad(*slot, matrix);
 }
 
 bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha)
@@ -212,10 +273,14 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
         variant = texture.opaque() ? ShaderVariant::bgrx : ShaderVariant::bgra;
     else
         variant = texture.opaque() ? ShaderVariant::rgbx : ShaderVariant::rgba;
-    const ProgramSlot& slot = programs_[static_cast<size_t>(variant)];
-    if (!slot.program)
+    const ProgramSlot* slot = program(variant);
+    if (!slot)
         return false;
+    return draw_with(*slot, texture, source, matrix, alpha);
+}
 
+bool Renderer::draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha)
+{
     glUseProgram(slot.program.id());
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(texture.target(), texture.id());

@@ -15,13 +15,15 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace kiln::renderer {
 
 class Renderer {
 public:
-    // Builds every program through `programs` (so a warm cache makes this cheap). Both must outlive the Renderer.
+    // Both must outlive the Renderer. Programs are fetched from `programs` on first use, or ahead of it by prepare().
     static std::unique_ptr<Renderer> create(EglDisplay& display, ProgramCache& programs, std::string& error);
+    ~Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;
 
@@ -52,6 +54,13 @@ public:
     RendererStats& stats() { return stats_; }
     uint32_t programs_linked_from_source() const { return programs_compiled_; }
 
+    // The programs this driver can use (external textures only where GL_OES_EGL_image_external exists).
+    std::vector<ShaderVariant> variants() const;
+    // Fetches a program and draws with it once into a scratch target, so the driver's first-draw compile (llvmpipe
+    // JITs then, ~30 ms a program) happens now and not in the middle of a frame.
+    bool prepare(ShaderVariant variant, std::string& error);
+    bool prepared(ShaderVariant variant) const { return programs_[static_cast<size_t>(variant)].warmed; }
+
 private:
     struct ProgramSlot {
         Program program;
@@ -60,14 +69,22 @@ private:
         GLint tex = -1;
         GLint alpha = -1;
         GLint color = -1;
+        bool failed = false;
+        bool warmed = false;
     };
 
-    Renderer(EglDisplay& display) : display_(display) {}
-    bool load_programs(ProgramCache& programs, std::string& error);
+    Renderer(EglDisplay& display, ProgramCache& cache) : display_(display), cache_(cache) {}
+    // The slot with its program, fetched on first use; nullptr when it cannot be built.
+    ProgramSlot* program(ShaderVariant variant, std::string* error = nullptr);
     void draw_quad(const ProgramSlot& slot, const Matrix3& matrix);
+    bool draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha);
 
     EglDisplay& display_;
+    ProgramCache& cache_;
     std::array<ProgramSlot, shader_variant_count> programs_{};
+    bool has_external_ = false;
+    std::unique_ptr<RenderTarget> scratch_target_;
+    std::unique_ptr<Texture> scratch_texture_;
     RenderTarget* target_ = nullptr;
     RenderTarget* last_target_ = nullptr;
     bool bgra_read_ = false;

@@ -44,6 +44,9 @@ TieredProgramCache::~TieredProgramCache()
 {
     flush();
     blob_cache_.reset();
+    // The tiers' loader threads feed blobs_ under blob_mutex_: stop them before those members go.
+    user_.reset();
+    system_.reset();
 }
 
 void TieredProgramCache::log(const std::string& message) const

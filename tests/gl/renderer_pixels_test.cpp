@@ -176,15 +176,29 @@ TEST_CASE("solid quads and scissoring to damage", "[gl]")
     CHECK(target.at(23, 23) == 0x000000);
 }
 
-TEST_CASE("every program comes from the program cache", "[gl]")
+TEST_CASE("programs come from the program cache on first use, or ahead of it through prepare()", "[gl]")
 {
     GlFixture gl;
-    CHECK(gl.programs.linked_from_source() >= 5);
-    // A second renderer on the same cache links nothing new.
-    const uint64_t before = gl.programs.linked_from_source();
+    CHECK(gl.programs.linked_from_source() == 0);
+    auto target = gl.make_target(4, 4);
+    gl.renderer->begin(*target.target);
+    gl.renderer->draw_solid({1, 0, 0, 1}, box_matrix(0, 0, 4, 4));
+    gl.renderer->end();
+    CHECK(gl.programs.linked_from_source() == 1);
+    CHECK(target.at(1, 1) == 0xff0000);
+
     std::string error;
+    for (ShaderVariant variant : gl.renderer->variants()) {
+        CHECK(gl.renderer->prepare(variant, error));
+        CHECK(gl.renderer->prepared(variant) == (variant != ShaderVariant::external));
+    }
+    const uint64_t linked = gl.programs.linked_from_source();
+    CHECK(linked == gl.renderer->variants().size());
+    // A second renderer on the same cache links nothing new.
     auto second = Renderer::create(*gl.display, gl.programs, error);
     REQUIRE(second);
-    CHECK(gl.programs.linked_from_source() == before);
-    CHECK(gl.programs.loaded_from_memory() >= 5);
+    for (ShaderVariant variant : second->variants())
+        CHECK(second->prepare(variant, error));
+    CHECK(gl.programs.linked_from_source() == linked);
+    CHECK(gl.programs.loaded_from_memory() == linked);
 }

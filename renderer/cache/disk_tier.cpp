@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <csignal>
 #include <fcntl.h>
+#include <pthread.h>
 #include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -75,6 +77,20 @@ bool write_atomically(const fs::path& path, std::span<const uint8_t> bytes, std:
     return true;
 }
 
+// Worker threads take no signals: the compositor reads SIGTERM/SIGINT/SIGCHLD through a signalfd on its own
+// thread, and a thread that left them unblocked would receive them instead (and die of SIGTERM).
+template <typename F>
+std::thread start_quiet_thread(F&& body)
+{
+    sigset_t all;
+    sigset_t previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    std::thread thread(std::forward<F>(body));
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    return thread;
+}
+
 }  // namespace
 
 bool prepare_private_directory(const fs::path& dir, bool create, std::string& error)
@@ -140,7 +156,7 @@ std::unique_ptr<DiskTier> DiskTier::open(const fs::path& root, const Sha1& drive
 DiskTier::DiskTier(fs::path dir, DiskTierOptions options, bool writable)
     : dir_(std::move(dir)), options_(options), writable_(writable)
 {
-    writer_ = std::thread([this] { writer_loop(); });
+    writer_ = start_quiet_thread([this] { writer_loop(); });
 }
 
 DiskTier::~DiskTier()
@@ -335,7 +351,7 @@ bool DiskTier::train_dictionary(std::string& why)
 
 void DiskTier::start_background_load(std::function<void(std::vector<Entry>&&)> loaded)
 {
-    loader_ = std::thread([this, loaded = std::move(loaded)]() mutable { background_load(std::move(loaded)); });
+    loader_ = start_quiet_thread([this, loaded = std::move(loaded)]() mutable { background_load(std::move(loaded)); });
 }
 
 void DiskTier::wait_ready()

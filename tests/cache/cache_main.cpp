@@ -1,0 +1,62 @@
+// Entry point of the cache suite. Besides Catch2's tests it has child modes that the tests run as separate
+// processes: a blob-cache client, and concurrent writers.
+#include "renderer/cache/disk_tier.hpp"
+#include "tests/cache/cache_fixture.hpp"
+
+#include <catch2/catch_session.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace kiln::test {
+int disk_writer_child(int argc, char** argv);  // disk_tier_test.cpp
+}
+
+namespace {
+
+// Compiles, links and draws a few programs through a TieredProgramCache on `dir`, with MESA_SHADER_CACHE_DISABLE
+// set by the parent. "stores": the driver must have stored blobs; "hits": it must have been served from them.
+int blob_child(const char* dir, const std::string& expect)
+{
+    using namespace kiln;
+    std::string error;
+    auto display = renderer::EglDisplay::open({}, error);
+    if (!display)
+        return 77;
+    cache::TieredProgramCache cache(test::quiet_options(dir));
+    cache.context_ready(display->handle(), "");
+    if (!cache.blob_cache_installed())
+        return 77;
+    for (int i = 0; i < 3; ++i) {
+        auto result = cache.get(test::colour_program("blob", i), error);
+        if (!result || test::draw_centre(result->program.id(), 0, 1, 1) != 0x00ffff) {
+            std::fprintf(stderr, "blob child: program %d failed: %s\n", i, error.c_str());
+            return 1;
+        }
+    }
+    cache.flush();
+    const auto& s = cache.stats();
+    std::printf("blob child (%s): stores %llu hits %llu misses %llu\n", expect.c_str(),
+                static_cast<unsigned long long>(s.blob_stores), static_cast<unsigned long long>(s.blob_hits),
+                static_cast<unsigned long long>(s.blob_misses));
+    if (expect == "stores")
+        return s.blob_stores > 0 ? 0 : 1;
+    return s.blob_hits > 0 && s.loaded_from_disk == 3 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[])
+{
+    if (argc >= 4 && std::strcmp(argv[1], "--blob-child") == 0)
+        return blob_child(argv[2], argv[3]);
+    if (argc >= 2 && std::strcmp(argv[1], "--disk-writer") == 0)
+        return kiln::test::disk_writer_child(argc, argv);
+    std::string why;
+    if (!kiln::renderer::EglDisplay::open({}, why)) {
+        std::printf("SKIP: no EGL display (%s)\n", why.c_str());
+        return 77;
+    }
+    return Catch::Session().run(argc, argv);
+}

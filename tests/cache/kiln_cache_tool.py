@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""kiln warms its cache on a first start and compiles nothing on the second; kiln-cache inspects, verifies,
+prunes and clears that cache, and refuses bad directories and flags."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import check, client_binary, kiln_binary, run_test  # noqa: E402
+
+TOOL = os.environ["KILN_CACHE_TOOL"]
+
+
+def tool(*args):
+    return subprocess.run([TOOL, *args], capture_output=True, text=True, timeout=60)
+
+
+def start_kiln(cache_dir, stats, extra_env=None):
+    runtime = tempfile.mkdtemp(prefix="kiln-cache-run-")
+    env = dict(os.environ, XDG_RUNTIME_DIR=runtime, **(extra_env or {}))
+    env.pop("WAYLAND_DISPLAY", None)
+    env.pop("DISPLAY", None)
+    result = subprocess.run([kiln_binary(), "--backend", "headless", "--headless-size", "320x240", "--socket", "k",
+                             "--cache-dir", str(cache_dir), "--stats", str(stats),
+                             "-s", f"{client_binary('kiln-demo-shm')} --frames 5 --size 100x100",
+                             "--exit-with-startup"], env=env, capture_output=True, text=True, timeout=60)
+    shutil.rmtree(runtime, ignore_errors=True)
+    check(result.returncode == 0, f"kiln ran with --cache-dir ({result.stderr[-300:]})")
+    return json.loads(Path(stats).read_text()), result.stderr
+
+
+def main():
+    work = Path(tempfile.mkdtemp(prefix="kiln-cache-tool-"))
+    try:
+        cache = work / "cache"
+        cold, cold_log = start_kiln(cache, work / "cold.json", {"MESA_SHADER_CACHE_DISABLE": "true"})
+        warm, warm_log = start_kiln(cache, work / "warm.json", {"MESA_SHADER_CACHE_DISABLE": "true"})
+        check(cold["programs"]["linked_from_source"] >= 5, f"a cold start links programs "
+              f"({cold['programs']['linked_from_source']})")
+        check("new program encountered" in cold_log, "a cold start logs new programs")
+        check(warm["programs"]["linked_from_source"] == 0, "a warm start compiles nothing")
+        check(warm["programs"]["loaded_from_disk"] >= 5, f"a warm start loads programs from disk "
+              f"({warm['programs']['loaded_from_disk']})")
+        check("new program encountered" not in warm_log, "a warm start meets no new program")
+        if warm["programs"]["blob_cache_installed"]:
+            check(warm["programs"]["blob_hits"] > 0, f"the driver blob cache hits ({warm['programs']['blob_hits']})")
+        check(warm["programs"]["disk_load_ms"] >= 0, "the disk load time is reported")
+
+        stats = json.loads(tool("--cache-dir", str(cache), "--json", "stats").stdout)
+        driver = stats["drivers"][0]
+        check(driver["programs"] >= 5 and driver["precompile_list"] >= 5,
+              f"stats: {driver['programs']} programs, {driver['precompile_list']} in the precompile list")
+        listing = json.loads(tool("--cache-dir", str(cache), "--json", "list").stdout)
+        names = {e["name"] for e in listing if e["kind"] == "program"}
+        check({"solid", "texture_rgbx"} <= names, f"list names the programs ({sorted(names)})")
+        result = tool("--cache-dir", str(cache), "verify")
+        check(result.returncode == 0 and " 0 bad" in result.stdout, f"verify passes: {result.stdout.strip()}")
+
+        victim = next(cache.rglob("*.entry"))
+        data = bytearray(victim.read_bytes())
+        data[len(data) // 2] ^= 0xff
+        victim.write_bytes(bytes(data))
+        result = tool("--cache-dir", str(cache), "--json", "verify")
+        check(result.returncode == 1 and json.loads(result.stdout)["bad"] == 1, "verify finds the damaged entry")
+
+        result = tool("--cache-dir", str(cache), "--json", "prune", "--max-bytes", "4000")
+        pruned = json.loads(result.stdout)
+        check(result.returncode == 0 and pruned["bytes_after"] <= 4000 + 2000,
+              f"prune trims to the byte cap ({pruned})")
+        result = tool("--cache-dir", str(cache), "clear")
+        check(result.returncode == 0, "clear succeeds")
+        check(not list(cache.rglob("*.entry")), "clear removes every entry")
+
+        # A cache directory kiln cannot use costs only the cache: kiln runs and says why once.
+        blocker = work / "a-file"
+        blocker.write_text("")
+        unusable, log = start_kiln(blocker / "cache", work / "unusable.json")
+        check(log.count("no user tier") == 1, "an unusable cache directory is reported once")
+        check(unusable["frames"]["rendered"] > 0, "and kiln still renders")
+
+        result = tool("--cache-dir", str(work / "missing"), "stats")
+        check(result.returncode == 1 and "no cache at" in result.stderr, "a missing directory is a clear error")
+        foreign = work / "foreign"
+        foreign.mkdir()
+        (foreign / "something").write_text("not a cache")
+        result = tool("--cache-dir", str(foreign), "stats")
+        check(result.returncode == 1 and "not a kiln program cache" in result.stderr, "a foreign directory is refused")
+        if os.geteuid() == 0:
+            other = work / "other-user"
+            other.mkdir()
+            os.chown(other, 65534, 65534)
+            result = tool("--cache-dir", str(other), "stats")
+            check(result.returncode == 1 and "owned by uid" in result.stderr, "another user's directory is refused")
+        for bad in (["--bogus"], [], ["frobnicate"], ["stats", "--older-than", "3"], ["prune", "--max-bytes", "x"]):
+            result = tool(*bad)
+            check(result.returncode == 2 and "Usage:" in result.stderr, f"{bad} prints usage and exits 2")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+run_test(main)

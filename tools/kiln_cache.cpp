@@ -1,0 +1,346 @@
+// kiln-cache: inspect and maintain kiln's program cache (stats, list, verify, prune, clear, train-dictionary).
+#include "renderer/cache/disk_tier.hpp"
+#include "renderer/cache/entry_file.hpp"
+#include "renderer/cache/precompile_list.hpp"
+#include "renderer/cache/program_key.hpp"
+#include "renderer/cache/tiered_program_cache.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace kiln::cache;
+
+namespace {
+
+constexpr const char* usage_text = R"(Usage: kiln-cache [--cache-dir DIR] [--json] COMMAND [options]
+Inspect and maintain kiln's program cache (default DIR: $XDG_CACHE_HOME/kiln).
+
+Commands:
+  stats                      entries, bytes and dictionaries per driver
+  list                       every entry: kind, size, last use, program name
+  verify                     check every entry's checksum and decompression (progress bar on a terminal)
+  prune [--older-than DAYS] [--max-bytes N]
+                             remove entries unused for DAYS, then least recently used ones above N bytes
+  clear                      remove every entry
+  train-dictionary           train a zstd dictionary from the entries; new entries use it
+)";
+
+int usage_error(const std::string& message)
+{
+    std::fprintf(stderr, "kiln-cache: %s\n\n%s", message.c_str(), usage_text);
+    return 2;
+}
+
+struct Driver {
+    Sha1 hash{};
+    fs::path dir;
+    std::unique_ptr<DiskTier> tier;
+};
+
+std::string json_escape(const std::string& s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20)
+            out += c;
+    }
+    return out;
+}
+
+std::string age_text(fs::file_time_type when)
+{
+    const auto age = std::chrono::duration_cast<std::chrono::seconds>(fs::file_time_type::clock::now() - when).count();
+    if (age < 120)
+        return std::to_string(age) + " s ago";
+    if (age < 7200)
+        return std::to_string(age / 60) + " min ago";
+    if (age < 172800)
+        return std::to_string(age / 3600) + " h ago";
+    return std::to_string(age / 86400) + " days ago";
+}
+
+// Opens every driver directory of the cache at `root`; an error string when it is not a usable kiln cache.
+std::optional<std::vector<Driver>> open_cache(const fs::path& root, bool writable, std::string& error)
+{
+    if (!fs::exists(root)) {
+        error = "no cache at " + root.string();
+        return std::nullopt;
+    }
+    if (!prepare_private_directory(root, false, error))
+        return std::nullopt;
+    const fs::path versioned = root / ("v" + std::to_string(cache_format_version));
+    std::error_code ec;
+    bool empty = true;
+    for (const auto& e : fs::directory_iterator(root, ec)) {
+        (void)e;
+        empty = false;
+    }
+    if (!fs::is_directory(versioned)) {
+        if (empty)
+            return std::vector<Driver>{};
+        error = root.string() + " is not a kiln program cache (no " + versioned.filename().string() + "/ in it)";
+        return std::nullopt;
+    }
+    std::vector<Driver> drivers;
+    for (const auto& e : fs::directory_iterator(versioned, ec)) {
+        Driver d;
+        if (!e.is_directory() || !from_hex(e.path().filename().string(), d.hash))
+            continue;
+        std::string why;
+        std::string note;
+        DiskTierOptions options;
+        options.writable = writable && access(e.path().c_str(), W_OK) == 0;
+        d.tier = DiskTier::open(root, d.hash, options, why, note);
+        if (!d.tier) {
+            error = why;
+            return std::nullopt;
+        }
+        d.dir = e.path();
+        drivers.push_back(std::move(d));
+    }
+    return drivers;
+}
+
+std::vector<uint8_t> read_bytes(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+int cmd_stats(std::vector<Driver>& drivers, bool json)
+{
+    if (json)
+        std::printf("{\"drivers\": [");
+    for (size_t i = 0; i < drivers.size(); ++i) {
+        auto& d = drivers[i];
+        uint64_t programs = 0, blobs = 0, bytes = 0;
+        for (const auto& e : d.tier->list()) {
+            (e.kind == EntryKind::program ? programs : blobs) += 1;
+            bytes += e.size;
+        }
+        PrecompileList list;
+        list.load(d.dir / "precompile.list");
+        const uint32_t dictionary = d.tier->compressor().dictionary_id();
+        if (json)
+            std::printf("%s{\"driver\": \"%s\", \"programs\": %llu, \"blobs\": %llu, \"bytes\": %llu, "
+                        "\"dictionary\": %u, \"precompile_list\": %zu}",
+                        i ? ", " : "", to_hex(d.hash).c_str(), static_cast<unsigned long long>(programs),
+                        static_cast<unsigned long long>(blobs), static_cast<unsigned long long>(bytes), dictionary,
+                        list.size());
+        else
+            std::printf("driver %s: %llu programs, %llu driver blobs, %llu bytes, dictionary %s, %zu programs in the "
+                        "precompile list\n",
+                        to_hex(d.hash).substr(0, 12).c_str(), static_cast<unsigned long long>(programs),
+                        static_cast<unsigned long long>(blobs), static_cast<unsigned long long>(bytes),
+                        dictionary ? std::to_string(dictionary).c_str() : "none", list.size());
+    }
+    if (json)
+        std::printf("]}\n");
+    else if (drivers.empty())
+        std::printf("the cache is empty\n");
+    return 0;
+}
+
+int cmd_list(std::vector<Driver>& drivers, bool json)
+{
+    bool first = true;
+    if (json)
+        std::printf("[");
+    for (auto& d : drivers) {
+        std::map<Sha1, std::string> name_of;
+        std::ifstream list(d.dir / "precompile.list");
+        std::string key_hex, usage, name;
+        while (list >> key_hex >> usage >> name) {
+            Sha1 key{};
+            if (from_hex(key_hex, key))
+                name_of[key] = name;
+        }
+        for (const auto& e : d.tier->list()) {
+            std::string why;
+            const auto bytes = read_bytes(e.path);
+            auto header = decode_header(bytes, why);
+            std::string label = e.kind == EntryKind::program ? "program" : "blob";
+            std::string program_name = "-";
+            if (header && header->kind == EntryKind::program && header->key.size() == 40) {
+                Sha1 key{};
+                std::copy(header->key.begin() + 20, header->key.end(), key.begin());
+                if (auto it = name_of.find(key); it != name_of.end())
+                    program_name = it->second;
+            }
+            if (json)
+                std::printf("%s{\"driver\": \"%s\", \"kind\": \"%s\", \"file\": \"%s\", \"bytes\": %llu, "
+                            "\"raw_bytes\": %llu, \"name\": \"%s\", \"valid_header\": %s}",
+                            first ? "" : ", ", to_hex(d.hash).c_str(), label.c_str(),
+                            json_escape(e.path.filename().string()).c_str(), static_cast<unsigned long long>(e.size),
+                            static_cast<unsigned long long>(header ? header->raw_size : 0),
+                            json_escape(program_name).c_str(), header ? "true" : "false");
+            else
+                std::printf("%-8s %-20s %8llu bytes (%llu raw)  %-14s %s\n", label.c_str(), program_name.c_str(),
+                            static_cast<unsigned long long>(e.size),
+                            static_cast<unsigned long long>(header ? header->raw_size : 0),
+                            age_text(e.last_use).c_str(), header ? "" : ("damaged: " + why).c_str());
+            first = false;
+        }
+    }
+    if (json)
+        std::printf("]\n");
+    return 0;
+}
+
+int cmd_verify(std::vector<Driver>& drivers, bool json)
+{
+    size_t total = 0;
+    for (auto& d : drivers)
+        total += d.tier->list().size();
+    const bool bar = !json && isatty(STDERR_FILENO);
+    size_t done = 0, bad = 0;
+    std::vector<std::string> problems;
+    for (auto& d : drivers)
+        for (const auto& e : d.tier->list()) {
+            std::string why;
+            const auto bytes = read_bytes(e.path);
+            if (!decode_entry(bytes, d.tier->compressor(), why)) {
+                ++bad;
+                problems.push_back(e.path.string() + ": " + why);
+            }
+            ++done;
+            if (bar) {
+                const int width = 40;
+                const int filled = total ? static_cast<int>(done * width / total) : width;
+                std::fprintf(stderr, "\r[%s%s] %zu/%zu", std::string(static_cast<size_t>(filled), '#').c_str(),
+                             std::string(static_cast<size_t>(width - filled), ' ').c_str(), done, total);
+            }
+        }
+    if (bar)
+        std::fprintf(stderr, "\n");
+    if (json) {
+        std::printf("{\"entries\": %zu, \"bad\": %zu, \"problems\": [", done, bad);
+        for (size_t i = 0; i < problems.size(); ++i)
+            std::printf("%s\"%s\"", i ? ", " : "", json_escape(problems[i]).c_str());
+        std::printf("]}\n");
+    } else {
+        for (const auto& p : problems)
+            std::printf("bad: %s\n", p.c_str());
+        std::printf("%zu entries checked, %zu bad\n", done, bad);
+    }
+    return bad ? 1 : 0;
+}
+
+int cmd_prune(std::vector<Driver>& drivers, std::optional<int> days, std::optional<uint64_t> max_bytes, bool json)
+{
+    uint64_t removed = 0, before = 0, after = 0;
+    for (auto& d : drivers) {
+        auto r = d.tier->prune(days, max_bytes);
+        removed += r.removed;
+        before += r.bytes_before;
+        after += r.bytes_after;
+    }
+    if (json)
+        std::printf("{\"removed\": %llu, \"bytes_before\": %llu, \"bytes_after\": %llu}\n",
+                    static_cast<unsigned long long>(removed), static_cast<unsigned long long>(before),
+                    static_cast<unsigned long long>(after));
+    else
+        std::printf("removed %llu entries: %llu -> %llu bytes\n", static_cast<unsigned long long>(removed),
+                    static_cast<unsigned long long>(before), static_cast<unsigned long long>(after));
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    fs::path dir = default_user_cache_dir();
+    bool json = false;
+    std::string command;
+    std::optional<int> older_than;
+    std::optional<uint64_t> max_bytes;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&](const char* what) -> const char* {
+            if (i + 1 >= argc)
+                return nullptr;
+            (void)what;
+            return argv[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            std::fputs(usage_text, stdout);
+            return 0;
+        } else if (arg == "--json") {
+            json = true;
+        } else if (arg == "--cache-dir") {
+            const char* v = value("a directory");
+            if (!v || !*v)
+                return usage_error("--cache-dir needs a directory");
+            dir = v;
+        } else if (arg == "--older-than") {
+            const char* v = value("days");
+            char* end = nullptr;
+            const long days = v ? std::strtol(v, &end, 10) : -1;
+            if (!v || *end || days < 0)
+                return usage_error("--older-than needs a number of days");
+            older_than = static_cast<int>(days);
+        } else if (arg == "--max-bytes") {
+            const char* v = value("bytes");
+            char* end = nullptr;
+            const unsigned long long n = v ? std::strtoull(v, &end, 10) : 0;
+            if (!v || *end || *v == '-')
+                return usage_error("--max-bytes needs a byte count");
+            max_bytes = n;
+        } else if (command.empty() && !arg.starts_with("-")) {
+            command = arg;
+        } else {
+            return usage_error("unknown argument '" + arg + "'");
+        }
+    }
+    static const char* const commands[] = {"stats", "list", "verify", "prune", "clear", "train-dictionary"};
+    if (command.empty())
+        return usage_error("no command given");
+    if (std::find(std::begin(commands), std::end(commands), command) == std::end(commands))
+        return usage_error("unknown command '" + command + "'");
+    if ((older_than || max_bytes) && command != "prune")
+        return usage_error("--older-than and --max-bytes go with prune");
+    if (dir.empty())
+        return usage_error("no cache directory: set --cache-dir, XDG_CACHE_HOME or HOME");
+
+    const bool writes = command == "prune" || command == "clear" || command == "train-dictionary";
+    std::string error;
+    auto drivers = open_cache(dir, writes, error);
+    if (!drivers) {
+        std::fprintf(stderr, "kiln-cache: %s\n", error.c_str());
+        return 1;
+    }
+    if (command == "stats")
+        return cmd_stats(*drivers, json);
+    if (command == "list")
+        return cmd_list(*drivers, json);
+    if (command == "verify")
+        return cmd_verify(*drivers, json);
+    if (command == "prune")
+        return cmd_prune(*drivers, older_than, max_bytes, json);
+    if (command == "clear")
+        return cmd_prune(*drivers, std::nullopt, 0, json);
+    // train-dictionary
+    int status = 0;
+    for (auto& d : *drivers) {
+        std::string why;
+        if (d.tier->train_dictionary(why))
+            std::printf("driver %s: dictionary %u\n", to_hex(d.hash).substr(0, 12).c_str(),
+                        d.tier->compressor().dictionary_id());
+        else {
+            std::fprintf(stderr, "kiln-cache: driver %s: %s\n", to_hex(d.hash).substr(0, 12).c_str(), why.c_str());
+            status = 1;
+        }
+    }
+    return status;
+}

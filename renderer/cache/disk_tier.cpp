@@ -10,6 +10,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -79,6 +80,8 @@ bool write_atomically(const fs::path& path, std::span<const uint8_t> bytes, std:
 
 // Worker threads take no signals: the compositor reads SIGTERM/SIGINT/SIGCHLD through a signalfd on its own
 // thread, and a thread that left them unblocked would receive them instead (and die of SIGTERM).
+// They also run at idle priority: indexing, collection, dictionary training and compression only use CPU time the
+// compositor thread (and the GL driver's threads) leave over, so start-up never competes with them.
 template <typename F>
 std::thread start_quiet_thread(F&& body)
 {
@@ -86,7 +89,11 @@ std::thread start_quiet_thread(F&& body)
     sigset_t previous;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &previous);
-    std::thread thread(std::forward<F>(body));
+    std::thread thread([body = std::forward<F>(body)]() mutable {
+        sched_param param{};
+        pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+        body();
+    });
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     return thread;
 }

@@ -341,25 +341,48 @@ wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture)
     return &wrapper->base;
 }
 
+DmabufTextureCache* RenderBridge::cached_dmabuf(wlr_buffer* buffer)
+{
+    wlr_addon* addon = wlr_addon_find(&buffer->addons, this, &texture_addon_impl);
+    return addon ? reinterpret_cast<DmabufTextureCache*>(addon) : nullptr;
+}
+
+bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
+{
+    if (cached_dmabuf(buffer))
+        return true;
+    wlr_dmabuf_attributes dmabuf{};
+    if (!wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
+        error = "not a dma-buf";
+        return false;
+    }
+    display_->make_current();
+    auto texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
+    if (!texture)
+        return false;
+    auto* cache = new DmabufTextureCache{};
+    cache->texture = std::move(texture);
+    wlr_addon_init(&cache->addon, &buffer->addons, this, &texture_addon_impl);
+    return true;
+}
+
 wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
 {
     display_->make_current();
     std::string error;
     wlr_dmabuf_attributes dmabuf{};
     if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
-        if (wlr_addon* addon = wlr_addon_find(&buffer->addons, this, &texture_addon_impl)) {
+        if (DmabufTextureCache* cache = cached_dmabuf(buffer)) {
             ++dmabuf_texture_reuses_;
-            return wrap(reinterpret_cast<DmabufTextureCache*>(addon)->texture);
+            return wrap(cache->texture);
         }
-        auto texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
-        if (!texture) {
+        // A buffer imported before and dropped from the cache would count here; the cache lives as long as the
+        // buffer, so a steady client keeps this at zero.
+        if (!import_client_buffer(buffer, error)) {
             wlr_log(WLR_ERROR, "kiln: dma-buf import failed: %s", error.c_str());
             return nullptr;
         }
-        auto* cache = new DmabufTextureCache{};
-        cache->texture = std::move(texture);
-        wlr_addon_init(&cache->addon, &buffer->addons, this, &texture_addon_impl);
-        return wrap(cache->texture);
+        return wrap(cached_dmabuf(buffer)->texture);
     }
 
     void* data = nullptr;

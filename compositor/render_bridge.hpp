@@ -36,6 +36,10 @@ public:
     std::chrono::steady_clock::time_point egl_ready_at() const { return egl_ready_at_; }
     std::chrono::steady_clock::time_point programs_ready_at() const { return programs_ready_at_; }
 
+    // Imports a client dma-buf (a wl_buffer from linux-dmabuf or wl_drm) now, so a bad one is refused at creation;
+    // the texture stays cached on the buffer and every later commit of it samples the same EGLImage.
+    bool import_client_buffer(wlr_buffer* buffer, std::string& error);
+
     // wlr_renderer_impl entry points (called through C trampolines).
     bool bind_buffer(wlr_buffer* buffer);
     void begin(uint32_t width, uint32_t height);
@@ -60,6 +64,7 @@ private:
 
     BufferTarget* target_for(wlr_buffer* buffer);
     wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture);
+    DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
 
     // wlroots finds the bridge from the wlr_renderer pointer it hands back.
     struct Base {

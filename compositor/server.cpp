@@ -2,6 +2,7 @@
 #include "compositor/server.hpp"
 
 #include "compositor/backend.hpp"
+#include "compositor/linux_dmabuf_v1.hpp"
 #include "compositor/output.hpp"
 #include "compositor/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
@@ -10,6 +11,7 @@
 #include "compositor/view.hpp"
 
 #include <csignal>
+#include <sys/stat.h>
 #include <cstdio>
 #include <cstdlib>
 
@@ -46,6 +48,7 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    linux_dmabuf_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -114,6 +117,19 @@ bool Server::start(std::string& error)
     if (!allocator_) {
         error = "cannot create a buffer allocator for this backend and renderer";
         return false;
+    }
+
+    // kiln's own linux-dmabuf: clients' GPU buffers are sampled in place. Offered when the EGL display imports them.
+    if (bridge_->display().can_import_dmabuf()) {
+        std::optional<dev_t> main_device = bridge_->display().main_device();
+        const int backend_fd = wlr_backend_get_drm_fd(backend_);
+        struct stat st {};
+        if (backend_fd >= 0 && fstat(backend_fd, &st) == 0)
+            main_device = st.st_rdev;  // clients allocate where the outputs scan out
+        linux_dmabuf_ = std::make_unique<LinuxDmabufV1>(display_, *bridge_, main_device, [this]() {
+            return outputs_.empty() ? nullptr
+                                    : wlr_output_get_primary_formats(outputs_.front()->wlr(), WLR_BUFFER_CAP_DMABUF);
+        });
     }
 
     wlr_compositor_create(display_, renderer_);
@@ -347,6 +363,9 @@ void Server::report_stats(Stats& stats) const
         // path that did copy (a fallback) would have to show up here.
         stats.set("buffers.copied_bytes_dmabuf", copied_bytes_dmabuf_);
         stats.set("buffers.readback_bytes", r.readback_bytes);
+        stats.set("buffers.dmabuf_buffers_created", linux_dmabuf_ ? linux_dmabuf_->buffers_created() : 0);
+        stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);
+        stats.set("protocols.linux_dmabuf_version", uint64_t{linux_dmabuf_ ? linux_dmabuf_->version() : 0});
     }
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);

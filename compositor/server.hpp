@@ -21,6 +21,7 @@ class View;
 class Seat;
 class StartupCommands;
 class RenderBridge;
+class LinuxDmabufV1;
 
 class Server {
 public:
@@ -76,6 +77,7 @@ private:
     int exit_status_ = 0;
     bool backend_started_ = false;
 
+    std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;

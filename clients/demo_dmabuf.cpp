@@ -1,0 +1,160 @@
+// kiln-demo-dmabuf: a window whose buffers are real dma-bufs (GBM, udmabuf, dma-heap; memfd on hosts without any),
+// sent through linux-dmabuf (create_immed) or wl_drm (create_prime_buffer) and cycled frame after frame.
+#include "clients/client_window.hpp"
+#include "clients/dmabuf_allocator.hpp"
+
+#include <drm_fourcc.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* usage = R"(Usage: kiln-demo-dmabuf [--source gbm|udmabuf|heap|memfd] [--device PATH]
+                        [--protocol linux-dmabuf|wl_drm] [--buffers N] [--size WxH] [--color RRGGBB]
+                        [--frames N] [--fullscreen]
+A window drawn into dma-bufs the client allocates itself; kiln samples them in place. Exits 77 when the chosen
+source does not exist on this machine.
+)";
+
+struct Slot {
+    std::unique_ptr<kiln::clients::DmabufAllocation> memory;
+    wl_buffer* buffer = nullptr;
+    bool busy = false;
+};
+
+const wl_buffer_listener release_listener = {
+    [](void* data, wl_buffer*) { static_cast<Slot*>(data)->busy = false; },
+};
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace kiln::clients;
+    WindowOptions options;
+    options.title = "kiln-demo-dmabuf";
+    DmabufSource source = DmabufSource::gbm;
+    std::string device;
+    bool use_wl_drm = false;
+    int buffer_count = 3;
+    const bool ok = parse_window_options(argc, argv, options, usage,
+                                         [&](const std::string& flag, const char* value, bool& used) {
+                                             used = true;
+                                             if (!value)
+                                                 return false;
+                                             const std::string v = value;
+                                             if (flag == "--source") {
+                                                 if (v == "gbm")
+                                                     source = DmabufSource::gbm;
+                                                 else if (v == "udmabuf")
+                                                     source = DmabufSource::udmabuf;
+                                                 else if (v == "heap")
+                                                     source = DmabufSource::heap;
+                                                 else if (v == "memfd")
+                                                     source = DmabufSource::memfd;
+                                                 else
+                                                     return false;
+                                                 return true;
+                                             }
+                                             if (flag == "--device") {
+                                                 device = v;
+                                                 return true;
+                                             }
+                                             if (flag == "--protocol") {
+                                                 if (v != "linux-dmabuf" && v != "wl_drm")
+                                                     return false;
+                                                 use_wl_drm = v == "wl_drm";
+                                                 return true;
+                                             }
+                                             if (flag == "--buffers") {
+                                                 buffer_count = std::atoi(value);
+                                                 return buffer_count >= 1 && buffer_count <= 8;
+                                             }
+                                             return false;
+                                         });
+    if (!ok)
+        return 2;
+
+    std::string error;
+    auto allocator = DmabufAllocator::open(source, device, error);
+    if (!allocator) {
+        std::printf("kiln-demo-dmabuf: no %s buffers on this machine (%s)\n",
+                    source == DmabufSource::gbm ? "GBM" : (source == DmabufSource::udmabuf ? "udmabuf" : "dma-heap"),
+                    error.c_str());
+        return 77;
+    }
+    ClientWindow window(options);
+    if (!window.connect(error)) {
+        std::fprintf(stderr, "kiln-demo-dmabuf: %s\n", error.c_str());
+        return 1;
+    }
+    if (use_wl_drm ? !window.drm() : !window.dmabuf()) {
+        std::fprintf(stderr, "kiln-demo-dmabuf: the compositor offers no %s\n", use_wl_drm ? "wl_drm" : "zwp_linux_dmabuf_v1");
+        return 1;
+    }
+
+    std::vector<Slot> slots(static_cast<size_t>(buffer_count));
+    int32_t built_w = 0;
+    int32_t built_h = 0;
+    auto build = [&]() -> bool {
+        const auto w = static_cast<uint32_t>(window.width());
+        const auto h = static_cast<uint32_t>(window.height());
+        for (auto& slot : slots) {
+            if (slot.buffer)
+                wl_buffer_destroy(slot.buffer);
+            slot = Slot{};
+            slot.memory = allocator->allocate(w, h, DRM_FORMAT_XRGB8888, error);
+            if (!slot.memory || !allocator->fill(*slot.memory, w, h, options.color, error))
+                return false;
+            const auto& m = *slot.memory;
+            if (use_wl_drm) {
+                slot.buffer = wl_drm_create_prime_buffer(window.drm(), m.fd, static_cast<int32_t>(w),
+                                                         static_cast<int32_t>(h), WL_DRM_FORMAT_XRGB8888,
+                                                         static_cast<int32_t>(m.offset), static_cast<int32_t>(m.stride),
+                                                         0, 0, 0, 0);
+            } else {
+                zwp_linux_buffer_params_v1* params = zwp_linux_dmabuf_v1_create_params(window.dmabuf());
+                zwp_linux_buffer_params_v1_add(params, m.fd, 0, m.offset, m.stride,
+                                               static_cast<uint32_t>(m.modifier >> 32),
+                                               static_cast<uint32_t>(m.modifier & 0xffffffffu));
+                slot.buffer = zwp_linux_buffer_params_v1_create_immed(params, static_cast<int32_t>(w),
+                                                                      static_cast<int32_t>(h), DRM_FORMAT_XRGB8888, 0);
+                zwp_linux_buffer_params_v1_destroy(params);
+            }
+            wl_buffer_add_listener(slot.buffer, &release_listener, &slot);
+        }
+        built_w = window.width();
+        built_h = window.height();
+        return true;
+    };
+
+    std::printf("kiln-demo-dmabuf: %d %s buffers via %s\n", buffer_count, allocator->name(),
+                use_wl_drm ? "wl_drm" : "linux-dmabuf");
+    std::fflush(stdout);
+    const int status = window.run([&](uint64_t frame) {
+        if (window.width() != built_w || window.height() != built_h) {
+            if (!build()) {
+                std::fprintf(stderr, "kiln-demo-dmabuf: %s\n", error.c_str());
+                return false;
+            }
+        }
+        Slot* slot = &slots[frame % slots.size()];
+        for (auto& candidate : slots)
+            if (!candidate.busy) {
+                slot = &candidate;
+                break;
+            }
+        slot->busy = true;
+        wl_surface_attach(window.surface(), slot->buffer, 0, 0);
+        wl_surface_damage_buffer(window.surface(), 0, 0, window.width(), window.height());
+        wl_surface_commit(window.surface());
+        return true;
+    });
+    for (auto& slot : slots)
+        if (slot.buffer)
+            wl_buffer_destroy(slot.buffer);
+    return status;
+}

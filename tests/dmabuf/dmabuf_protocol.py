@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""linux-dmabuf on the host: every validation rule gets its protocol error, kiln survives 500 randomized bad
+descriptions while another client keeps running, and a good memfd-backed buffer is sampled in place (one import
+per buffer, no re-import, no copy)."""
+import os
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import Kiln, check, client_binary, rgb, run_test, skip, stat  # noqa: E402
+
+CLIENT = os.environ["KILN_DMABUF_CLIENT"]
+
+EXPECTED = {
+    "good": "created",
+    "good_create": "created",
+    "already_used": "error 0",
+    "plane_idx": "error 1",
+    "plane_set": "error 2",
+    "incomplete_none": "error 3",
+    "incomplete_gap": "error 3",
+    "incomplete_nv12": "error 3",
+    "invalid_format": "error 4",
+    "invalid_dimensions_zero": "error 5",
+    "invalid_dimensions_huge": "error 5",
+    "out_of_bounds_small": "error 6",
+    "out_of_bounds_overflow": "error 6",
+    "out_of_bounds_stride": "error 6",
+    "dev_zero": "error 6",
+    "socket": "error 6",
+    "pipe": "error 6",
+    "create_bad_size": "error 6",
+}
+
+
+def main():
+    with Kiln(size="640x480") as kiln:
+        probe = kiln.run([CLIENT, "good"])
+        if probe.returncode == 77 or "no linux-dmabuf" in probe.stdout:
+            skip("kiln offers no linux-dmabuf here (its EGL display cannot import dma-bufs)")
+        bystander = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "160x120", "--color", "aa8833"])
+        kiln.wait_for(lambda: kiln.screenshot().count(rgb("aa8833"), step=2) > 1000, "the bystander client")
+
+        for case, expected in EXPECTED.items():
+            result = kiln.run([CLIENT, case])
+            got = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stdout
+            check(got == expected, f"{case}: {expected} (got {got!r})")
+        check(kiln.alive(), "kiln survived every bad description")
+
+        result = kiln.run([CLIENT, "random", "1122", "500"], timeout=120)
+        check(result.returncode == 0, f"500 random descriptions each got an answer:\n{result.stdout}")
+        outcomes = dict(re.findall(r"outcome (.+): (\d+)", result.stdout))
+        errors = sum(int(n) for o, n in outcomes.items() if o.startswith("error"))
+        check(errors >= 400, f"most random descriptions were refused with a protocol error ({outcomes})")
+        check(kiln.alive(), "kiln survived 500 random descriptions")
+        check(bystander.poll() is None, "the bystander client is still connected")
+        check(kiln.screenshot().count(rgb("aa8833"), step=2) > 1000, "and still on screen")
+
+        # A good client: three memfd-backed "dma-bufs" (llvmpipe maps any mmap-able fd), cycled for 90 frames.
+        good = kiln.spawn([client_binary("kiln-demo-dmabuf"), "--source", "memfd", "--buffers", "3",
+                           "--size", "200x150", "--color", "2266ee", "--frames", "90"])
+        kiln.wait_for(lambda: kiln.screenshot().count(rgb("2266ee"), step=2) > 5000, "the dma-buf client's pixels")
+        check(good.wait(30) == 0, "kiln-demo-dmabuf ran its 90 frames")
+        status, stats = kiln.stop()
+
+    check(status == 0, f"kiln exits 0 (got {status})")
+    imports = stat(stats, "buffers.dmabuf_imports")
+    check(stat(stats, "buffers.copied_bytes_dmabuf") == 0, "no byte of a dma-buf was copied by the CPU")
+    check(stat(stats, "buffers.dmabuf_reimports") == 0, "no buffer was imported twice")
+    check(stat(stats, "buffers.dmabuf_texture_reuses") >= 80, f"frames reused the imported textures "
+          f"({stat(stats, 'buffers.dmabuf_texture_reuses')})")
+    check(imports == stat(stats, "buffers.dmabuf_buffers_created"),
+          f"one import per buffer ({imports} imports, {stat(stats, 'buffers.dmabuf_buffers_created')} buffers)")
+    check(stat(stats, "buffers.dmabuf_requests_refused") >= 400, "refusals were counted")
+
+
+run_test(main)

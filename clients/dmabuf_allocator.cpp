@@ -4,6 +4,7 @@
 #include <drm_fourcc.h>
 #include <fcntl.h>
 #include <gbm.h>
+#include <xf86drm.h>
 #include <linux/dma-buf.h>
 #include <linux/dma-heap.h>
 #include <linux/udmabuf.h>
@@ -143,7 +144,10 @@ std::unique_ptr<DmabufAllocation> DmabufAllocator::allocate(uint32_t width, uint
             error = std::string("gbm_bo_create: ") + std::strerror(errno);
             return nullptr;
         }
-        out->fd = gbm_bo_get_fd(out->bo);
+        // gbm_bo_get_fd exports read-only; a consumer that maps the buffer (software drivers do) needs read-write.
+        if (drmPrimeHandleToFD(gbm_device_get_fd(gbm_), gbm_bo_get_handle(out->bo).u32, DRM_CLOEXEC | DRM_RDWR,
+                               &out->fd) != 0)
+            out->fd = gbm_bo_get_fd(out->bo);
         out->stride = gbm_bo_get_stride(out->bo);
         out->offset = gbm_bo_get_offset(out->bo, 0);
         out->modifier = gbm_bo_get_modifier(out->bo);

@@ -192,8 +192,11 @@ RenderBridge::~RenderBridge()
 
 uint32_t RenderBridge::render_buffer_caps() const
 {
-    // CPU memory always works (read-back); dma-bufs when the display imports them.
-    return WLR_BUFFER_CAP_DATA_PTR | (display_->can_import_dmabuf() ? WLR_BUFFER_CAP_DMABUF : 0);
+    // CPU memory always works (read-back). Output dma-bufs only on a hardware GBM display: a software display draws
+    // in CPU memory anyway, and wlroots' GBM allocator exports read-only fds that llvmpipe cannot map for writing,
+    // so on KMS it gets mappable dumb buffers (wlroots' DRM dumb allocator) instead.
+    const bool hardware = display_->kind() == renderer::DisplayKind::gbm;
+    return WLR_BUFFER_CAP_DATA_PTR | (hardware && display_->can_import_dmabuf() ? WLR_BUFFER_CAP_DMABUF : 0);
 }
 
 BufferTarget* RenderBridge::target_for(wlr_buffer* buffer)
@@ -204,19 +207,22 @@ BufferTarget* RenderBridge::target_for(wlr_buffer* buffer)
     std::string error;
     std::unique_ptr<renderer::RenderTarget> target;
     wlr_dmabuf_attributes dmabuf{};
-    if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
-        target = renderer_->create_dmabuf_target(to_attributes(dmabuf), error);
-    } else {
-        void* data = nullptr;
-        uint32_t format = 0;
-        size_t stride = 0;
-        if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride)) {
-            wlr_log(WLR_ERROR, "kiln: output buffer is neither a dma-buf nor CPU memory");
-            return nullptr;
-        }
+    const bool is_dmabuf = wlr_buffer_get_dmabuf(buffer, &dmabuf);
+    void* data = nullptr;
+    uint32_t format = 0;
+    size_t stride = 0;
+    const bool has_memory =
+        wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride);
+    if (has_memory)
         wlr_buffer_end_data_ptr_access(buffer);
+    // Our own output buffers follow render_buffer_caps(); a client's dma-buf bound here (a screencopy of a frame
+    // scanned out directly) can only be a dma-buf target.
+    if (is_dmabuf && (!has_memory || (render_buffer_caps() & WLR_BUFFER_CAP_DMABUF)))
+        target = renderer_->create_dmabuf_target(to_attributes(dmabuf), error);
+    else if (has_memory)
         target = renderer_->create_cpu_target(format, buffer->width, buffer->height, error);
-    }
+    else
+        error = "the buffer is neither CPU memory nor a dma-buf";
     if (!target) {
         wlr_log(WLR_ERROR, "kiln: cannot render into buffer: %s", error.c_str());
         return nullptr;

@@ -35,7 +35,11 @@ View::View(Server& server, wlr_xdg_surface* surface)
 void View::map()
 {
     mapped_ = true;
-    if (!placed_) {
+    if (xdg_->toplevel->requested.fullscreen) {
+        // Asked for before the first commit: the window goes where its output is, not where new windows cascade.
+        placed_ = true;
+        set_fullscreen(true);
+    } else if (!placed_) {
         // Cascade new windows so several stay visible.
         placed_ = true;
         const wlr_box* layout_box = wlr_output_layout_get_box(server_.layout(), nullptr);

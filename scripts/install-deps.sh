@@ -29,6 +29,7 @@ base=(
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth
   sway
+  qemu-system-x86 busybox-static cpio kmod xz-utils seatd
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

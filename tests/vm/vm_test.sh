@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# One VM test: boots the guest and runs tests/vm/guest_<name>.py in it. Exit 77 (skip) when QEMU is missing or the
+# kernel packages cannot be fetched; the guest script's status otherwise.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+name=$1
+command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86 is not installed"; exit 77; }
+"$here/prepare.sh" >/dev/null
+status=$?
+[ $status -eq 0 ] || exit $status
+out=$(mktemp -d /tmp/kiln-vm-XXXXXX)
+"$here/run-in-vm.sh" "$out" env KILN_VM_OUT="$out" KILN_BUILD_DIR="${KILN_BUILD_DIR}" \
+  python3 "$here/guest_$name.py"
+status=$?
+cat "$out/output.log" 2>/dev/null
+[ $status -eq 0 ] || tail -20 "$out/serial.log"
+rm -rf "$out"
+exit $status

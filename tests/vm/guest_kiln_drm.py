@@ -75,14 +75,15 @@ def main():
             weston.terminate()
             weston.wait(30)
 
-        # Hot-unplug: the KMS device goes away under kiln; kiln must not crash (it ends or carries on).
-        subprocess.run(["rmmod", "vkms"], capture_output=True)
-        time.sleep(3)
-        code = kiln.poll()
-        check(code is None or code in (0, 1), f"kiln survives losing its KMS device (status {code})")
-        if code is None:
-            kiln.send_signal(signal.SIGTERM)
-            kiln.wait(60)
+        # Unplug attempt: the kernel refuses to unload vkms while kiln holds it; kiln must not notice or crash.
+        unload = subprocess.run(["rmmod", "vkms"], capture_output=True, text=True)
+        time.sleep(2)
+        check(kiln.poll() is None, f"kiln keeps running through an unload attempt ({unload.stderr.strip() or 'unloaded'})")
+        # SIGTERM to kiln itself (seatd-launch is its parent), so it writes its stats and exits cleanly.
+        pid = subprocess.run(["pgrep", "-x", "kiln"], capture_output=True, text=True).stdout.split()
+        check(len(pid) == 1, f"kiln's pid is {pid}")
+        os.kill(int(pid[0]), signal.SIGTERM)
+        check(kiln.wait(60) == 0, "kiln (and seatd-launch) exit 0 on SIGTERM")
         stats = json.loads(stats_path.read_text())
         b, f = stats["buffers"], stats["frames"]
         print(f"stats: {json.dumps(b)} {json.dumps(f)}")
@@ -91,7 +92,7 @@ def main():
         check(b["dmabuf_imports"] >= 3 and b["dmabuf_texture_reuses"] > b["dmabuf_imports"],
               f"{b['dmabuf_imports']} imports served {b['dmabuf_texture_reuses']} commits")
         check(f["rendered"] > 0, f"kiln rendered {f['rendered']} frames on vkms")
-        print(f"direct scan-out frames: {f['direct_scanout']}")
+        check(f["direct_scanout"] > 0, f"the fullscreen client was scanned out directly ({f['direct_scanout']} frames)")
     finally:
         if kiln.poll() is None:
             kiln.kill()

@@ -4,6 +4,7 @@
 #include "compositor/backend.hpp"
 #include "compositor/linux_dmabuf_v1.hpp"
 #include "compositor/output.hpp"
+#include "compositor/wayland_drm.hpp"
 #include "compositor/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/seat.hpp"
@@ -48,6 +49,7 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    wayland_drm_.reset();
     linux_dmabuf_.reset();
     seat_.reset();
     if (sigterm_)
@@ -130,6 +132,12 @@ bool Server::start(std::string& error)
             return outputs_.empty() ? nullptr
                                     : wlr_output_get_primary_formats(outputs_.front()->wlr(), WLR_BUFFER_CAP_DMABUF);
         });
+        // wl_drm names a device node; without one (headless, nested) it is not offered.
+        std::string node = drm_node_for(backend_fd);
+        if (node.empty())
+            node = bridge_->display().device_path();
+        if (!node.empty())
+            wayland_drm_ = std::make_unique<WaylandDrm>(display_, *bridge_, *linux_dmabuf_, node);
     }
 
     wlr_compositor_create(display_, renderer_);

@@ -22,6 +22,7 @@ class Seat;
 class StartupCommands;
 class RenderBridge;
 class LinuxDmabufV1;
+class WaylandDrm;
 
 class Server {
 public:
@@ -78,6 +79,7 @@ private:
     bool backend_started_ = false;
 
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
+    std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;

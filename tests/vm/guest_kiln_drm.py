@@ -58,6 +58,15 @@ def main():
             client.terminate()
             client.wait(30)
 
+        # wl_drm (Mesa's and older Xwayland's path): a PRIME buffer through the same import.
+        client = subprocess.Popen([client_binary("kiln-demo-dmabuf"), "--source", "udmabuf", "--protocol", "wl_drm",
+                                   "--color", "66aa11", "--size", "320x240", "--frames", "100000"], env=ENV,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        wait_for_colour(rgb("66aa11"), "the wl_drm client's pixels")
+        check(True, "a wl_drm PRIME buffer is on screen")
+        client.terminate()
+        client.wait(30)
+
         # Fullscreen and opaque: the scene can put the client's buffer on the primary plane.
         client = subprocess.Popen([client_binary("kiln-demo-dmabuf"), "--source", "gbm", "--color", "aa22aa",
                                    "--fullscreen", "--frames", "100000"], env=ENV, stdout=subprocess.PIPE,

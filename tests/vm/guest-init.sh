@@ -16,11 +16,10 @@ mount -t overlay overlay -o lowerdir=/host,upperdir=/overlay/upper,workdir=/over
 mount -t proc proc /newroot/proc
 mount -t sysfs sys /newroot/sys
 mount -t devtmpfs dev /newroot/dev
-mkdir -p /newroot/dev/pts /newroot/dev/shm /newroot/tmp /newroot/run
+mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts
 mount -t tmpfs tmpfs /newroot/dev/shm
-mount -t tmpfs tmpfs /newroot/tmp
-mount -t tmpfs tmpfs /newroot/run
+# /tmp and /run stay the overlay's: the host's files (a checkout under /tmp, say) show through, writes stay here.
 # The test dir last, so no tmpfs above hides it.
 mkdir -p "/newroot$testdir"
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 testdir "/newroot$testdir"

@@ -14,12 +14,22 @@ if [ -z "$version" ] || [ "$version" = "(none)" ]; then
   exit 77
 fi
 abi=$(echo "$version" | sed -E 's/^([0-9]+\.[0-9]+\.[0-9]+)-.*/\1+deb12/')
-ready="$cache/ready-$abi"
+# The stamp names the initramfs inputs too, so a change to them rebuilds it.
+inputs=$(cat "$here/guest-init.sh" "$here/initramfs.py" | sha1sum | cut -c1-12)
+ready="$cache/ready-$abi-$inputs"
 if [ -f "$ready" ]; then
   echo "$cache/$abi"
   exit 0
 fi
 work="$cache/$abi"
+if [ -f "$work/vmlinuz" ] && [ -f "$work/vkms.ko" ]; then
+  # Kernel and vkms are there: only the initramfs is stale.
+  python3 "$here/initramfs.py" --modules "$work/root/lib/modules/$abi-amd64" --vkms "$work/vkms.ko" \
+    --init "$here/guest-init.sh" --output "$work/initramfs.cpio.gz"
+  touch "$ready"
+  echo "$work"
+  exit 0
+fi
 rm -rf "$work"
 mkdir -p "$work/debs"
 (

@@ -20,6 +20,30 @@ using kiln::test::GlContext;
 using kiln::test::quiet_options;
 using kiln::test::TempDir;
 
+namespace {
+
+// Stores `source` through a cache on `dir` and returns its entry file and the file's bytes.
+std::pair<std::filesystem::path, std::vector<char>> stored_entry(GlContext& gl, const TempDir& dir,
+                                                                 const renderer::ProgramSource& source)
+{
+    std::string error;
+    std::filesystem::path entry;
+    {
+        TieredProgramCache cache(quiet_options(dir.path));
+        cache.context_ready(gl.display->handle(), "");
+        REQUIRE(cache.get(source, error));
+        cache.flush();
+        for (const auto& e : cache.user_tier()->list())
+            if (e.kind == EntryKind::program)
+                entry = e.path;
+    }
+    REQUIRE(!entry.empty());
+    std::ifstream in(entry, std::ios::binary);
+    return {entry, std::vector<char>(std::istreambuf_iterator<char>(in), {})};
+}
+
+}  // namespace
+
 TEST_CASE("keys: a source or attribute change gives another key; equal inputs give the same key", "[cache]")
 {
     const auto a = program_key(colour_program("a"));
@@ -235,21 +259,7 @@ TEST_CASE("a corrupt, truncated or foreign entry is discarded and the program re
     GlContext gl;
     TempDir dir;
     std::string error;
-    std::filesystem::path entry;
-    {
-        TieredProgramCache cache(quiet_options(dir.path));
-        cache.context_ready(gl.display->handle(), "");
-        REQUIRE(cache.get(colour_program("bad"), error));
-        cache.flush();
-        for (const auto& e : cache.user_tier()->list())
-            if (e.kind == EntryKind::program)
-                entry = e.path;
-    }
-    REQUIRE(!entry.empty());
-    const auto original = [&] {
-        std::ifstream in(entry, std::ios::binary);
-        return std::vector<char>(std::istreambuf_iterator<char>(in), {});
-    }();
+    const auto [entry, original] = stored_entry(gl, dir, colour_program("bad"));
     const std::vector<std::pair<const char*, std::vector<char>>> damages{
         {"a flipped payload byte", [&] { auto d = original; d[d.size() / 2] ^= 0x40; return d; }()},
         {"truncated", std::vector<char>(original.begin(), original.begin() + static_cast<long>(original.size() / 3))},
@@ -345,21 +355,7 @@ TEST_CASE("fuzz through the whole lookup: mutated program entries never reach th
     GlContext gl;
     TempDir dir;
     std::string error;
-    std::filesystem::path entry;
-    {
-        TieredProgramCache cache(quiet_options(dir.path));
-        cache.context_ready(gl.display->handle(), "");
-        REQUIRE(cache.get(colour_program("fuzzed"), error));
-        cache.flush();
-        for (const auto& e : cache.user_tier()->list())
-            if (e.kind == EntryKind::program)
-                entry = e.path;
-    }
-    REQUIRE(!entry.empty());
-    const auto original = [&] {
-        std::ifstream in(entry, std::ios::binary);
-        return std::vector<char>(std::istreambuf_iterator<char>(in), {});
-    }();
+    const auto [entry, original] = stored_entry(gl, dir, colour_program("fuzzed"));
     std::mt19937 rng(7);
     TieredProgramCache cache(quiet_options(dir.path));
     cache.context_ready(gl.display->handle(), "");

@@ -6,6 +6,7 @@
 
 #include <GLES2/gl2ext.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -70,13 +71,24 @@ std::unique_ptr<RenderTarget> RenderTarget::for_cpu(uint32_t fourcc, int32_t wid
     return target;
 }
 
-bool RenderTarget::read_back(bool bgra_read, RendererStats& stats)
+bool RenderTarget::read_back(bool bgra_read, RendererStats& stats, std::optional<Box> region)
 {
     if (image_ || !destination_)
         return true;
+    Box box = region.value_or(Box{0, 0, width_, height_});
+    // Clamp to the target; an empty region reads nothing.
+    const int32_t x0 = std::clamp(box.x, 0, width_);
+    const int32_t y0 = std::clamp(box.y, 0, height_);
+    const int32_t x1 = std::clamp(box.x + box.width, 0, width_);
+    const int32_t y1 = std::clamp(box.y + box.height, 0, height_);
+    if (x1 <= x0 || y1 <= y0)
+        return true;
+    box = Box{x0, y0, x1 - x0, y1 - y0};
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.id());
-    const bool ok = read_framebuffer(fourcc_, destination_stride_, Box{0, 0, width_, height_}, destination_, bgra_read);
-    stats.readback_bytes += static_cast<uint64_t>(width_) * static_cast<uint64_t>(height_) * 4;
+    auto* first = static_cast<uint8_t*>(destination_) + static_cast<size_t>(y0) * destination_stride_ +
+                  static_cast<size_t>(x0) * 4;
+    const bool ok = read_framebuffer(fourcc_, destination_stride_, box, first, bgra_read);
+    stats.readback_bytes += static_cast<uint64_t>(box.width) * static_cast<uint64_t>(box.height) * 4;
     return ok;
 }
 

@@ -8,6 +8,7 @@
 #include "renderer/types.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kiln::renderer {
@@ -30,9 +31,10 @@ public:
         destination_ = data;
         destination_stride_ = stride;
     }
-    // Copies the framebuffer into the destination (CPU targets; no-op for dma-bufs). `bgra_read` says whether the
-    // driver reads GL_BGRA_EXT directly.
-    bool read_back(bool bgra_read, RendererStats& stats);
+    // Copies `region` of the framebuffer into the same place of the destination (CPU targets; no-op for dma-bufs).
+    // The rest of the destination already holds what this framebuffer showed last time. `bgra_read` says whether
+    // the driver reads GL_BGRA_EXT directly.
+    bool read_back(bool bgra_read, RendererStats& stats, std::optional<Box> region = std::nullopt);
 
 private:
     RenderTarget() = default;

@@ -5,6 +5,7 @@
 
 #include <GLES2/gl2ext.h>
 
+#include <algorithm>
 #include <array>
 #include <sys/sysmacros.h>
 
@@ -199,7 +200,27 @@ void Renderer::begin(RenderTarget& target)
     glDisable(GL_SCISSOR_TEST);
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    scissor_.reset();
+    frame_damage_.reset();
+    frame_full_ = false;
     ++stats_.frames;
+}
+
+void Renderer::touched()
+{
+    if (!scissor_) {
+        frame_full_ = true;
+        return;
+    }
+    if (!frame_damage_) {
+        frame_damage_ = scissor_;
+        return;
+    }
+    const int32_t x0 = std::min(frame_damage_->x, scissor_->x);
+    const int32_t y0 = std::min(frame_damage_->y, scissor_->y);
+    const int32_t x1 = std::max(frame_damage_->x + frame_damage_->width, scissor_->x + scissor_->width);
+    const int32_t y1 = std::max(frame_damage_->y + frame_damage_->height, scissor_->y + scissor_->height);
+    frame_damage_ = Box{x0, y0, x1 - x0, y1 - y0};
 }
 
 bool Renderer::end()
@@ -209,7 +230,10 @@ bool Renderer::end()
     glDisable(GL_SCISSOR_TEST);
     bool ok = true;
     if (target_->is_cpu()) {
-        ok = target_->read_back(bgra_read_, stats_);
+        if (frame_full_)
+            ok = target_->read_back(bgra_read_, stats_);
+        else if (frame_damage_)
+            ok = target_->read_back(bgra_read_, stats_, frame_damage_);
     } else {
         // A software driver draws on the CPU: finish so the buffer is whole before the output shows it.
         // Hardware drivers only need the flush; the kernel's implicit fences order the scan-out.
@@ -224,12 +248,14 @@ bool Renderer::end()
 
 void Renderer::clear(Color color)
 {
+    touched();
     glClearColor(color.r, color.g, color.b, color.a);
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
 void Renderer::set_scissor(std::optional<Box> box)
 {
+    scissor_ = box;
     if (!box) {
         glDisable(GL_SCISSOR_TEST);
         return;
@@ -248,6 +274,8 @@ void Renderer::draw_quad(const ProgramSlot& slot, const Matrix3& matrix)
     const Matrix3 gl_matrix = transpose(multiply(projection, matrix));
     glUniformMatrix3fv(slot.proj, 1, GL_FALSE, gl_matrix.data());
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (target_ && target_ != scratch_target_.get())
+        touched();
     glVertexAttribPointer(position_attribute, 2, GL_FLOAT, GL_FALSE, 0, unit_quad.data());
     glEnableVertexAttribArray(position_attribute);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);

@@ -87,6 +87,11 @@ private:
     std::unique_ptr<Texture> scratch_texture_;
     RenderTarget* target_ = nullptr;
     RenderTarget* last_target_ = nullptr;
+    // What this frame changed, so a CPU target reads back only that: the scissor boxes drawn in, or everything.
+    void touched();
+    std::optional<Box> scissor_;
+    std::optional<Box> frame_damage_;
+    bool frame_full_ = false;
     bool bgra_read_ = false;
     uint32_t programs_compiled_ = 0;
     RendererStats stats_;

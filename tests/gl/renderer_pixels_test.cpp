@@ -202,3 +202,34 @@ TEST_CASE("programs come from the program cache on first use, or ahead of it thr
     CHECK(gl.programs.linked_from_source() == linked);
     CHECK(gl.programs.loaded_from_memory() == linked);
 }
+
+TEST_CASE("a CPU target reads back only what the frame drew", "[gl]")
+{
+    GlFixture gl;
+    auto target = gl.make_target(32, 32);
+    gl.renderer->begin(*target.target);
+    gl.renderer->clear({1, 0, 0, 1});
+    gl.renderer->end();
+    CHECK(target.at(0, 0) == 0xff0000);
+    CHECK(target.at(31, 31) == 0xff0000);
+
+    // Mark the memory so a read-back outside the damage would show.
+    std::fill(target.pixels.begin(), target.pixels.end(), 0xff0000ffu);
+    const uint64_t before = gl.renderer->stats().readback_bytes;
+    gl.renderer->begin(*target.target);
+    gl.renderer->set_scissor(Box{4, 8, 10, 6});
+    gl.renderer->clear({0, 1, 0, 1});
+    gl.renderer->set_scissor(std::nullopt);
+    gl.renderer->end();
+    CHECK(gl.renderer->stats().readback_bytes - before == 10 * 6 * 4);
+    CHECK(target.at(4, 8) == 0x00ff00);
+    CHECK(target.at(13, 13) == 0x00ff00);
+    CHECK(target.at(3, 8) == 0x0000ff);
+    CHECK(target.at(14, 13) == 0x0000ff);
+    CHECK(target.at(4, 14) == 0x0000ff);
+
+    // A frame that draws nothing reads nothing back.
+    gl.renderer->begin(*target.target);
+    gl.renderer->end();
+    CHECK(gl.renderer->stats().readback_bytes - before == 10 * 6 * 4);
+}

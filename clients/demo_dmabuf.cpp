@@ -13,7 +13,8 @@
 namespace {
 
 constexpr const char* usage = R"(Usage: kiln-demo-dmabuf [--source gbm|udmabuf|heap|memfd] [--device PATH]
-                        [--protocol linux-dmabuf|wl_drm] [--buffers N] [--size WxH] [--color RRGGBB]
+                        [--protocol linux-dmabuf|wl_drm] [--format xrgb8888|nv12] [--buffers N]
+                        [--size WxH] [--color RRGGBB]
                         [--frames N] [--fullscreen]
 A window drawn into dma-bufs the client allocates itself; kiln samples them in place. Exits 77 when the chosen
 source does not exist on this machine.
@@ -40,6 +41,7 @@ int main(int argc, char** argv)
     std::string device;
     bool use_wl_drm = false;
     int buffer_count = 3;
+    uint32_t format = DRM_FORMAT_XRGB8888;
     const bool ok = parse_window_options(argc, argv, options, usage,
                                          [&](const std::string& flag, const char* value, bool& used) {
                                              used = true;
@@ -67,6 +69,12 @@ int main(int argc, char** argv)
                                                  if (v != "linux-dmabuf" && v != "wl_drm")
                                                      return false;
                                                  use_wl_drm = v == "wl_drm";
+                                                 return true;
+                                             }
+                                             if (flag == "--format") {
+                                                 if (v != "xrgb8888" && v != "nv12")
+                                                     return false;
+                                                 format = v == "nv12" ? DRM_FORMAT_NV12 : DRM_FORMAT_XRGB8888;
                                                  return true;
                                              }
                                              if (flag == "--buffers") {
@@ -106,22 +114,27 @@ int main(int argc, char** argv)
             if (slot.buffer)
                 wl_buffer_destroy(slot.buffer);
             slot = Slot{};
-            slot.memory = allocator->allocate(w, h, DRM_FORMAT_XRGB8888, error);
+            slot.memory = allocator->allocate(w, h, format, error);
             if (!slot.memory || !allocator->fill(*slot.memory, w, h, options.color, error))
                 return false;
             const auto& m = *slot.memory;
+            const bool nv12 = format == DRM_FORMAT_NV12;
             if (use_wl_drm) {
-                slot.buffer = wl_drm_create_prime_buffer(window.drm(), m.fd, static_cast<int32_t>(w),
-                                                         static_cast<int32_t>(h), WL_DRM_FORMAT_XRGB8888,
-                                                         static_cast<int32_t>(m.offset), static_cast<int32_t>(m.stride),
-                                                         0, 0, 0, 0);
+                slot.buffer = wl_drm_create_prime_buffer(
+                    window.drm(), m.fd, static_cast<int32_t>(w), static_cast<int32_t>(h), format,
+                    static_cast<int32_t>(m.offset), static_cast<int32_t>(m.stride),
+                    nv12 ? static_cast<int32_t>(m.chroma_offset) : 0, nv12 ? static_cast<int32_t>(m.stride) : 0, 0, 0);
             } else {
                 zwp_linux_buffer_params_v1* params = zwp_linux_dmabuf_v1_create_params(window.dmabuf());
                 zwp_linux_buffer_params_v1_add(params, m.fd, 0, m.offset, m.stride,
                                                static_cast<uint32_t>(m.modifier >> 32),
                                                static_cast<uint32_t>(m.modifier & 0xffffffffu));
+                if (nv12)
+                    zwp_linux_buffer_params_v1_add(params, m.fd, 1, m.chroma_offset, m.stride,
+                                                   static_cast<uint32_t>(m.modifier >> 32),
+                                                   static_cast<uint32_t>(m.modifier & 0xffffffffu));
                 slot.buffer = zwp_linux_buffer_params_v1_create_immed(params, static_cast<int32_t>(w),
-                                                                      static_cast<int32_t>(h), DRM_FORMAT_XRGB8888, 0);
+                                                                      static_cast<int32_t>(h), format, 0);
                 zwp_linux_buffer_params_v1_destroy(params);
             }
             wl_buffer_add_listener(slot.buffer, &release_listener, &slot);

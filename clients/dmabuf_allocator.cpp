@@ -134,9 +134,21 @@ std::unique_ptr<DmabufAllocation> DmabufAllocator::allocate(uint32_t width, uint
                                                             std::string& error)
 {
     auto out = std::make_unique<DmabufAllocation>();
+    out->fourcc = fourcc;
     out->modifier = DRM_FORMAT_MOD_LINEAR;
-    out->stride = width * 4;
-    out->size = page_round(static_cast<uint64_t>(out->stride) * height);
+    if (fourcc == DRM_FORMAT_NV12) {
+        if (source_ == DmabufSource::gbm) {
+            error = "NV12 comes from udmabuf, heap or memfd here";
+            return nullptr;
+        }
+        // Luma, then the half-height interleaved chroma plane, page-aligned like real allocators place it.
+        out->stride = width;
+        out->chroma_offset = static_cast<uint32_t>(page_round(static_cast<uint64_t>(width) * height));
+        out->size = out->chroma_offset + page_round(static_cast<uint64_t>(width) * ((height + 1) / 2));
+    } else {
+        out->stride = width * 4;
+        out->size = page_round(static_cast<uint64_t>(out->stride) * height);
+    }
     switch (source_) {
     case DmabufSource::gbm:
         out->bo = gbm_bo_create(gbm_, width, height, fourcc, GBM_BO_USE_LINEAR | GBM_BO_USE_RENDERING);
@@ -210,6 +222,18 @@ bool DmabufAllocator::fill(DmabufAllocation& buffer, uint32_t width, uint32_t he
         return false;
     }
     sync(buffer.fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE);
+    if (buffer.fourcc == DRM_FORMAT_NV12) {
+        // Video-range luma of the colour's green channel, neutral chroma: a grey.
+        const auto luma = static_cast<uint8_t>(16 + ((xrgb >> 8) & 0xff) * 219 / 255);
+        auto* bytes = static_cast<uint8_t*>(map);
+        for (uint32_t y = 0; y < height; ++y)
+            std::fill_n(bytes + y * buffer.stride, width, luma);
+        for (uint32_t y = 0; y < (height + 1) / 2; ++y)
+            std::fill_n(bytes + buffer.chroma_offset + y * buffer.stride, width, uint8_t{128});
+        sync(buffer.fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE);
+        munmap(map, buffer.size);
+        return true;
+    }
     for (uint32_t y = 0; y < height; ++y)
         std::fill_n(reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(map) + buffer.offset + y * buffer.stride), width,
                     pixel);

@@ -15,8 +15,10 @@ enum class DmabufSource { gbm, udmabuf, heap, memfd };
 
 struct DmabufAllocation {
     int fd = -1;
+    uint32_t fourcc = 0;
     uint32_t stride = 0;
     uint32_t offset = 0;
+    uint32_t chroma_offset = 0;  // NV12: where the interleaved UV plane starts (same fd, same stride)
     uint64_t modifier = 0;  // linear
     uint64_t size = 0;
     gbm_bo* bo = nullptr;   // GBM buffers are written through gbm_bo_map (their fd may be read-only)
@@ -31,7 +33,8 @@ public:
     ~DmabufAllocator();
 
     std::unique_ptr<DmabufAllocation> allocate(uint32_t width, uint32_t height, uint32_t fourcc, std::string& error);
-    // Fills the whole buffer with one XRGB colour, bracketed by DMA_BUF_IOCTL_SYNC where the fd is a dma-buf.
+    // Fills the whole buffer with one XRGB colour (NV12: grey of the colour's green channel), bracketed by
+    // DMA_BUF_IOCTL_SYNC where the fd is a dma-buf.
     bool fill(DmabufAllocation& buffer, uint32_t width, uint32_t height, uint32_t xrgb, std::string& error);
     const char* name() const;
 

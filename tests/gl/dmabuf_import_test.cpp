@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstring>
+
 using namespace kiln::renderer;
 using kiln::test::box_matrix;
 using kiln::test::GlFixture;
@@ -118,3 +120,4 @@ TEST_CASE("bad dma-buf descriptions are refused with a reason and never reach EG
     close(pair[0]);
     close(pair[1]);
 }
+

@@ -59,7 +59,13 @@ public:
     // Fetches a program and draws with it once into a scratch target, so the driver's first-draw compile (llvmpipe
     // JITs then, ~30 ms a program) happens now and not in the middle of a frame.
     bool prepare(ShaderVariant variant, std::string& error);
-    bool prepared(ShaderVariant variant) const { return programs_[static_cast<size_t>(variant)].warmed; }
+    // Fetched and, where a draw is possible without a client's image, drawn once (external programs warm on first
+    // real use).
+    bool prepared(ShaderVariant variant) const
+    {
+        const ProgramSlot& slot = programs_[static_cast<size_t>(variant)];
+        return slot.program && (slot.warmed || variant == ShaderVariant::external);
+    }
 
 private:
     struct ProgramSlot {

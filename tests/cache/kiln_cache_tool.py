@@ -19,13 +19,13 @@ def tool(*args):
     return subprocess.run([TOOL, *args], capture_output=True, text=True, timeout=60)
 
 
-def start_kiln(cache_dir, stats, extra_env=None):
+def start_kiln(cache_dir, stats, extra_env=None, extra_args=()):
     runtime = tempfile.mkdtemp(prefix="kiln-cache-run-")
     env = dict(os.environ, XDG_RUNTIME_DIR=runtime, **(extra_env or {}))
     env.pop("WAYLAND_DISPLAY", None)
     env.pop("DISPLAY", None)
     result = subprocess.run([kiln_binary(), "--backend", "headless", "--headless-size", "320x240", "--socket", "k",
-                             "--cache-dir", str(cache_dir), "--stats", str(stats),
+                             "--cache-dir", str(cache_dir), "--stats", str(stats), *extra_args,
                              "-s", f"{client_binary('kiln-demo-shm')} --frames 5 --size 100x100",
                              "--exit-with-startup"], env=env, capture_output=True, text=True, timeout=60)
     shutil.rmtree(runtime, ignore_errors=True)
@@ -49,6 +49,19 @@ def main():
         if warm["programs"]["blob_cache_installed"]:
             check(warm["programs"]["blob_hits"] > 0, f"the driver blob cache hits ({warm['programs']['blob_hits']})")
         check(warm["programs"]["disk_load_ms"] >= 0, "the disk load time is reported")
+
+        # The other precompile modes: off compiles on first use (nothing before the first frame); background
+        # prepares after the first frame.
+        off, _ = start_kiln(work / "cache-off", work / "off.json", {"MESA_SHADER_CACHE_DISABLE": "true"},
+                            ("--precompile", "off"))
+        check("programs_prepare_ms" not in off["startup"], "--precompile off prepares nothing at start-up")
+        check(1 <= off["programs"]["linked_from_source"] < cold["programs"]["linked_from_source"],
+              f"--precompile off links only what frames used ({off['programs']['linked_from_source']})")
+        background, _ = start_kiln(cache, work / "background.json", {"MESA_SHADER_CACHE_DISABLE": "true"},
+                                   ("--precompile", "background"))
+        check(background["startup"]["programs_ready_ms"] >= background["startup"]["first_frame_ms"],
+              "--precompile background finishes after the first frame")
+        check(background["programs"]["linked_from_source"] == 0, "and, warm, still compiles nothing")
 
         stats = json.loads(tool("--cache-dir", str(cache), "--json", "stats").stdout)
         driver = stats["drivers"][0]

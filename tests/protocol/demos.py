@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """kiln's demo clients show their colours, shm uploads only the damage, and --stats reports the promised keys."""
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
@@ -25,7 +26,17 @@ def damage_only_upload():
           f"shm uploads are damage-only: {uploaded} bytes for 60 frames = {uploaded / window:.2f} windows")
 
 
+def idle_renders_nothing():
+    """Outputs render only when something changed: an idle kiln with a still window stops drawing."""
+    with Kiln(size="640x480") as kiln:
+        time.sleep(1.5)
+        status, idle = kiln.stop()
+    check(stat(idle, "frames.rendered") <= 2, f"1.5 s of idle renders at most the first frame or two "
+          f"({stat(idle, 'frames.rendered')})")
+
+
 def main():
+    idle_renders_nothing()
     damage_only_upload()
     with Kiln(size="800x600") as kiln:
         shm = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "320x240", "--color", "3366cc"])

@@ -49,6 +49,12 @@ def main():
             time.sleep(0.2)
         check(True, "kiln runs on the DRM backend (vkms)")
 
+        # On KMS kiln can name the device clients should allocate from: linux-dmabuf v5 with feedback.
+        info = subprocess.run(["wayland-info"], env=ENV, capture_output=True, text=True, timeout=60).stdout
+        block = info[info.find("zwp_linux_dmabuf_v1"):][:3000]
+        check("version:  5" in block and "main device:" in block and "tranche" in block,
+              "linux-dmabuf v5 with default feedback (main device, a tranche of formats) on the DRM backend")
+
         for source, colour in (("gbm", "3366cc"), ("udmabuf", "cc6633"), ("heap", "33cc66")):
             client = subprocess.Popen([client_binary("kiln-demo-dmabuf"), "--source", source, "--color", colour,
                                        "--size", "320x240", "--frames", "100000"], env=ENV,

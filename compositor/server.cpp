@@ -345,12 +345,8 @@ void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 
 void Server::report_stats(Stats& stats) const
 {
-    programs_->stats().report([&](const std::string& key, double value) { stats.set("programs." + key, value); });
-    stats.set("programs.linked_from_source", programs_->linked_from_source());
-    stats.set("programs.loaded_from_memory", programs_->stats().loaded_from_memory);
-    stats.set("programs.loaded_from_disk", programs_->stats().loaded_from_disk);
-    stats.set("programs.blob_hits", programs_->stats().blob_hits);
-    stats.set("programs.blob_misses", programs_->stats().blob_misses);
+    programs_->stats().report([&](const std::string& key, uint64_t n) { stats.set("programs." + key, n); },
+                              [&](const std::string& key, double v) { stats.set("programs." + key, v); });
     stats.set("programs.disk_load_ms", programs_->disk_load_ms());
     stats.set("programs.disk_entries_discarded", programs_->disk_discarded());
     stats.set("programs.blob_cache_installed", uint64_t{programs_->blob_cache_installed()});

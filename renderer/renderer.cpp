@@ -88,8 +88,6 @@ Renderer::ProgramSlot* Renderer::program(ShaderVariant variant, std::string* err
             *error = "program " + shader_source(variant).name + ": " + why;
         return nullptr;
     }
-    if (result->origin == ProgramOrigin::compiled)
-        ++programs_compiled_;
     slot.program = std::move(result->program);
     const GLuint id = slot.program.id();
     slot.proj = glGetUniformLocation(id, "proj");

@@ -52,7 +52,6 @@ public:
 
     const RendererStats& stats() const { return stats_; }
     RendererStats& stats() { return stats_; }
-    uint32_t programs_linked_from_source() const { return programs_compiled_; }
 
     // The programs this driver can use (external textures only where GL_OES_EGL_image_external exists).
     std::vector<ShaderVariant> variants() const;
@@ -99,7 +98,6 @@ private:
     std::optional<Box> frame_damage_;
     bool frame_full_ = false;
     bool bgra_read_ = false;
-    uint32_t programs_compiled_ = 0;
     RendererStats stats_;
 };
 

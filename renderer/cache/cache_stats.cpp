@@ -45,19 +45,20 @@ double Histogram::quantile(double fraction) const
     return max_;
 }
 
-void CacheStats::report(const std::function<void(const std::string&, double)>& emit) const
+void CacheStats::report(const std::function<void(const std::string&, uint64_t)>& count,
+                        const std::function<void(const std::string&, double)>& value) const
 {
-    emit("linked_from_source", static_cast<double>(linked_from_source));
-    emit("loaded_from_memory", static_cast<double>(loaded_from_memory));
-    emit("loaded_from_disk", static_cast<double>(loaded_from_disk));
-    emit("loaded_from_system_tier", static_cast<double>(loaded_from_system));
-    emit("binary_rejected", static_cast<double>(binary_rejected));
-    emit("shaders_compiled", static_cast<double>(shaders_compiled));
-    emit("shaders_reused", static_cast<double>(shaders_reused));
-    emit("new_programs", static_cast<double>(new_programs));
-    emit("blob_hits", static_cast<double>(blob_hits));
-    emit("blob_misses", static_cast<double>(blob_misses));
-    emit("blob_stores", static_cast<double>(blob_stores));
+    count("linked_from_source", linked_from_source);
+    count("loaded_from_memory", loaded_from_memory);
+    count("loaded_from_disk", loaded_from_disk);
+    count("loaded_from_system_tier", loaded_from_system);
+    count("binary_rejected", binary_rejected);
+    count("shaders_compiled", shaders_compiled);
+    count("shaders_reused", shaders_reused);
+    count("new_programs", new_programs);
+    count("blob_hits", blob_hits);
+    count("blob_misses", blob_misses);
+    count("blob_stores", blob_stores);
     const std::pair<const char*, const Histogram*> histograms[] = {
         {"histograms.binary_bytes", &binary_bytes}, {"histograms.memory_hit_ms", &memory_hit_ms},
         {"histograms.disk_hit_ms", &disk_hit_ms},   {"histograms.miss_link_ms", &miss_link_ms},
@@ -65,11 +66,11 @@ void CacheStats::report(const std::function<void(const std::string&, double)>& e
     };
     for (const auto& [name, h] : histograms) {
         const std::string base = name;
-        emit(base + ".count", static_cast<double>(h->count()));
-        emit(base + ".mean", h->mean());
-        emit(base + ".p50", h->quantile(0.5));
-        emit(base + ".p95", h->quantile(0.95));
-        emit(base + ".max", h->max());
+        count(base + ".count", h->count());
+        value(base + ".mean", h->mean());
+        value(base + ".p50", h->quantile(0.5));
+        value(base + ".p95", h->quantile(0.95));
+        value(base + ".max", h->max());
     }
 }
 

@@ -45,8 +45,10 @@ struct CacheStats {
     Histogram miss_link_ms;
     Histogram compile_ms;
 
-    // Calls `emit` with every number, named as kiln --stats writes them (without the "programs." prefix).
-    void report(const std::function<void(const std::string&, double)>& emit) const;
+    // Calls `count` with every counter and `value` with every measurement, named as kiln --stats writes them
+    // (without the "programs." prefix).
+    void report(const std::function<void(const std::string&, uint64_t)>& count,
+                const std::function<void(const std::string&, double)>& value) const;
 };
 
 }  // namespace kiln::cache

@@ -10,7 +10,9 @@
 #include <unistd.h>
 #include <xf86drm.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <sys/mman.h>
 #include <cstring>
 
 namespace kiln::renderer {
@@ -206,6 +208,48 @@ void EglDisplay::query_dmabuf_formats()
             dmabuf_formats_.push_back({code, modifiers[static_cast<size_t>(i)],
                                        external[static_cast<size_t>(i)] == EGL_TRUE || info->yuv});
     }
+    drop_unimportable_formats();
+}
+
+// A software device maps any fd it is given, so a small memfd shows whether it really imports a format: llvmpipe
+// lists NV12 yet refuses every NV12 image (measured with memfds and udmabufs alike). A format no client can use is
+// not offered. Hardware displays need real dma-bufs, so they are taken at their word.
+void EglDisplay::drop_unimportable_formats()
+{
+    if (kind_ != DisplayKind::device || !is_software_driver(driver_name_.empty() ? "swrast" : driver_name_))
+        return;
+    std::vector<uint32_t> refused;
+    for (const auto& fm : dmabuf_formats_) {
+        const auto info = format_info(fm.fourcc);
+        if (!info || std::find(refused.begin(), refused.end(), fm.fourcc) != refused.end())
+            continue;
+        const int fd = memfd_create("kiln-format-probe", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, 64 * 1024) != 0) {
+            if (fd >= 0)
+                ::close(fd);
+            return;
+        }
+        std::vector<EGLint> attribs{EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_LINUX_DRM_FOURCC_EXT,
+                                    static_cast<EGLint>(fm.fourcc)};
+        const EGLint fds[] = {EGL_DMA_BUF_PLANE0_FD_EXT, EGL_DMA_BUF_PLANE1_FD_EXT, EGL_DMA_BUF_PLANE2_FD_EXT};
+        const EGLint offsets[] = {EGL_DMA_BUF_PLANE0_OFFSET_EXT, EGL_DMA_BUF_PLANE1_OFFSET_EXT,
+                                  EGL_DMA_BUF_PLANE2_OFFSET_EXT};
+        const EGLint pitches[] = {EGL_DMA_BUF_PLANE0_PITCH_EXT, EGL_DMA_BUF_PLANE1_PITCH_EXT,
+                                  EGL_DMA_BUF_PLANE2_PITCH_EXT};
+        for (uint32_t p = 0; p < info->plane_count && p < 3; ++p)
+            attribs.insert(attribs.end(), {fds[p], fd, offsets[p], static_cast<EGLint>(p * 16384), pitches[p],
+                                           static_cast<EGLint>(16 * info->planes[p].bytes_per_pixel)});
+        attribs.push_back(EGL_NONE);
+        EGLImageKHR image = procs_.create_image(display_, EGL_NO_CONTEXT, EGL_LINUX_DMA_BUF_EXT, nullptr, attribs.data());
+        ::close(fd);
+        if (image == EGL_NO_IMAGE_KHR)
+            refused.push_back(fm.fourcc);
+        else
+            procs_.destroy_image(display_, image);
+    }
+    std::erase_if(dmabuf_formats_, [&](const FormatModifier& fm) {
+        return std::find(refused.begin(), refused.end(), fm.fourcc) != refused.end();
+    });
 }
 
 EglDisplay::~EglDisplay()

@@ -52,6 +52,7 @@ private:
     EglDisplay() = default;
     bool initialize(EGLDisplay display, DisplayKind kind, std::string& error);
     void query_dmabuf_formats();
+    void drop_unimportable_formats();
 
     DisplayKind kind_ = DisplayKind::surfaceless;
     EGLDisplay display_ = EGL_NO_DISPLAY;

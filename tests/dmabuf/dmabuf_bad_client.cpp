@@ -125,8 +125,9 @@ const std::map<std::string, Case> cases = {
     {"incomplete_none", [](Connection&, auto* p) { zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
     {"incomplete_gap", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 1, 0, 256);
                                                   zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"incomplete_nv12", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 64);
-                                                   zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_NV12, 0); }},
+    {"incomplete_extra_plane", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
+                                                          add(p, memfd_of(1 << 16), 1, 0, 256);
+                                                          zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
     {"invalid_format", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
                                                   zwp_linux_buffer_params_v1_create_immed(p, 64, 64, 0x20202020, 0); }},
     {"invalid_dimensions_zero", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);

@@ -20,7 +20,7 @@ EXPECTED = {
     "plane_set": "error 2",
     "incomplete_none": "error 3",
     "incomplete_gap": "error 3",
-    "incomplete_nv12": "error 3",
+    "incomplete_extra_plane": "error 3",
     "invalid_format": "error 4",
     "invalid_dimensions_zero": "error 5",
     "invalid_dimensions_huge": "error 5",
@@ -47,6 +47,15 @@ def main():
             got = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stdout
             check(got == expected, f"{case}: {expected} (got {got!r})")
         check(kiln.alive(), "kiln survived every bad description")
+
+        # Only formats the driver really imports are offered: llvmpipe lists NV12 but refuses every NV12 image, so
+        # kiln probes and drops it, and a client asking for it gets invalid_format at creation.
+        info = kiln.run(["wayland-info"]).stdout
+        offered = info[info.find("zwp_linux_dmabuf_v1"):][:4000]
+        check("'XR24'" in offered, "XRGB8888 dma-bufs are offered")
+        nv12 = kiln.run([client_binary("kiln-demo-dmabuf"), "--source", "memfd", "--format", "nv12", "--frames", "3"])
+        if "'NV12'" not in offered:
+            check(nv12.returncode != 0 and "error 4" in nv12.stdout, "an NV12 buffer is refused as invalid_format")
 
         result = kiln.run([CLIENT, "random", "1122", "500"], timeout=120)
         check(result.returncode == 0, f"500 random descriptions each got an answer:\n{result.stdout}")

@@ -256,33 +256,30 @@ void RenderBridge::begin(uint32_t, uint32_t)
     if (!target_)
         return;
     renderer_->begin(*target_->target);
-    drawn_ = false;
 }
 
 void RenderBridge::end()
 {
     if (!target_)
         return;
-    if (target_->target->is_cpu() && drawn_) {
-        void* data = nullptr;
-        uint32_t format = 0;
-        size_t stride = 0;
-        if (wlr_buffer_begin_data_ptr_access(bound_, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride)) {
-            target_->target->set_destination(data, static_cast<uint32_t>(stride));
-            renderer_->end();
-            target_->target->set_destination(nullptr, 0);
-            wlr_buffer_end_data_ptr_access(bound_);
-            return;
-        }
+    // A CPU target copies what this frame drew into the buffer's memory; the renderer tracks that region, so a
+    // bind that only reads (screencopy) copies nothing.
+    void* data = nullptr;
+    uint32_t format = 0;
+    size_t stride = 0;
+    const bool mapped = target_->target->is_cpu() &&
+                        wlr_buffer_begin_data_ptr_access(bound_, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride);
+    if (mapped)
+        target_->target->set_destination(data, static_cast<uint32_t>(stride));
+    renderer_->end();
+    if (mapped) {
+        target_->target->set_destination(nullptr, 0);
+        wlr_buffer_end_data_ptr_access(bound_);
     }
-    // Nothing drawn (e.g. a screencopy read): the buffer's memory already holds this frame.
-    if (!target_->target->is_cpu() || !drawn_)
-        renderer_->end();
 }
 
 void RenderBridge::clear(const float color[4])
 {
-    drawn_ = true;
     renderer_->clear({color[0], color[1], color[2], color[3]});
 }
 
@@ -296,14 +293,12 @@ void RenderBridge::scissor(wlr_box* box)
 
 bool RenderBridge::render_subtexture(wlr_texture* texture, const wlr_fbox* box, const float matrix[9], float alpha)
 {
-    drawn_ = true;
     return renderer_->draw_texture(texture_of(texture), {box->x, box->y, box->width, box->height},
                                    to_matrix(matrix), alpha);
 }
 
 void RenderBridge::render_quad(const float color[4], const float matrix[9])
 {
-    drawn_ = true;
     renderer_->draw_solid({color[0], color[1], color[2], color[3]}, to_matrix(matrix));
 }
 

@@ -79,7 +79,6 @@ private:
     wlr_drm_format_set render_formats_{};
     wlr_buffer* bound_ = nullptr;
     BufferTarget* target_ = nullptr;
-    bool drawn_ = false;
     uint64_t dmabuf_reimports_ = 0;
     uint64_t dmabuf_texture_reuses_ = 0;
     std::chrono::steady_clock::time_point egl_ready_at_;

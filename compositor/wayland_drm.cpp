@@ -7,6 +7,7 @@
 #include "compositor/render_bridge.hpp"
 #include "renderer/formats.hpp"
 
+#include "linux-dmabuf-v1-protocol.h"
 #include "wayland-drm-protocol.h"
 
 #include <drm_fourcc.h>
@@ -124,7 +125,7 @@ void WaylandDrm::create_prime_buffer(wl_resource* resource, uint32_t id, int32_t
     std::string why;
     if (!dmabuf_.validate(attributes, code, why)) {
         close_all();
-        wl_resource_post_error(resource, code == 4 ? WL_DRM_ERROR_INVALID_FORMAT : WL_DRM_ERROR_INVALID_NAME,
+        wl_resource_post_error(resource, code == ZWP_LINUX_BUFFER_PARAMS_V1_ERROR_INVALID_FORMAT ? WL_DRM_ERROR_INVALID_FORMAT : WL_DRM_ERROR_INVALID_NAME,
                                "%s", why.c_str());
         return;
     }

@@ -21,6 +21,7 @@ backports=(
   meson libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libgbm-dev libegl-mesa0 libgl1-mesa-dri mesa-utils
   libdrm-dev catch2 weston
+  libdrm-tests
 )
 # From bookworm itself.
 base=(

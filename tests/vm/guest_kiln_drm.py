@@ -4,6 +4,7 @@ weston client; screenshots show their pixels, the stats prove one import per buf
 client is scanned out directly, and reloading vkms does not take kiln down."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -90,13 +91,17 @@ def main():
         client.terminate()
         client.wait(30)
 
-        if subprocess.run(["which", "weston-simple-dmabuf-egl"], capture_output=True).returncode == 0:
-            weston = subprocess.Popen(["weston-simple-dmabuf-egl", "-d", "/dev/dri/card1"], env=ENV,
-                                      stdout=open(OUT / "weston-simple-dmabuf-egl.log", "w"), stderr=subprocess.STDOUT)
-            time.sleep(8)
-            check(weston.poll() is None, "weston-simple-dmabuf-egl (a client no one here wrote) runs on kiln")
-            weston.terminate()
-            weston.wait(30)
+        # weston-simple-dmabuf-egl allocates with GBM on the KMS device: find vkms by driver name, not card number.
+        vkms = next((f"/dev/dri/{card.name}" for card in sorted(Path("/sys/class/drm").glob("card[0-9]*"))
+                     if (card / "device/driver").resolve().name == "vkms"), None)
+        check(vkms is not None, f"the vkms card is {vkms}")
+        check(shutil.which("weston-simple-dmabuf-egl") is not None, "weston-simple-dmabuf-egl is installed")
+        weston = subprocess.Popen(["weston-simple-dmabuf-egl", "-d", vkms], env=ENV,
+                                  stdout=open(OUT / "weston-simple-dmabuf-egl.log", "w"), stderr=subprocess.STDOUT)
+        time.sleep(8)
+        check(weston.poll() is None, "weston-simple-dmabuf-egl (a client no one here wrote) runs on kiln")
+        weston.terminate()
+        weston.wait(30)
 
         # Unplug attempt: the kernel refuses to unload vkms while kiln holds it; kiln must not notice or crash.
         unload = subprocess.run(["rmmod", "vkms"], capture_output=True, text=True)

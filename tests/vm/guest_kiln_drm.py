@@ -92,8 +92,9 @@ def main():
         client.wait(30)
 
         # weston-simple-dmabuf-egl allocates with GBM on the KMS device: find vkms by driver name, not card number.
+        # (vkms is a bare platform device with no driver link; its uevent names it.)
         vkms = next((f"/dev/dri/{card.name}" for card in sorted(Path("/sys/class/drm").glob("card[0-9]*"))
-                     if (card / "device/driver").resolve().name == "vkms"), None)
+                     if "-" not in card.name and "vkms" in (card / "device" / "uevent").read_text()), None)
         check(vkms is not None, f"the vkms card is {vkms}")
         check(shutil.which("weston-simple-dmabuf-egl") is not None, "weston-simple-dmabuf-egl is installed")
         weston = subprocess.Popen(["weston-simple-dmabuf-egl", "-d", vkms], env=ENV,

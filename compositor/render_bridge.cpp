@@ -7,6 +7,7 @@
 #include <drm_fourcc.h>
 
 #include <cstring>
+#include <sys/stat.h>
 
 namespace kiln::compositor {
 
@@ -50,6 +51,7 @@ struct BufferTarget {
 struct DmabufTextureCache {
     wlr_addon addon;
     std::shared_ptr<renderer::Texture> texture;
+    RenderBridge::DmabufIdentity identity;  // which dma-buf it holds, so a second live import of it shows
 };
 
 // wlr_texture handed to wlroots; several may share one imported dma-buf texture.
@@ -73,6 +75,7 @@ const wlr_addon_interface texture_addon_impl{
     "kiln_dmabuf_texture",
     [](wlr_addon* addon) noexcept {
         auto* cache = reinterpret_cast<DmabufTextureCache*>(addon);
+        RenderBridge::from_owner(addon->owner)->forget_import(cache->identity);
         wlr_addon_finish(addon);
         delete cache;
     },
@@ -363,8 +366,27 @@ bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
         return false;
     auto* cache = new DmabufTextureCache{};
     cache->texture = std::move(texture);
+    // A dma-buf is identified by its file (device, inode) and plane offset: a client that wraps the same memory
+    // in a new wl_buffer while the old one is still imported makes the GPU import it twice.
+    struct stat st {};
+    if (dmabuf.n_planes > 0 && fstat(dmabuf.fd[0], &st) == 0)
+        cache->identity = {st.st_dev, st.st_ino, dmabuf.offset[0]};
+    if (live_imports_[cache->identity]++ > 0)
+        ++dmabuf_reimports_;
     wlr_addon_init(&cache->addon, &buffer->addons, this, &texture_addon_impl);
     return true;
+}
+
+void RenderBridge::forget_import(const DmabufIdentity& identity)
+{
+    auto it = live_imports_.find(identity);
+    if (it != live_imports_.end() && --it->second <= 0)
+        live_imports_.erase(it);
+}
+
+RenderBridge* RenderBridge::from_owner(const void* owner)
+{
+    return static_cast<RenderBridge*>(const_cast<void*>(owner));
 }
 
 wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
@@ -377,8 +399,6 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
             ++dmabuf_texture_reuses_;
             return wrap(cache->texture);
         }
-        // A buffer imported before and dropped from the cache would count here; the cache lives as long as the
-        // buffer, so a steady client keeps this at zero.
         if (!import_client_buffer(buffer, error)) {
             wlr_log(WLR_ERROR, "kiln: dma-buf import failed: %s", error.c_str());
             return nullptr;

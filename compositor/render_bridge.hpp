@@ -8,8 +8,10 @@
 #include "renderer/renderer.hpp"
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace kiln::compositor {
@@ -28,7 +30,7 @@ public:
     renderer::Renderer& renderer() { return *renderer_; }
     renderer::EglDisplay& display() { return *display_; }
 
-    // Client dma-bufs imported (one per wl_buffer) and imports of a buffer that had been imported before.
+    // Client dma-bufs imported (one per wl_buffer), and imports of memory that was already imported and still is.
     uint64_t dmabuf_imports() const { return renderer_->stats().dmabuf_imports; }
     uint64_t dmabuf_reimports() const { return dmabuf_reimports_; }
     uint64_t dmabuf_texture_reuses() const { return dmabuf_texture_reuses_; }
@@ -39,6 +41,15 @@ public:
     // Imports a client dma-buf (a wl_buffer from linux-dmabuf or wl_drm) now, so a bad one is refused at creation;
     // the texture stays cached on the buffer and every later commit of it samples the same EGLImage.
     bool import_client_buffer(wlr_buffer* buffer, std::string& error);
+
+    struct DmabufIdentity {
+        dev_t device = 0;
+        ino_t inode = 0;
+        uint32_t offset = 0;
+        auto operator<=>(const DmabufIdentity&) const = default;
+    };
+    void forget_import(const DmabufIdentity& identity);
+    static RenderBridge* from_owner(const void* owner);
 
     // wlr_renderer_impl entry points (called through C trampolines).
     bool bind_buffer(wlr_buffer* buffer);
@@ -80,6 +91,7 @@ private:
     wlr_buffer* bound_ = nullptr;
     BufferTarget* target_ = nullptr;
     uint64_t dmabuf_reimports_ = 0;
+    std::map<DmabufIdentity, int> live_imports_;
     uint64_t dmabuf_texture_reuses_ = 0;
     std::chrono::steady_clock::time_point egl_ready_at_;
     std::chrono::steady_clock::time_point programs_ready_at_;

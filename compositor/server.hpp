@@ -87,7 +87,6 @@ private:
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;
     uint64_t frames_direct_scanout_ = 0;
-    uint64_t copied_bytes_dmabuf_ = 0;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;
     wl_event_loop_idle_func_t background_step_ = nullptr;

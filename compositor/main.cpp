@@ -1,5 +1,5 @@
 // kiln's entry point: parse the command line, run the server, write the stats.
-#include "compositor/options.hpp"
+#include "compositor/session/options.hpp"
 #include "compositor/server.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"

@@ -1,15 +1,15 @@
 // Server set-up and life cycle: globals, outputs, windows, focus, signals and the startup commands.
 #include "compositor/server.hpp"
 
-#include "compositor/backend.hpp"
-#include "compositor/linux_dmabuf_v1.hpp"
-#include "compositor/output.hpp"
-#include "compositor/wayland_drm.hpp"
-#include "compositor/render_bridge.hpp"
+#include "compositor/session/backend.hpp"
+#include "compositor/protocols/linux_dmabuf_v1.hpp"
+#include "compositor/output/output.hpp"
+#include "compositor/protocols/wayland_drm.hpp"
+#include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
-#include "compositor/seat.hpp"
-#include "compositor/startup_commands.hpp"
-#include "compositor/view.hpp"
+#include "compositor/input/seat.hpp"
+#include "compositor/session/startup_commands.hpp"
+#include "compositor/shell/view.hpp"
 
 #include <csignal>
 #include <sys/stat.h>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
-#include "compositor/options.hpp"
+#include "compositor/session/options.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 

@@ -1,5 +1,5 @@
 // kiln's command line: every flag parses, every mistake is reported.
-#include "compositor/options.hpp"
+#include "compositor/session/options.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

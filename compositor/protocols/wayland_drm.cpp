@@ -1,10 +1,10 @@
 // wl_drm v2: authenticate always succeeds (render nodes need none), GEM names are refused, PRIME buffers are
 // validated and imported once like linux-dmabuf buffers.
-#include "compositor/wayland_drm.hpp"
+#include "compositor/protocols/wayland_drm.hpp"
 
-#include "compositor/dmabuf_buffer.hpp"
-#include "compositor/linux_dmabuf_v1.hpp"
-#include "compositor/render_bridge.hpp"
+#include "compositor/protocols/dmabuf_buffer.hpp"
+#include "compositor/protocols/linux_dmabuf_v1.hpp"
+#include "compositor/bridge/render_bridge.hpp"
 #include "renderer/formats.hpp"
 
 #include "linux-dmabuf-v1-protocol.h"

@@ -1,5 +1,5 @@
 // Runs startup commands through /bin/sh with WAYLAND_DISPLAY set and collects their exit statuses on SIGCHLD.
-#include "compositor/startup_commands.hpp"
+#include "compositor/session/startup_commands.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,10 +1,10 @@
 // zwp_linux_dmabuf_v1: the client side of zero-copy. Every description is checked here (planes) and by the
 // renderer's validate_dmabuf (fds, sizes, formats) before EGL sees it; a bad one is a protocol error for that
 // client alone.
-#include "compositor/linux_dmabuf_v1.hpp"
+#include "compositor/protocols/linux_dmabuf_v1.hpp"
 
-#include "compositor/dmabuf_buffer.hpp"
-#include "compositor/render_bridge.hpp"
+#include "compositor/protocols/dmabuf_buffer.hpp"
+#include "compositor/bridge/render_bridge.hpp"
 #include "renderer/dmabuf_validation.hpp"
 #include "renderer/formats.hpp"
 

@@ -1,5 +1,5 @@
 // Parses kiln's command line into Options; every mistake becomes a message for usage().
-#include "compositor/options.hpp"
+#include "compositor/session/options.hpp"
 
 #include <charconv>
 #include <string_view>

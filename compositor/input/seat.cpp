@@ -1,8 +1,8 @@
 // Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
-#include "compositor/seat.hpp"
+#include "compositor/input/seat.hpp"
 
 #include "compositor/server.hpp"
-#include "compositor/view.hpp"
+#include "compositor/shell/view.hpp"
 
 #include <linux/input-event-codes.h>
 

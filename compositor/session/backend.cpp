@@ -1,5 +1,5 @@
 // Backend selection: the environment says where kiln runs (inside Wayland, inside X11, on a seat, or nowhere).
-#include "compositor/backend.hpp"
+#include "compositor/session/backend.hpp"
 
 #include <cstdlib>
 #include <filesystem>

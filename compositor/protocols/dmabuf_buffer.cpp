@@ -1,5 +1,5 @@
 // wl_buffer and wlr_buffer glue for dma-buf buffers: release events follow wlroots' locks, fds close with the buffer.
-#include "compositor/dmabuf_buffer.hpp"
+#include "compositor/protocols/dmabuf_buffer.hpp"
 
 #include <unistd.h>
 

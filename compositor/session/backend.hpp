@@ -1,7 +1,7 @@
 // Choosing and creating kiln's wlroots backend: DRM/KMS, nested Wayland, nested X11 or headless.
 #pragma once
 
-#include "compositor/options.hpp"
+#include "compositor/session/options.hpp"
 #include "compositor/wlr.hpp"
 
 #include <string>

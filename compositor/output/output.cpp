@@ -1,5 +1,5 @@
 // Output frame handling: wlr_scene decides what is damaged and whether a client buffer can be scanned out directly.
-#include "compositor/output.hpp"
+#include "compositor/output/output.hpp"
 
 #include "compositor/server.hpp"
 

@@ -1,6 +1,6 @@
 // The wlr_renderer / wlr_texture vtables over kiln's renderer; dma-buf textures and render targets are cached on
 // their wlr_buffer (wlr_addon) so a buffer is imported once for its whole life.
-#include "compositor/render_bridge.hpp"
+#include "compositor/bridge/render_bridge.hpp"
 
 #include "renderer/formats.hpp"
 

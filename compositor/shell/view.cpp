@@ -1,7 +1,7 @@
 // View behaviour: placement on map, focus on map, interactive move, fullscreen (which lets the scene scan out).
-#include "compositor/view.hpp"
+#include "compositor/shell/view.hpp"
 
-#include "compositor/seat.hpp"
+#include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
 
 namespace kiln::compositor {

@@ -3,6 +3,8 @@
 
 #include "compositor/session/backend.hpp"
 #include "compositor/protocols/linux_dmabuf_v1.hpp"
+#include "compositor/output/acquire_fences.hpp"
+#include "compositor/output/fence_events.hpp"
 #include "compositor/output/output.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/bridge/render_bridge.hpp"
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 
 namespace kiln::compositor {
 
@@ -49,6 +52,7 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    acquire_fences_.reset();
     wayland_drm_.reset();
     linux_dmabuf_.reset();
     seat_.reset();
@@ -62,6 +66,7 @@ Server::~Server()
     if (backend_)
         wlr_backend_destroy(backend_);
     outputs_.clear();
+    fence_events_.reset();  // after the outputs whose frames it watched
     // The scene's layout attachment listens to the layout, so the layout goes before the scene.
     if (layout_)
         wlr_output_layout_destroy(layout_);
@@ -140,6 +145,8 @@ bool Server::start(std::string& error)
             wayland_drm_ = std::make_unique<WaylandDrm>(display_, *bridge_, *linux_dmabuf_, node);
     }
 
+    fence_events_ = std::make_unique<FenceEvents>(wl_display_get_event_loop(display_));
+    acquire_fences_ = std::make_unique<AcquireFences>(display_);
     wlr_compositor_create(display_, renderer_);
     wlr_data_device_manager_create(display_);
     layout_ = wlr_output_layout_create();
@@ -243,7 +250,8 @@ void Server::add_output(wlr_output* output)
     wlr_scene_output* scene_output = wlr_scene_get_scene_output(scene_, output);
     if (!scene_output)
         scene_output = wlr_scene_output_create(scene_, output);
-    outputs_.push_back(std::make_unique<Output>(*this, output, scene_output, presentation_));
+    outputs_.push_back(
+        std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_));
 }
 
 void Server::remove_output(Output* output)
@@ -343,6 +351,25 @@ void Server::frame_rendered(double cpu_ms, bool direct_scanout)
     stats_.mark_once("startup.first_frame_ms");
 }
 
+void Server::frame_fenced(double ms)
+{
+    if (fence_ms_.size() < 100000)
+        fence_ms_.push_back(ms);
+}
+
+namespace {
+
+double percentile(std::vector<double> samples, double p)
+{
+    if (samples.empty())
+        return 0;
+    std::sort(samples.begin(), samples.end());
+    const size_t index = static_cast<size_t>(p * static_cast<double>(samples.size() - 1) + 0.5);
+    return samples[std::min(index, samples.size() - 1)];
+}
+
+}  // namespace
+
 void Server::report_stats(Stats& stats) const
 {
     programs_->stats().report([&](const std::string& key, uint64_t n) { stats.set("programs." + key, n); },
@@ -363,9 +390,8 @@ void Server::report_stats(Stats& stats) const
         stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());
         stats.set("buffers.dmabuf_texture_reuses", bridge_->dmabuf_texture_reuses());
         stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);
-        // Client dma-bufs are only ever sampled through EGLImages: kiln has no path that reads their bytes on the
-        // CPU, so this is zero by construction (the key is kept so tools can check it).
-        stats.set("buffers.copied_bytes_dmabuf", uint64_t{0});
+        stats.set("buffers.released_after_render", bridge_->released_after_render());
+        stats.set("buffers.released_unsampled", bridge_->released_unsampled());
         stats.set("buffers.readback_bytes", r.readback_bytes);
         stats.set("buffers.dmabuf_buffers_created", linux_dmabuf_ ? linux_dmabuf_->buffers_created() : 0);
         stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);
@@ -374,6 +400,19 @@ void Server::report_stats(Stats& stats) const
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);
     stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
+    stats.set("frames.culled_surfaces", culled_surfaces_);
+    stats.set("frames.render_done_ms_p50", percentile(fence_ms_, 0.5));
+    stats.set("frames.render_done_ms_p99", percentile(fence_ms_, 0.99));
+    uint64_t slots = 0;
+    for (const auto& output : outputs_)
+        slots = std::max<uint64_t>(slots, output->ring_slots());
+    stats.set("frames.ring_slots", slots);
+    if (acquire_fences_) {
+        stats.set("fences.acquire_waits", acquire_fences_->waits());
+        stats.set("fences.acquire_waiting", uint64_t{acquire_fences_->waiting()});
+        stats.set("fences.acquire_wait_ms_p50", percentile(acquire_fences_->wait_ms(), 0.5));
+        stats.set("fences.acquire_wait_ms_p99", percentile(acquire_fences_->wait_ms(), 0.99));
+    }
 }
 
 }  // namespace kiln::compositor

@@ -23,6 +23,8 @@ class StartupCommands;
 class RenderBridge;
 class LinuxDmabufV1;
 class WaylandDrm;
+class FenceEvents;
+class AcquireFences;
 
 class Server {
 public:
@@ -52,6 +54,10 @@ public:
     void remove_view(View* view);
     void remove_output(Output* output);
     void frame_rendered(double cpu_ms, bool direct_scanout);
+    // Surfaces in a frame's damage that were wholly under opaque ones, so not drawn.
+    void frame_culled(size_t surfaces) { culled_surfaces_ += surfaces; }
+    // Time from a frame's start until its render-done fence signalled.
+    void frame_fenced(double ms);
 
 private:
     void add_output(wlr_output* output);
@@ -78,6 +84,8 @@ private:
     int exit_status_ = 0;
     bool backend_started_ = false;
 
+    std::unique_ptr<FenceEvents> fence_events_;
+    std::unique_ptr<AcquireFences> acquire_fences_;
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<Seat> seat_;
@@ -87,6 +95,8 @@ private:
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;
     uint64_t frames_direct_scanout_ = 0;
+    uint64_t culled_surfaces_ = 0;
+    std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;
     wl_event_loop_idle_func_t background_step_ = nullptr;

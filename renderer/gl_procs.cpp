@@ -30,6 +30,7 @@ void EglProcs::load_display()
     load(destroy_sync, "eglDestroySyncKHR");
     load(dup_native_fence_fd, "eglDupNativeFenceFDANDROID");
     load(wait_sync, "eglWaitSyncKHR");
+    load(client_wait_sync, "eglClientWaitSyncKHR");
     load(image_target_texture, "glEGLImageTargetTexture2DOES");
     load(image_target_renderbuffer, "glEGLImageTargetRenderbufferStorageOES");
 }

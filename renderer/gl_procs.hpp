@@ -21,6 +21,7 @@ struct EglProcs {
     PFNEGLDESTROYSYNCKHRPROC destroy_sync = nullptr;
     PFNEGLDUPNATIVEFENCEFDANDROIDPROC dup_native_fence_fd = nullptr;
     PFNEGLWAITSYNCKHRPROC wait_sync = nullptr;
+    PFNEGLCLIENTWAITSYNCKHRPROC client_wait_sync = nullptr;
     PFNGLEGLIMAGETARGETTEXTURE2DOESPROC image_target_texture = nullptr;
     PFNGLEGLIMAGETARGETRENDERBUFFERSTORAGEOESPROC image_target_renderbuffer = nullptr;
 

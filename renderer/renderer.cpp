@@ -221,13 +221,16 @@ void Renderer::touched()
     frame_damage_ = Box{x0, y0, x1 - x0, y1 - y0};
 }
 
-bool Renderer::end()
+bool Renderer::end(bool complete)
 {
     if (!target_)
         return false;
     glDisable(GL_SCISSOR_TEST);
+    glEnable(GL_BLEND);
     bool ok = true;
-    if (target_->is_cpu()) {
+    if (!complete) {
+        glFlush();
+    } else if (target_->is_cpu()) {
         if (frame_full_)
             ok = target_->read_back(bgra_read_, stats_);
         else if (frame_damage_)
@@ -263,6 +266,14 @@ void Renderer::set_scissor(std::optional<Box> box)
     glEnable(GL_SCISSOR_TEST);
 }
 
+void Renderer::set_blending(bool on)
+{
+    if (on)
+        glEnable(GL_BLEND);
+    else
+        glDisable(GL_BLEND);
+}
+
 void Renderer::draw_quad(const ProgramSlot& slot, const Matrix3& matrix)
 {
     const float w = target_ ? static_cast<float>(target_->width()) : 1.0f;
@@ -290,7 +301,7 @@ void Renderer::draw_solid(Color color, const Matrix3& matrix)
     draw_quad(*slot, matrix);
 }
 
-bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha)
+bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha, Filter filter)
 {
     ShaderVariant variant;
     if (texture.external())
@@ -302,14 +313,18 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
     const ProgramSlot* slot = program(variant);
     if (!slot)
         return false;
-    return draw_with(*slot, texture, source, matrix, alpha);
+    return draw_with(*slot, texture, source, matrix, alpha, filter);
 }
 
-bool Renderer::draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha)
+bool Renderer::draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
+                         Filter filter)
 {
     glUseProgram(slot.program.id());
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(texture.target(), texture.id());
+    const GLint gl_filter = filter == Filter::nearest ? GL_NEAREST : GL_LINEAR;
+    glTexParameteri(texture.target(), GL_TEXTURE_MIN_FILTER, gl_filter);
+    glTexParameteri(texture.target(), GL_TEXTURE_MAG_FILTER, gl_filter);
     glUniform1i(slot.tex, 0);
     glUniform1f(slot.alpha, alpha);
     // The unit square to the source box in texture coordinates.
@@ -325,9 +340,18 @@ bool Renderer::draw_with(const ProgramSlot& slot, Texture& texture, FBox source,
     return true;
 }
 
-bool Renderer::read_pixels(uint32_t fourcc, uint32_t stride, Box source, void* data)
+bool Renderer::read_back(RenderTarget& target, std::span<const Box> boxes)
 {
-    RenderTarget* target = target_ ? target_ : last_target_;
+    display_.make_current();
+    bool ok = true;
+    for (const Box& box : boxes)
+        ok = target.read_back(bgra_read_, stats_, box) && ok;
+    return ok;
+}
+
+bool Renderer::read_pixels(uint32_t fourcc, uint32_t stride, Box source, void* data, RenderTarget* from)
+{
+    RenderTarget* target = from ? from : target_ ? target_ : last_target_;
     if (!target)
         return false;
     display_.make_current();

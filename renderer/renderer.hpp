@@ -41,14 +41,23 @@ public:
                                                     std::string& error);
 
     void begin(RenderTarget& target);
-    // Finishes the frame: CPU targets are read back into their destination, dma-buf targets are flushed.
-    bool end();
+    // Finishes the frame. With `complete` (callers that draw through wlroots' API and expect a finished buffer):
+    // CPU targets are read back into their destination, dma-buf targets finished on software drivers. Without it
+    // (kiln's frame pipeline) the commands are only flushed: the caller fences them (RenderFence) and reads back
+    // with read_back() once the fence has signalled, and only where someone consumes the pixels.
+    bool end(bool complete = true);
     void clear(Color color);
     void set_scissor(std::optional<Box> box);
+    // Blending is on at begin(); an opaque draw turns it off, which saves llvmpipe a read of every covered pixel.
+    void set_blending(bool on);
     void draw_solid(Color color, const Matrix3& matrix);
-    bool draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha);
-    // Reads from the current (or last) target, top-down coordinates.
-    bool read_pixels(uint32_t fourcc, uint32_t stride, Box source, void* data);
+    // NEAREST sampling is exact (and cheaper) when texels map 1:1 to pixels: integer position, no scaling.
+    bool draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha,
+                      Filter filter = Filter::linear);
+    // Reads from `target` (default: the current, or last, target), top-down coordinates.
+    bool read_pixels(uint32_t fourcc, uint32_t stride, Box source, void* data, RenderTarget* target = nullptr);
+    // Copies these boxes of a CPU target's framebuffer into its destination (set_destination), after its fence.
+    bool read_back(RenderTarget& target, std::span<const Box> boxes);
 
     const RendererStats& stats() const { return stats_; }
     RendererStats& stats() { return stats_; }
@@ -82,7 +91,8 @@ private:
     // The slot with its program, fetched on first use; nullptr when it cannot be built.
     ProgramSlot* program(ShaderVariant variant, std::string* error = nullptr);
     void draw_quad(const ProgramSlot& slot, const Matrix3& matrix);
-    bool draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha);
+    bool draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
+                   Filter filter = Filter::linear);
 
     EglDisplay& display_;
     ProgramCache& cache_;

@@ -28,6 +28,8 @@ struct Color {
     float a = 0;
 };
 
+enum class Filter { linear, nearest };
+
 // Row-major 3x3; maps the unit square to target pixels, y down.
 using Matrix3 = std::array<float, 9>;
 

@@ -55,9 +55,18 @@ struct DmabufTextureCache {
 };
 
 // wlr_texture handed to wlroots; several may share one imported dma-buf texture.
+//
+// wlroots 0.15 unlocks a client's buffer right after wrapping it in a wlr_client_buffer, which sends
+// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture holds a
+// lock on the client's buffer; the texture lives as long as the wlr_client_buffer, which the frame pipeline keeps
+// locked until the render-done fence of the last frame that drew it. (shm textures are copies: the upload is the
+// last read of the client's memory, so wlroots may release those at commit.)
 struct BridgeTexture {
     wlr_texture base;
     std::shared_ptr<renderer::Texture> texture;
+    RenderBridge* bridge = nullptr;
+    wlr_buffer* source = nullptr;
+    bool sampled = false;
 };
 
 namespace {
@@ -101,7 +110,14 @@ const wlr_texture_impl texture_impl{
                                                     static_cast<int32_t>(width), static_cast<int32_t>(height)},
                                                 base);
     },
-    [](wlr_texture* texture) noexcept { delete reinterpret_cast<BridgeTexture*>(texture); },
+    [](wlr_texture* texture) noexcept {
+        auto* wrapper = reinterpret_cast<BridgeTexture*>(texture);
+        if (wrapper->source) {
+            wrapper->bridge->count_release(wrapper->sampled);
+            wlr_buffer_unlock(wrapper->source);
+        }
+        delete wrapper;
+    },
 };
 
 RenderBridge& bridge(wlr_renderer* renderer)
@@ -265,6 +281,10 @@ void RenderBridge::end()
 {
     if (!target_)
         return;
+    if (!complete_frames_) {
+        renderer_->end(false);
+        return;
+    }
     // A CPU target copies what this frame drew into the buffer's memory; the renderer tracks that region, so a
     // bind that only reads (screencopy) copies nothing.
     void* data = nullptr;
@@ -330,19 +350,40 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
     if (flags)
         *flags = 0;  // rows come top-down already
     auto* destination = static_cast<uint8_t*>(data) + static_cast<size_t>(dst_y) * stride + static_cast<size_t>(dst_x) * 4;
+    // A bound buffer (the output buffer being committed, for screencopy) is read from; else the last target.
     return renderer_->read_pixels(format, stride,
                                   Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
                                       static_cast<int32_t>(width), static_cast<int32_t>(height)},
-                                  destination);
+                                  destination, target_ ? target_->target.get() : nullptr);
 }
 
-wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture)
+wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source)
 {
     auto* wrapper = new BridgeTexture{};
     wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
                      static_cast<uint32_t>(texture->height()));
     wrapper->texture = std::move(texture);
+    wrapper->bridge = this;
+    if (source)
+        wrapper->source = wlr_buffer_lock(source);
     return &wrapper->base;
+}
+
+renderer::RenderTarget* RenderBridge::render_target(wlr_buffer* buffer)
+{
+    display_->make_current();
+    BufferTarget* target = target_for(buffer);
+    return target ? target->target.get() : nullptr;
+}
+
+renderer::Texture& RenderBridge::texture(wlr_texture* texture)
+{
+    return texture_of(texture);
+}
+
+void RenderBridge::mark_sampled(wlr_texture* texture)
+{
+    reinterpret_cast<BridgeTexture*>(texture)->sampled = true;
 }
 
 DmabufTextureCache* RenderBridge::cached_dmabuf(wlr_buffer* buffer)
@@ -397,13 +438,13 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
     if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
         if (DmabufTextureCache* cache = cached_dmabuf(buffer)) {
             ++dmabuf_texture_reuses_;
-            return wrap(cache->texture);
+            return wrap(cache->texture, buffer);
         }
         if (!import_client_buffer(buffer, error)) {
             wlr_log(WLR_ERROR, "kiln: dma-buf import failed: %s", error.c_str());
             return nullptr;
         }
-        return wrap(cached_dmabuf(buffer)->texture);
+        return wrap(cached_dmabuf(buffer)->texture, buffer);
     }
 
     void* data = nullptr;

@@ -51,6 +51,21 @@ public:
     void forget_import(const DmabufIdentity& identity);
     static RenderBridge* from_owner(const void* owner);
 
+    // For kiln's frame pipeline (compositor/output/), which draws with the renderer directly:
+    // the render target of an output buffer (made on first use, cached on the buffer), or nullptr;
+    renderer::RenderTarget* render_target(wlr_buffer* buffer);
+    // kiln's texture behind a wlr_texture this bridge made;
+    static renderer::Texture& texture(wlr_texture* texture);
+    // notes that a frame sampled this texture, so its client buffer's release counts as after render;
+    static void mark_sampled(wlr_texture* texture);
+    // while false, wlr_renderer_end only flushes: the pipeline fences the frame and reads back what is consumed.
+    void set_complete_frames(bool complete) { complete_frames_ = complete; }
+
+    // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
+    uint64_t released_after_render() const { return released_after_render_; }
+    uint64_t released_unsampled() const { return released_unsampled_; }
+    void count_release(bool sampled) { ++(sampled ? released_after_render_ : released_unsampled_); }
+
     // wlr_renderer_impl entry points (called through C trampolines).
     bool bind_buffer(wlr_buffer* buffer);
     void begin(uint32_t width, uint32_t height);
@@ -74,7 +89,8 @@ private:
     RenderBridge() = default;
 
     BufferTarget* target_for(wlr_buffer* buffer);
-    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture);
+    // `source`: the client dma-buf this texture samples in place, locked until the texture is destroyed.
+    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
     DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
 
     // wlroots finds the bridge from the wlr_renderer pointer it hands back.
@@ -93,6 +109,9 @@ private:
     uint64_t dmabuf_reimports_ = 0;
     std::map<DmabufIdentity, int> live_imports_;
     uint64_t dmabuf_texture_reuses_ = 0;
+    uint64_t released_after_render_ = 0;
+    uint64_t released_unsampled_ = 0;
+    bool complete_frames_ = true;
     std::chrono::steady_clock::time_point egl_ready_at_;
     std::chrono::steady_clock::time_point programs_ready_at_;
 };

@@ -1,8 +1,16 @@
-// Output frame handling: wlr_scene decides what is damaged and whether a client buffer can be scanned out directly.
+// Output's frame pipeline: when to draw, what to draw (culled, per damage rectangle), fencing, committing, and
+// giving client buffers back only after the frames that sampled them are done.
 #include "compositor/output/output.hpp"
 
+#include "compositor/bridge/render_bridge.hpp"
+#include "compositor/output/fence_events.hpp"
 #include "compositor/server.hpp"
+#include "renderer/render_fence.hpp"
 
+#include <GLES2/gl2.h>
+
+#include <algorithm>
+#include <cstring>
 #include <ctime>
 
 namespace kiln::compositor {
@@ -15,39 +23,330 @@ double thread_cpu_ms()
     return static_cast<double>(ts.tv_sec) * 1000.0 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
+renderer::Box to_box(const pixman_box32_t& b)
+{
+    return {b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1};
+}
+
+// wp_presentation_feedback.kind.zero_copy: the client's own buffer was on screen.
+constexpr uint32_t presentation_zero_copy = 0x8;
+
 }  // namespace
 
-Output::Output(Server& server, wlr_output* output, wlr_scene_output* scene_output, wlr_presentation* presentation)
-    : server_(server), output_(output), scene_output_(scene_output), presentation_(presentation)
+Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
+               wlr_scene_output* scene_output, wlr_presentation* presentation)
+    : server_(server),
+      bridge_(bridge),
+      fences_(fences),
+      output_(output),
+      scene_output_(scene_output),
+      presentation_(presentation),
+      ring_(allocator, output, bridge.render_formats()),
+      consumes_pixels_(!wlr_output_is_headless(output))
 {
-    frame_.connect(&output_->events.frame, [this](void*) { render_frame(); });
+    frame_.connect(&output_->events.frame, [this](void*) { on_frame(); });
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });
+    mode_.connect(&output_->events.mode, [this](void*) { ring_.reset(); });
     destroy_.connect(&output_->events.destroy, [this](void*) { server_.remove_output(this); });
 }
 
 Output::~Output()
 {
+    *alive_ = nullptr;
+    // Frames still drawing: their fences are forgotten; buffers go back now, as the output itself goes away.
+    for (auto& frame : frames_) {
+        for (auto* feedback : frame->feedback)
+            wlr_presentation_feedback_destroy(feedback);
+        frame->feedback.clear();
+        finish(*frame);
+    }
+    frames_.clear();
     for (auto& pending : feedback_)
         wlr_presentation_feedback_destroy(pending.feedback);
 }
 
-// wlroots 0.15's scene helper (wlr_presentation_surface_sampled_on_output) waits for the output's commit event, but
-// the headless backend reports presentation from inside the commit, before that event: its clients never hear back.
-// kiln samples surfaces itself, tags them with the commit they will be part of, and answers on the present event.
-void Output::sample_surfaces()
+bool Output::needs_frame() const
 {
-    const uint32_t next_seq = output_->commit_seq + 1;
-    for (auto& pending : feedback_)
-        pending.commit_seq = next_seq;  // not committed last time: they ride on the next commit
+    return output_->needs_frame || pixman_region32_not_empty(&scene_output_->damage->current);
+}
+
+void Output::on_frame()
+{
+    backend_ready_ = true;
+    commit_ready();
+    // Frames already committed only wait for their fence to give buffers back: they do not hold the next one.
+    const bool waiting = std::any_of(frames_.begin(), frames_.end(), [](const auto& f) { return !f->committed; });
+    if (backend_ready_ && !waiting && needs_frame())
+        render();
+    // While a frame cannot be shown yet, clients are not asked for another: it would be drawn for nothing.
+    if (waiting || (needs_frame() && backend_ready_))
+        return;
+    // Frame callbacks go to the surfaces on this output only: one elsewhere (or nowhere) is throttled.
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
     wlr_scene_output_for_each_surface(
         scene_output_,
         [](wlr_surface* surface, int, int, void* data) noexcept {
-            auto* self = static_cast<Output*>(data);
-            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(self->presentation_, surface))
-                self->feedback_.push_back({feedback, self->output_->commit_seq + 1});
+            wlr_surface_send_frame_done(surface, static_cast<const timespec*>(data));
         },
-        this);
+        &now);
+}
+
+void Output::render()
+{
+    const double cpu_before = thread_cpu_ms();
+    const auto started = std::chrono::steady_clock::now();
+    if (!output_->enabled || output_->width <= 0 || output_->height <= 0)
+        return;
+
+    // The scene's damage since the last frame reaches every slot of the ring; the slot drawn now redraws what it
+    // is missing (its age), nothing more.
+    Region damage;
+    damage.add(&scene_output_->damage->current);
+    pixman_region32_clear(&scene_output_->damage->current);
+    damage.intersect_rect(0, 0, output_->width, output_->height);
+    ring_.add_damage(damage);
+
+    OutputRing::Slot* slot = ring_.acquire();
+    if (!slot) {
+        // Every slot is on screen, queued or drawing: a release schedules the next frame.
+        wlr_output_schedule_frame(output_);
+        return;
+    }
+    visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage);
+    server_.frame_culled(visible_.culled());
+
+    if (try_scanout(visible_)) {
+        OutputRing::release(slot->buffer);
+        server_.frame_rendered(thread_cpu_ms() - cpu_before, true);
+        return;
+    }
+
+    auto frame = std::make_unique<Frame>();
+    frame->id = next_frame_id_++;
+    frame->buffer = slot->buffer;
+    frame->damage = slot->damage;
+    frame->started = started;
+    renderer::RenderTarget* target = bridge_.render_target(slot->buffer);
+    wlr_renderer* wlr_renderer = server_.renderer();
+    bridge_.set_complete_frames(false);
+    if (!target || !wlr_renderer_begin_with_buffer(wlr_renderer, slot->buffer)) {
+        bridge_.set_complete_frames(true);
+        OutputRing::release(slot->buffer);
+        wlr_log(WLR_ERROR, "kiln: output %s: cannot draw into its buffer", output_->name);
+        return;
+    }
+    renderer::Renderer& renderer = bridge_.renderer();
+
+    // Only what no opaque surface covers is cleared.
+    renderer.set_blending(false);
+    for (const auto& rect : visible_.background().rects()) {
+        renderer.set_scissor(to_box(rect));
+        renderer.clear({0, 0, 0, 1});
+    }
+    for (auto& v : visible_.draws()) {
+        float m[9];
+        wlr_matrix_project_box(m, &v.box, v.transform, 0, output_->transform_matrix);
+        renderer::Matrix3 matrix{};
+        std::memcpy(matrix.data(), m, sizeof(m));
+        renderer::Texture& texture = RenderBridge::texture(v.texture);
+        const renderer::FBox source{v.source.x, v.source.y, v.source.width, v.source.height};
+        const auto filter = v.exact ? renderer::Filter::nearest : renderer::Filter::linear;
+        // One draw per damage rectangle: llvmpipe shades only the pixels inside the scissor.
+        renderer.set_blending(false);
+        for (const auto& rect : v.opaque.rects()) {
+            renderer.set_scissor(to_box(rect));
+            renderer.draw_texture(texture, source, matrix, 1.0f, filter);
+        }
+        renderer.set_blending(true);
+        for (const auto& rect : v.blended.rects()) {
+            renderer.set_scissor(to_box(rect));
+            renderer.draw_texture(texture, source, matrix, 1.0f, filter);
+        }
+        // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
+        // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
+        if (texture.from_dmabuf()) {
+            RenderBridge::mark_sampled(v.texture);
+            frame->sampled.push_back(wlr_buffer_lock(&v.surface->buffer->base));
+        }
+    }
+    renderer.set_scissor(std::nullopt);
+    renderer.set_blending(true);
+    // Cursors without a plane of their own (headless, some KMS drivers) are drawn into the frame.
+    wlr_output_render_software_cursors(output_, frame->damage.get());
+    wlr_renderer_end(wlr_renderer);
+    bridge_.set_complete_frames(true);
+    slot->damage.clear();
+
+    if (presentation_)
+        for (const auto& v : visible_.on_output())
+            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+                frame->feedback.push_back(feedback);
+
+    // Commit before the fence where nobody reads the buffer's memory: headless shows nothing, and a dma-buf
+    // target is ordered by the kernel's implicit fences. A CPU-backed target shown by a nested host or KMS is read
+    // back after its fence, only its damaged rectangles.
+    frame->readback = consumes_pixels_ && target->is_cpu();
+    frame->cpu_ms = thread_cpu_ms() - cpu_before;
+    std::shared_ptr<renderer::RenderFence> fence = renderer::RenderFence::create(bridge_.display());
+    Frame* raw = frame.get();
+    frames_.push_back(std::move(frame));
+    if (fence) {
+        std::weak_ptr<Output*> alive = alive_;
+        const uint64_t id = raw->id;
+        fences_.watch(std::move(fence), [alive, id] {
+            if (auto self = alive.lock(); self && *self)
+                (*self)->fence_signalled(id);
+        });
+    } else {
+        glFinish();  // no fence extension at all: the only way to know the frame is done
+        raw->fence_done = true;
+    }
+    server_.frame_rendered(raw->cpu_ms, false);
+    commit_ready();
+    if (raw->fence_done)
+        fence_signalled(raw->id);
+}
+
+bool Output::try_scanout(const VisibleSet& visible)
+{
+    if (visible.on_output().size() != 1)
+        return false;
+    const VisibleSurface& v = visible.on_output().front();
+    if (!v.fully_opaque || !v.exact || v.box.x != 0 || v.box.y != 0 || v.box.width != output_->width ||
+        v.box.height != output_->height || !v.surface->buffer)
+        return false;
+    wlr_buffer* buffer = &v.surface->buffer->base;
+    wlr_dmabuf_attributes dmabuf{};
+    if (!wlr_buffer_get_dmabuf(buffer, &dmabuf))
+        return false;
+    wlr_output_attach_buffer(output_, buffer);
+    if (!wlr_output_test(output_)) {
+        wlr_output_rollback(output_);
+        return false;
+    }
+    if (presentation_)
+        if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+            feedback_.push_back({feedback, output_->commit_seq + 1, true});
+    RenderBridge::mark_sampled(v.texture);
+    // The backend holds the buffer while it is on screen; the client gets it back when the next frame replaces it.
+    Region carried;
+    carried.add(&scene_output_->damage->current);
+    const bool ok = wlr_output_commit(output_);
+    pixman_region32_union(&scene_output_->damage->current, &scene_output_->damage->current, carried.get());
+    if (ok)
+        backend_ready_ = false;
+    return ok;
+}
+
+void Output::fence_signalled(uint64_t id)
+{
+    for (auto& frame : frames_) {
+        if (frame->id != id)
+            continue;
+        frame->fence_done = true;
+        server_.frame_fenced(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                                       frame->started).count());
+        if (frame->readback && !frame->committed) {
+            void* data = nullptr;
+            uint32_t format = 0;
+            size_t stride = 0;
+            renderer::RenderTarget* target = bridge_.render_target(frame->buffer);
+            if (target && wlr_buffer_begin_data_ptr_access(frame->buffer, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data,
+                                                           &format, &stride)) {
+                std::vector<renderer::Box> boxes;
+                for (const auto& rect : frame->damage.rects())
+                    boxes.push_back(to_box(rect));
+                target->set_destination(data, static_cast<uint32_t>(stride));
+                bridge_.renderer().read_back(*target, boxes);
+                target->set_destination(nullptr, 0);
+                wlr_buffer_end_data_ptr_access(frame->buffer);
+            }
+        }
+        break;
+    }
+    commit_ready();
+    // Frames leave in order once committed (or given up) and done on the GPU.
+    while (!frames_.empty() && frames_.front()->fence_done && frames_.front()->committed) {
+        finish(*frames_.front());
+        frames_.pop_front();
+    }
+}
+
+void Output::commit_ready()
+{
+    if (!backend_ready_)
+        return;
+    for (auto& frame : frames_) {
+        if (frame->committed)
+            continue;
+        if (frame->readback && !frame->fence_done)
+            return;  // its pixels are not in the buffer yet
+        commit(*frame);
+        return;
+    }
+}
+
+void Output::commit(Frame& frame)
+{
+    frame.committed = true;
+    wlr_output_set_damage(output_, frame.damage.get());
+    const uint32_t seq = output_->commit_seq + 1;
+    // wlroots' output damage helper clears the scene's pending damage on every commit; damage that arrived while
+    // this frame was drawing belongs to the next one, so it is carried across.
+    Region carried;
+    carried.add(&scene_output_->damage->current);
+    // Queued before the commit: the headless backend reports presentation from inside it.
+    for (auto* feedback : frame.feedback)
+        feedback_.push_back({feedback, seq, false});
+    frame.feedback.clear();
+    const bool ok = commit_composited(frame.buffer);
+    pixman_region32_union(&scene_output_->damage->current, &scene_output_->damage->current, carried.get());
+    if (!ok) {
+        std::erase_if(feedback_, [&](PendingFeedback& pending) {
+            if (pending.commit_seq != seq)
+                return false;
+            wlr_presentation_feedback_destroy(pending.feedback);  // discarded
+            return true;
+        });
+        wlr_log(WLR_ERROR, "kiln: output %s: commit failed", output_->name);
+        ring_.add_damage(frame.damage);  // the slot did not reach the screen; whatever it was missing, it still is
+        return;
+    }
+    backend_ready_ = false;
+    if (!carried.empty())
+        wlr_output_schedule_frame(output_);
+}
+
+// wlroots 0.15 expects compositors to draw through wlr_output_attach_render into its own swapchain: only that "back
+// buffer" is handed to screencopy, and any other attached buffer counts as a client's, for direct scan-out (refused
+// while screencopy holds a render lock or a software cursor shows). A ring buffer is a composited frame with the
+// software cursors drawn in, so kiln presents it the way attach_render would: as the back buffer, with the renderer
+// bound to it. wlroots' commit bookkeeping looks for the back buffer in its swapchain, which must therefore exist; it
+// allocates its buffers lazily, so creating it costs nothing until something renders through it.
+bool Output::commit_composited(wlr_buffer* buffer)
+{
+    if (!output_->swapchain)
+        wlr_output_preferred_read_format(output_);  // creates the swapchain (attach_render + rollback)
+    if (!output_->swapchain) {
+        wlr_log(WLR_ERROR, "kiln: output %s: wlroots has no swapchain for it", output_->name);
+        return false;
+    }
+    bridge_.bind_buffer(buffer);
+    output_->back_buffer = wlr_buffer_lock(buffer);  // released by wlroots (output_clear_back_buffer) in the commit
+    wlr_output_attach_buffer(output_, buffer);
+    return wlr_output_commit(output_);
+}
+
+void Output::finish(Frame& frame)
+{
+    for (wlr_buffer* buffer : frame.sampled)
+        wlr_buffer_unlock(buffer);  // the last frame that read it is done: the client may have it back
+    frame.sampled.clear();
+    if (frame.buffer)
+        OutputRing::release(frame.buffer);
+    frame.buffer = nullptr;
 }
 
 void Output::presented(const wlr_output_event_present& event)
@@ -57,30 +356,16 @@ void Output::presented(const wlr_output_event_present& event)
     std::erase_if(feedback_, [&](PendingFeedback& pending) {
         if (pending.commit_seq != event.commit_seq)
             return false;
-        if (event.presented)
-            wlr_presentation_feedback_send_presented(pending.feedback, &presentation);
+        if (event.presented) {
+            wlr_presentation_event with_kind = presentation;
+            if (pending.zero_copy)
+                with_kind.flags |= presentation_zero_copy;
+            wlr_presentation_feedback_send_presented(pending.feedback, &with_kind);
+        }
         // Destroying a feedback that was not presented tells the client it was discarded.
         wlr_presentation_feedback_destroy(pending.feedback);
         return true;
     });
-}
-
-void Output::render_frame()
-{
-    sample_surfaces();
-    // wlr_scene_output_commit returns without committing when nothing on this output changed (damage tracking);
-    // a frame counts only when the output's commit sequence moved. prev_scanout says the scene put a client buffer
-    // on the primary plane instead of compositing.
-    const double cpu_before = thread_cpu_ms();
-    const uint32_t seq_before = output_->commit_seq;
-    wlr_scene_output_commit(scene_output_);
-    const double cpu = thread_cpu_ms() - cpu_before;
-    if (output_->commit_seq != seq_before)
-        server_.frame_rendered(cpu, scene_output_->prev_scanout);
-
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    wlr_scene_output_send_frame_done(scene_output_, &now);
 }
 
 }  // namespace kiln::compositor

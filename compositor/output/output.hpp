@@ -1,43 +1,88 @@
-// Output: one wlr_output in the layout and scene; renders a frame only when the scene has damage on it.
+// Output: one wlr_output and kiln's frame pipeline for it: damage from the scene, a visible set culled front to
+// back, drawn into a slot of kiln's own three-buffer ring, fenced, committed once the fence has signalled, and the
+// client buffers it sampled held until then.
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/output/output_ring.hpp"
+#include "compositor/output/region.hpp"
+#include "compositor/output/visible_set.hpp"
 #include "compositor/wlr.hpp"
 
+#include <chrono>
+#include <deque>
+#include <memory>
 #include <vector>
 
 namespace kiln::compositor {
 
 class Server;
+class RenderBridge;
+class FenceEvents;
 
 class Output {
 public:
-    Output(Server& server, wlr_output* output, wlr_scene_output* scene_output, wlr_presentation* presentation);
+    Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
+           wlr_scene_output* scene_output, wlr_presentation* presentation);
     ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
 
     wlr_output* wlr() const { return output_; }
+    size_t ring_slots() const { return ring_.allocated(); }
 
 private:
-    void render_frame();
-    void sample_surfaces();
+    // A composed frame from drawing until its fence has signalled.
+    struct Frame {
+        uint64_t id = 0;
+        wlr_buffer* buffer = nullptr;        // the ring slot's buffer, locked by kiln
+        Region damage;                       // what this frame drew (the slot's missing area)
+        std::vector<wlr_buffer*> sampled;    // client buffers it drew from, locked until the fence
+        std::vector<wlr_presentation_feedback*> feedback;
+        bool fence_done = false;
+        bool readback = false;   // its pixels must be copied into the buffer's memory before it is committed
+        bool committed = false;
+        double cpu_ms = 0;
+        std::chrono::steady_clock::time_point started;
+    };
+
+    void on_frame();
+    bool needs_frame() const;
+    void render();
+    bool try_scanout(const VisibleSet& visible);
+    void fence_signalled(uint64_t id);
+    void commit_ready();
+    void commit(Frame& frame);
+    bool commit_composited(wlr_buffer* buffer);
+    void finish(Frame& frame);
     void presented(const wlr_output_event_present& event);
 
-    // Presentation feedback waiting for the output commit it was sampled for.
+    // Presentation feedback waiting for the output commit it belongs to.
     struct PendingFeedback {
         wlr_presentation_feedback* feedback;
         uint32_t commit_seq;
+        bool zero_copy;
     };
 
     Server& server_;
+    RenderBridge& bridge_;
+    FenceEvents& fences_;
     wlr_output* output_;
     wlr_scene_output* scene_output_;
     wlr_presentation* presentation_;
+    OutputRing ring_;
+    VisibleSet visible_;
+    std::deque<std::unique_ptr<Frame>> frames_;  // oldest first: drawing or waiting to be committed
     std::vector<PendingFeedback> feedback_;
+    uint64_t next_frame_id_ = 1;
+    bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
+    bool consumes_pixels_;       // the backend shows the buffer's memory (nested, KMS); headless shows nothing
+    // Fence callbacks hold a weak reference: an output destroyed while frames are drawing ignores their fences.
+    std::shared_ptr<Output*> alive_ = std::make_shared<Output*>(this);
 
     wl::Listener frame_;
     wl::Listener present_;
+    wl::Listener mode_;
     wl::Listener destroy_;
 };
 

@@ -116,7 +116,7 @@ def main():
         stats = json.loads(stats_path.read_text())
         b, f = stats["buffers"], stats["frames"]
         print(f"stats: {json.dumps(b)} {json.dumps(f)}")
-        check(b["copied_bytes_dmabuf"] == 0, "no dma-buf byte was copied by the CPU")
+        check(b["released_after_render"] >= 1, "dma-bufs went back to clients after the frames that sampled them")
         check(b["dmabuf_reimports"] == 0, "no dma-buf was imported twice")
         check(b["dmabuf_imports"] >= 3 and b["dmabuf_texture_reuses"] > b["dmabuf_imports"],
               f"{b['dmabuf_imports']} imports served {b['dmabuf_texture_reuses']} commits")

@@ -1,0 +1,102 @@
+// VisibleSet::build: collect surfaces in stacking order, then cull from the top down.
+#include "compositor/output/visible_set.hpp"
+
+#include <cmath>
+
+namespace kiln::compositor {
+namespace {
+
+void collect(wlr_scene_node* node, int x, int y, std::vector<std::pair<wlr_scene_surface*, wlr_box>>& out)
+{
+    if (!node->state.enabled)
+        return;
+    x += node->state.x;
+    y += node->state.y;
+    if (node->type == WLR_SCENE_NODE_SURFACE) {
+        wlr_scene_surface* scene_surface = wlr_scene_surface_from_node(node);
+        wlr_surface* surface = scene_surface->surface;
+        if (surface && wlr_surface_has_buffer(surface))
+            out.push_back({scene_surface, wlr_box{x, y, surface->current.width, surface->current.height}});
+    }
+    wlr_scene_node* child = nullptr;
+    // Children are listed bottom to top.
+    wl_list_for_each(child, &node->state.children, state.link)
+        collect(child, x, y, out);
+}
+
+}  // namespace
+
+void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage)
+{
+    on_output_.clear();
+    draws_.clear();
+    culled_ = 0;
+
+    std::vector<std::pair<wlr_scene_surface*, wlr_box>> stack;
+    collect(&scene->node, 0, 0, stack);
+
+    const float scale = output->scale;
+    Region covered;  // opaque area of the surfaces above, output buffer coordinates
+    std::vector<VisibleSurface> top_down;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        wlr_surface* surface = it->first->surface;
+        wlr_texture* texture = wlr_surface_get_texture(surface);
+        if (!texture)
+            continue;
+        VisibleSurface v;
+        v.surface = surface;
+        v.texture = texture;
+        const wlr_box layout = it->second;
+        v.box = wlr_box{static_cast<int>(std::lround((layout.x - ox) * scale)),
+                        static_cast<int>(std::lround((layout.y - oy) * scale)),
+                        static_cast<int>(std::lround(layout.width * scale)),
+                        static_cast<int>(std::lround(layout.height * scale))};
+        wlr_surface_get_buffer_source_box(surface, &v.source);
+        v.transform = wlr_output_transform_invert(surface->current.transform);
+
+        Region on_screen(v.box.x, v.box.y, v.box.width, v.box.height);
+        on_screen.intersect_rect(0, 0, output->width, output->height);
+        on_screen.subtract(covered);
+        if (on_screen.empty()) {
+            Region in_damage(v.box.x, v.box.y, v.box.width, v.box.height);
+            in_damage.intersect(damage);
+            culled_ += in_damage.empty() ? 0 : 1;
+            continue;
+        }
+
+        // Opaque: an opaque format covers the box; otherwise the client's opaque region (surface coordinates).
+        Region opaque_area;
+        if (wlr_texture_is_opaque(texture)) {
+            opaque_area = Region(v.box.x, v.box.y, v.box.width, v.box.height);
+            v.fully_opaque = true;
+        } else if (pixman_region32_not_empty(&surface->opaque_region) && scale == 1.0f) {
+            opaque_area.add(&surface->opaque_region);
+            opaque_area.translate(v.box.x, v.box.y);
+            opaque_area.intersect_rect(v.box.x, v.box.y, v.box.width, v.box.height);
+            v.fully_opaque = opaque_area.area() == static_cast<uint64_t>(v.box.width) * v.box.height;
+        }
+
+        Region to_draw = on_screen;
+        to_draw.intersect(damage);
+        v.opaque = to_draw;
+        v.opaque.intersect(opaque_area);
+        v.blended = to_draw;
+        v.blended.subtract(opaque_area);
+        v.exact = v.transform == WL_OUTPUT_TRANSFORM_NORMAL && v.source.x == std::floor(v.source.x) &&
+                  v.source.y == std::floor(v.source.y) && v.source.width == v.box.width &&
+                  v.source.height == v.box.height;
+
+        covered.add(opaque_area);
+        top_down.push_back(std::move(v));
+    }
+
+    background_ = damage;
+    background_.subtract(covered);
+    for (auto it = top_down.rbegin(); it != top_down.rend(); ++it) {
+        if (!it->opaque.empty() || !it->blended.empty())
+            draws_.push_back(*it);
+        on_output_.push_back(std::move(*it));
+    }
+}
+
+}  // namespace kiln::compositor

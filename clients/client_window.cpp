@@ -46,6 +46,8 @@ bool parse_window_options(int argc, char** argv, WindowOptions& options, const c
             ++i;
         } else if (flag == "--fullscreen") {
             options.fullscreen = true;
+        } else if (flag == "--stay") {
+            options.stay = true;
         } else {
             bool used_value = false;
             if (!extra || !extra(flag, value, used_value))
@@ -183,8 +185,16 @@ int ClientWindow::run(const std::function<bool(uint64_t)>& draw)
     uint64_t frame = 0;
     while (!closed_) {
         if (frame_due_) {
-            if (options_.frames >= 0 && frame >= static_cast<uint64_t>(options_.frames))
-                break;
+            if (options_.frames >= 0 && frame >= static_cast<uint64_t>(options_.frames)) {
+                if (!options_.stay)
+                    break;
+                // Tests compare screenshots of a still scene: say so once, then only keep the connection.
+                std::printf("kiln-demo: drew %lld frames\n", static_cast<long long>(options_.frames));
+                std::fflush(stdout);
+                while (wl_display_dispatch(display_) >= 0 && !closed_) {
+                }
+                return 0;
+            }
             frame_due_ = false;
             frame_callback_ = wl_surface_frame(surface_);
             wl_callback_add_listener(frame_callback_, &frame_listener, this);

@@ -19,10 +19,11 @@ struct WindowOptions {
     uint32_t color = 0x3366cc;  // RRGGBB of the static part
     int64_t frames = -1;        // -1: run until closed
     bool fullscreen = false;
+    bool stay = false;          // after `frames` frames, keep the window shown (drawing nothing) until killed
     std::string title = "kiln demo";
 };
 
-// Parses the options every demo shares (--size, --color, --frames, --fullscreen); extra flags go to `extra`, which
+// Parses the options every demo shares (--size, --color, --frames, --fullscreen, --stay); extra flags go to `extra`, which
 // returns false for an unknown flag. Prints usage and returns false on a bad flag.
 bool parse_window_options(int argc, char** argv, WindowOptions& options, const char* usage,
                           const std::function<bool(const std::string& flag, const char* value, bool& used_value)>& extra);

@@ -6,7 +6,9 @@
 #include <drm_fourcc.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,9 +17,11 @@ namespace {
 constexpr const char* usage = R"(Usage: kiln-demo-dmabuf [--source gbm|udmabuf|heap|memfd] [--device PATH]
                         [--protocol linux-dmabuf|wl_drm] [--format xrgb8888|nv12] [--buffers N]
                         [--size WxH] [--color RRGGBB]
-                        [--frames N] [--fullscreen]
+                        [--frames N [--stay]] [--fullscreen] [--rewrite RRGGBB]
 A window drawn into dma-bufs the client allocates itself; kiln samples them in place. Exits 77 when the chosen
-source does not exist on this machine.
+source does not exist on this machine. --rewrite: every odd frame refills the buffer in place with this colour
+(every even one with --color) before committing it again: with --buffers 1, proof that kiln shows what is in the
+memory now, not a copy.
 )";
 
 struct Slot {
@@ -41,6 +45,7 @@ int main(int argc, char** argv)
     std::string device;
     bool use_wl_drm = false;
     int buffer_count = 3;
+    std::optional<uint32_t> rewrite;
     uint32_t format = DRM_FORMAT_XRGB8888;
     const bool ok = parse_window_options(argc, argv, options, usage,
                                          [&](const std::string& flag, const char* value, bool& used) {
@@ -80,6 +85,11 @@ int main(int argc, char** argv)
                                              if (flag == "--buffers") {
                                                  buffer_count = std::atoi(value);
                                                  return buffer_count >= 1 && buffer_count <= 8;
+                                             }
+                                             if (flag == "--rewrite") {
+                                                 char* end = nullptr;
+                                                 rewrite = static_cast<uint32_t>(std::strtoul(value, &end, 16));
+                                                 return v.size() == 6 && !*end;
                                              }
                                              return false;
                                          });
@@ -160,6 +170,12 @@ int main(int argc, char** argv)
                 slot = &candidate;
                 break;
             }
+        if (rewrite && !allocator->fill(*slot->memory, static_cast<uint32_t>(window.width()),
+                                        static_cast<uint32_t>(window.height()),
+                                        frame % 2 ? *rewrite : options.color, error)) {
+            std::fprintf(stderr, "kiln-demo-dmabuf: %s\n", error.c_str());
+            return false;
+        }
         slot->busy = true;
         wl_surface_attach(window.surface(), slot->buffer, 0, 0);
         wl_surface_damage_buffer(window.surface(), 0, 0, window.width(), window.height());

@@ -4,14 +4,17 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 
 namespace {
 
-constexpr const char* usage = R"(Usage: kiln-demo-shm [--size WxH] [--color RRGGBB] [--frames N] [--fullscreen]
+constexpr const char* usage = R"(Usage: kiln-demo-shm [--size WxH] [--color RRGGBB] [--frames N [--stay]] [--fullscreen]
+                     [--alpha 0..255]
 An animated wl_shm window: a static colour with a white square sliding across; each frame damages only the square's
-old and new places.
+old and new places. --alpha makes the window translucent (ARGB8888, premultiplied); --stay keeps it shown after
+its frames.
 )";
 
 constexpr int32_t square = 48;
@@ -28,7 +31,19 @@ int main(int argc, char** argv)
     using namespace kiln::clients;
     WindowOptions options;
     options.title = "kiln-demo-shm";
-    if (!parse_window_options(argc, argv, options, usage, nullptr))
+    uint8_t alpha = 255;
+    auto extra = [&](const std::string& flag, const char* value, bool& used) {
+        if (flag != "--alpha" || !value)
+            return false;
+        char* end = nullptr;
+        const long a = std::strtol(value, &end, 10);
+        if (*end || a < 0 || a > 255)
+            return false;
+        alpha = static_cast<uint8_t>(a);
+        used = true;
+        return true;
+    };
+    if (!parse_window_options(argc, argv, options, usage, extra))
         return 2;
 
     ClientWindow window(options);
@@ -50,7 +65,7 @@ int main(int argc, char** argv)
         const int32_t h = window.height();
         if (w != buffer_w || h != buffer_h) {
             for (auto& b : buffers) {
-                b = ShmBuffer::create(window.shm(), w, h, error);
+                b = ShmBuffer::create(window.shm(), w, h, error, alpha);
                 if (!b) {
                     std::fprintf(stderr, "kiln-demo-shm: %s\n", error.c_str());
                     return false;

@@ -12,7 +12,9 @@ namespace kiln::clients {
 class ShmBuffer {
 public:
     // XRGB8888 of the given size; nullptr with `error` on failure.
-    static std::unique_ptr<ShmBuffer> create(wl_shm* shm, int32_t width, int32_t height, std::string& error);
+    // `alpha` < 255 makes an ARGB8888 buffer whose fills are translucent (premultiplied), else XRGB8888.
+    static std::unique_ptr<ShmBuffer> create(wl_shm* shm, int32_t width, int32_t height, std::string& error,
+                                             uint8_t alpha = 255);
     ~ShmBuffer();
     ShmBuffer(const ShmBuffer&) = delete;
     ShmBuffer& operator=(const ShmBuffer&) = delete;
@@ -33,6 +35,7 @@ private:
     wl_buffer* buffer_ = nullptr;
     uint32_t* pixels_ = nullptr;
     size_t size_ = 0;
+    uint8_t alpha_ = 255;
     int32_t width_ = 0;
     int32_t height_ = 0;
     bool busy_ = false;

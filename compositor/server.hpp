@@ -45,6 +45,7 @@ public:
     wlr_output_layout* layout() const { return layout_; }
     Seat& seat() { return *seat_; }
     Stats& stats() { return stats_; }
+    const Options& options() const { return options_; }
     const std::string& socket() const { return socket_; }
 
     // The topmost view and surface-local coordinates under a layout point, if any.

@@ -109,7 +109,8 @@ bool Renderer::prepare(ShaderVariant variant, std::string& error)
     if (!scratch_target_) {
         scratch_target_ = RenderTarget::for_cpu(fourcc::xrgb8888, 1, 1, error);
         uint32_t texel = 0xffffffff;
-        scratch_texture_ = Texture::from_shm({fourcc::abgr8888, 1, 1, 4, &texel}, stats_, error);
+        // Its upload is not a client's: counted apart, so buffers.shm_upload_bytes is client bytes only.
+        scratch_texture_ = Texture::from_shm({fourcc::abgr8888, 1, 1, 4, &texel}, scratch_stats_, error);
         if (!scratch_target_ || !scratch_texture_)
             return false;
     }

@@ -98,6 +98,7 @@ private:
     ProgramCache& cache_;
     std::array<ProgramSlot, shader_variant_count> programs_{};
     bool has_external_ = false;
+    RendererStats scratch_stats_;  // the warm-up texture's, kept out of the client counters (declared first: dies last)
     std::unique_ptr<RenderTarget> scratch_target_;
     std::unique_ptr<Texture> scratch_texture_;
     RenderTarget* target_ = nullptr;

@@ -114,7 +114,10 @@ void Output::render()
         wlr_output_schedule_frame(output_);
         return;
     }
-    visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage);
+    const bool full_redraw = server_.options().full_redraw;
+    if (full_redraw)
+        slot->damage = Region(0, 0, output_->width, output_->height);
+    visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
     server_.frame_culled(visible_.culled());
 
     if (try_scanout(visible_)) {
@@ -140,7 +143,7 @@ void Output::render()
     renderer::Renderer& renderer = bridge_.renderer();
 
     // Only what no opaque surface covers is cleared.
-    renderer.set_blending(false);
+    renderer.set_blending(full_redraw);
     for (const auto& rect : visible_.background().rects()) {
         renderer.set_scissor(to_box(rect));
         renderer.clear({0, 0, 0, 1});
@@ -152,7 +155,7 @@ void Output::render()
         std::memcpy(matrix.data(), m, sizeof(m));
         renderer::Texture& texture = RenderBridge::texture(v.texture);
         const renderer::FBox source{v.source.x, v.source.y, v.source.width, v.source.height};
-        const auto filter = v.exact ? renderer::Filter::nearest : renderer::Filter::linear;
+        const auto filter = v.exact && !full_redraw ? renderer::Filter::nearest : renderer::Filter::linear;
         // One draw per damage rectangle: llvmpipe shades only the pixels inside the scissor.
         renderer.set_blending(false);
         for (const auto& rect : v.opaque.rects()) {

@@ -26,7 +26,7 @@ void collect(wlr_scene_node* node, int x, int y, std::vector<std::pair<wlr_scene
 
 }  // namespace
 
-void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage)
+void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage, bool cull)
 {
     on_output_.clear();
     draws_.clear();
@@ -56,7 +56,8 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, con
 
         Region on_screen(v.box.x, v.box.y, v.box.width, v.box.height);
         on_screen.intersect_rect(0, 0, output->width, output->height);
-        on_screen.subtract(covered);
+        if (cull)
+            on_screen.subtract(covered);
         if (on_screen.empty()) {
             Region in_damage(v.box.x, v.box.y, v.box.width, v.box.height);
             in_damage.intersect(damage);
@@ -76,6 +77,8 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, con
             v.fully_opaque = opaque_area.area() == static_cast<uint64_t>(v.box.width) * v.box.height;
         }
 
+        if (!cull)
+            opaque_area.clear();  // everything blended, like a compositor that knows nothing of opacity
         Region to_draw = on_screen;
         to_draw.intersect(damage);
         v.opaque = to_draw;
@@ -91,7 +94,8 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, con
     }
 
     background_ = damage;
-    background_.subtract(covered);
+    if (cull)
+        background_.subtract(covered);
     for (auto it = top_down.rbegin(); it != top_down.rend(); ++it) {
         if (!it->opaque.empty() || !it->blended.empty())
             draws_.push_back(*it);

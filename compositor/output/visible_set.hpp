@@ -24,7 +24,8 @@ struct VisibleSurface {
 class VisibleSet {
 public:
     // Walks the scene's enabled surface nodes that overlap the output at layout (ox, oy) of size width × height.
-    void build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage);
+    // Without `cull`, every surface is drawn whole with blending on: the naive reference the culled frames must equal.
+    void build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage, bool cull = true);
 
     // Bottom to top, only surfaces with something to draw.
     const std::vector<VisibleSurface>& draws() const { return draws_; }

@@ -88,6 +88,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --precompile MODE      off|fast|background: load recorded programs before/after the first frame
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
   -d, --debug                verbose wlroots logging
+      --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
+                             (slow: a reference to compare kiln's damage tracking and culling against)
 )";
     return text;
 }
@@ -173,6 +175,8 @@ ParseResult parse_options(int argc, const char* const argv[])
             if (!mode)
                 return fail("unknown precompile mode '" + std::string(v) + "' (off, fast or background)");
             options.precompile = *mode;
+        } else if (arg == "--debug-full-redraw") {
+            options.full_redraw = true;
         } else if (arg == "--stats") {
             if (!take_value(v) || v.empty())
                 return fail("--stats needs a file name");

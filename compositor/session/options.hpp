@@ -23,6 +23,7 @@ struct Options {
     PrecompileMode precompile = PrecompileMode::fast;
     std::string stats_file;             // empty: no stats
     bool debug = false;
+    bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
     bool help = false;
     bool version = false;
 };

@@ -3,6 +3,7 @@
 
 #include "compositor/session/backend.hpp"
 #include "compositor/protocols/linux_dmabuf_v1.hpp"
+#include "compositor/protocols/linux_drm_syncobj_v1.hpp"
 #include "compositor/output/acquire_fences.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/output.hpp"
@@ -53,6 +54,7 @@ Server::~Server()
         wl_display_destroy_clients(display_);
     views_.clear();
     acquire_fences_.reset();
+    drm_syncobj_.reset();
     wayland_drm_.reset();
     linux_dmabuf_.reset();
     seat_.reset();
@@ -147,6 +149,12 @@ bool Server::start(std::string& error)
 
     fence_events_ = std::make_unique<FenceEvents>(wl_display_get_event_loop(display_));
     acquire_fences_ = std::make_unique<AcquireFences>(display_);
+    // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
+    if (linux_dmabuf_) {
+        drm_syncobj_ = LinuxDrmSyncobjV1::create(display_, wlr_backend_get_drm_fd(backend_));
+        if (drm_syncobj_)
+            acquire_fences_->set_explicit_sync([this](wlr_surface* s) { return drm_syncobj_->is_explicit(s); });
+    }
     wlr_compositor_create(display_, renderer_);
     wlr_data_device_manager_create(display_);
     layout_ = wlr_output_layout_create();
@@ -412,6 +420,13 @@ void Server::report_stats(Stats& stats) const
         stats.set("fences.acquire_waiting", uint64_t{acquire_fences_->waiting()});
         stats.set("fences.acquire_wait_ms_p50", percentile(acquire_fences_->wait_ms(), 0.5));
         stats.set("fences.acquire_wait_ms_p99", percentile(acquire_fences_->wait_ms(), 0.99));
+    }
+    stats.set("fences.syncobj_offered", uint64_t{drm_syncobj_ != nullptr});
+    if (drm_syncobj_) {
+        stats.set("fences.syncobj_acquire_waits", drm_syncobj_->acquire_waits());
+        stats.set("fences.syncobj_acquire_wait_ms_p50", percentile(drm_syncobj_->acquire_wait_ms(), 0.5));
+        stats.set("fences.syncobj_acquire_wait_ms_p99", percentile(drm_syncobj_->acquire_wait_ms(), 0.99));
+        stats.set("fences.syncobj_release_points_signalled", drm_syncobj_->release_points_signalled());
     }
 }
 

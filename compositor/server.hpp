@@ -25,6 +25,7 @@ class LinuxDmabufV1;
 class WaylandDrm;
 class FenceEvents;
 class AcquireFences;
+class LinuxDrmSyncobjV1;
 
 class Server {
 public:
@@ -89,6 +90,7 @@ private:
     std::unique_ptr<AcquireFences> acquire_fences_;
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
+    std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;

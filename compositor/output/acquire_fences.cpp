@@ -66,6 +66,8 @@ void AcquireFences::before_commit(wlr_surface* surface)
 {
     if (!(surface->pending.committed & WLR_SURFACE_STATE_BUFFER) || !surface->pending.buffer)
         return;
+    if (is_explicit_ && is_explicit_(surface))
+        return;
     wlr_dmabuf_attributes dmabuf{};
     if (!wlr_buffer_get_dmabuf(surface->pending.buffer, &dmabuf))
         return;

@@ -8,6 +8,7 @@
 #include "compositor/wlr.hpp"
 
 #include <chrono>
+#include <functional>
 #include <list>
 #include <memory>
 #include <vector>
@@ -20,6 +21,9 @@ public:
     ~AcquireFences();
     AcquireFences(const AcquireFences&) = delete;
     AcquireFences& operator=(const AcquireFences&) = delete;
+
+    // Surfaces that use explicit sync (linux-drm-syncobj): their implicit fences are not waited for.
+    void set_explicit_sync(std::function<bool(wlr_surface*)> is_explicit) { is_explicit_ = std::move(is_explicit); }
 
     uint64_t waits() const { return waits_; }
     size_t waiting() const { return pending_.size(); }
@@ -43,6 +47,7 @@ private:
     void drop(Wait* wait);
 
     wl_event_loop* loop_;
+    std::function<bool(wlr_surface*)> is_explicit_;
     wl_protocol_logger* logger_ = nullptr;
     std::list<std::unique_ptr<Wait>> pending_;
     uint64_t waits_ = 0;

@@ -409,6 +409,7 @@ void Server::report_stats(Stats& stats) const
     stats.set("frames.direct_scanout", frames_direct_scanout_);
     stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
     stats.set("frames.culled_surfaces", culled_surfaces_);
+    stats.set("frames.render_ahead", frames_render_ahead_);
     stats.set("frames.render_done_ms_p50", percentile(fence_ms_, 0.5));
     stats.set("frames.render_done_ms_p99", percentile(fence_ms_, 0.99));
     uint64_t slots = 0;

@@ -60,6 +60,7 @@ public:
     void frame_culled(size_t surfaces) { culled_surfaces_ += surfaces; }
     // Time from a frame's start until its render-done fence signalled.
     void frame_fenced(double ms);
+    void frame_rendered_ahead() { ++frames_render_ahead_; }
 
 private:
     void add_output(wlr_output* output);
@@ -99,6 +100,7 @@ private:
     uint64_t frames_rendered_ = 0;
     uint64_t frames_direct_scanout_ = 0;
     uint64_t culled_surfaces_ = 0;
+    uint64_t frames_render_ahead_ = 0;
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;

@@ -48,12 +48,21 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });
     mode_.connect(&output_->events.mode, [this](void*) { ring_.reset(); });
+    repaint_timer_ = wl_event_loop_add_timer(
+        wl_display_get_event_loop(server_.display()),
+        [](void* data) noexcept -> int {
+            static_cast<Output*>(data)->compose();
+            return 0;
+        },
+        this);
     destroy_.connect(&output_->events.destroy, [this](void*) { server_.remove_output(this); });
 }
 
 Output::~Output()
 {
     *alive_ = nullptr;
+    if (repaint_timer_)
+        wl_event_source_remove(repaint_timer_);
     // Frames still drawing: their fences are forgotten; buffers go back now, as the output itself goes away.
     for (auto& frame : frames_) {
         for (auto* feedback : frame->feedback)
@@ -75,8 +84,36 @@ void Output::on_frame()
 {
     backend_ready_ = true;
     commit_ready();
+    const int delay = repaint_delay_ms();
+    if (delay > 0 && backend_ready_ && !has_uncommitted() && needs_frame()) {
+        // Compose late in the refresh period: commits that arrive meanwhile make this frame, not the next one.
+        wl_event_source_timer_update(repaint_timer_, delay);
+        return;
+    }
+    compose();
+}
+
+bool Output::has_uncommitted() const
+{
+    return std::any_of(frames_.begin(), frames_.end(), [](const auto& f) { return !f->committed; });
+}
+
+// weston's repaint window, sway's max_render_time, from measurement: on KMS a frame event comes at the flip, and the
+// next flip is a refresh period away; the frame starts as late as the recent render times allow, with a margin.
+// Other backends pace by their own clocks (headless restarts its timer at each commit), so they start at once.
+int Output::repaint_delay_ms() const
+{
+    if (!wlr_output_is_drm(output_) || output_->refresh <= 0)
+        return 0;
+    const double period_ms = 1e6 / output_->refresh;
+    constexpr double margin_ms = 3.0;
+    return std::max(0, static_cast<int>(period_ms - render_estimate_ms_ - margin_ms));
+}
+
+void Output::compose()
+{
     // Frames already committed only wait for their fence to give buffers back: they do not hold the next one.
-    const bool waiting = std::any_of(frames_.begin(), frames_.end(), [](const auto& f) { return !f->committed; });
+    const bool waiting = has_uncommitted();
     if (backend_ready_ && !waiting && needs_frame())
         render();
     // While a frame cannot be shown yet, clients are not asked for another: it would be drawn for nothing.
@@ -249,8 +286,11 @@ void Output::fence_signalled(uint64_t id)
         if (frame->id != id)
             continue;
         frame->fence_done = true;
-        server_.frame_fenced(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                                       frame->started).count());
+        const double render_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame->started).count();
+        server_.frame_fenced(render_ms);
+        // A decaying maximum: one slow frame raises the estimate at once, fast ones lower it gradually.
+        render_estimate_ms_ = std::max(render_ms, render_estimate_ms_ * 0.9 + render_ms * 0.1);
         if (frame->readback && !frame->committed) {
             void* data = nullptr;
             uint32_t format = 0;
@@ -320,6 +360,14 @@ void Output::commit(Frame& frame)
     backend_ready_ = false;
     if (!carried.empty())
         wlr_output_schedule_frame(output_);
+    // Render ahead where a frame must be finished before it is committed and finishing takes more than half a
+    // refresh: the next frame is drawn now, into a free slot, and committed at the next frame event, so the output
+    // keeps its rate (at most two frames in flight: one queued, one drawing).
+    if (frame.readback && needs_frame() && !has_uncommitted() && output_->refresh > 0 &&
+        render_estimate_ms_ > 0.5e6 / output_->refresh) {
+        server_.frame_rendered_ahead();
+        render();
+    }
 }
 
 // wlroots 0.15 expects compositors to draw through wlr_output_attach_render into its own swapchain: only that "back

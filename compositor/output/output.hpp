@@ -47,6 +47,9 @@ private:
     };
 
     void on_frame();
+    void compose();
+    bool has_uncommitted() const;
+    int repaint_delay_ms() const;
     bool needs_frame() const;
     void render();
     bool try_scanout(const VisibleSet& visible);
@@ -75,6 +78,8 @@ private:
     std::deque<std::unique_ptr<Frame>> frames_;  // oldest first: drawing or waiting to be committed
     std::vector<PendingFeedback> feedback_;
     uint64_t next_frame_id_ = 1;
+    wl_event_source* repaint_timer_ = nullptr;
+    double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
     bool consumes_pixels_;       // the backend shows the buffer's memory (nested, KMS); headless shows nothing
     // Fence callbacks hold a weak reference: an output destroyed while frames are drawing ignores their fences.

@@ -1,6 +1,8 @@
 // EGL attribute list for a dma-buf: one fd/offset/pitch (and modifier) triple per plane.
 #include "renderer/dmabuf_image.hpp"
 
+#include "renderer/formats.hpp"
+
 #include <array>
 #include <vector>
 
@@ -24,7 +26,8 @@ constexpr std::array<PlaneAttribs, max_planes> plane_attribs{{
 
 }  // namespace
 
-EglImage create_dmabuf_image(const EglDisplay& display, const DmabufAttributes& attributes, std::string& error)
+EglImage create_dmabuf_image(const EglDisplay& display, const DmabufAttributes& attributes, std::string& error,
+                             YuvEncoding encoding)
 {
     if (!display.can_import_dmabuf()) {
         error = std::string("the ") + display.kind_name() + " EGL display cannot import dma-bufs";
@@ -47,6 +50,12 @@ EglImage create_dmabuf_image(const EglDisplay& display, const DmabufAttributes& 
                            {names.modifier_lo, static_cast<EGLint>(attributes.modifier & 0xffffffffu),
                             names.modifier_hi, static_cast<EGLint>(attributes.modifier >> 32)});
     }
+    if (const auto info = format_info(attributes.fourcc); info && info->yuv)
+        attribs.insert(attribs.end(),
+                       {EGL_YUV_COLOR_SPACE_HINT_EXT,
+                        encoding.space == YuvColorSpace::bt709 ? EGL_ITU_REC709_EXT : EGL_ITU_REC601_EXT,
+                        EGL_SAMPLE_RANGE_HINT_EXT,
+                        encoding.range == YuvRange::full ? EGL_YUV_FULL_RANGE_EXT : EGL_YUV_NARROW_RANGE_EXT});
     attribs.insert(attribs.end(), {EGL_IMAGE_PRESERVED_KHR, EGL_TRUE, EGL_NONE});
 
     const auto& procs = display.procs();

@@ -1,6 +1,7 @@
 // Opening the EGL display: GBM render node, EGL device or surfaceless, then a GLES 3 context with no surface.
 #include "renderer/egl_display.hpp"
 
+#include "renderer/format_probe.hpp"
 #include "renderer/formats.hpp"
 
 #include <GLES3/gl3.h>
@@ -12,8 +13,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sys/mman.h>
 #include <cstring>
+#include <utility>
 
 namespace kiln::renderer {
 namespace {
@@ -212,43 +213,31 @@ void EglDisplay::query_dmabuf_formats()
 }
 
 // A software device maps any fd it is given, so a small memfd shows whether it really imports a format: llvmpipe
-// lists NV12 yet refuses every NV12 image (measured with memfds and udmabufs alike). A format no client can use is
-// not offered. Hardware displays need real dma-bufs, so they are taken at their word.
+// lists NV12 yet refuses every NV12 image (measured with memfds and udmabufs alike), while it imports the R8 and
+// GR88 planes such a buffer is made of; such a format is offered "through planes" (kiln's shader converts it). A
+// format no client can use is not offered. Hardware displays need real dma-bufs, so they are taken at their word.
 void EglDisplay::drop_unimportable_formats()
 {
     if (kind_ != DisplayKind::device || !is_software_driver(driver_name_.empty() ? "swrast" : driver_name_))
         return;
-    std::vector<uint32_t> refused;
-    for (const auto& fm : dmabuf_formats_) {
-        const auto info = format_info(fm.fourcc);
-        if (!info || std::find(refused.begin(), refused.end(), fm.fourcc) != refused.end())
-            continue;
-        const int fd = memfd_create("kiln-format-probe", MFD_CLOEXEC);
-        if (fd < 0 || ftruncate(fd, 64 * 1024) != 0) {
-            if (fd >= 0)
-                ::close(fd);
-            return;
-        }
-        std::vector<EGLint> attribs{EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_LINUX_DRM_FOURCC_EXT,
-                                    static_cast<EGLint>(fm.fourcc)};
-        const EGLint fds[] = {EGL_DMA_BUF_PLANE0_FD_EXT, EGL_DMA_BUF_PLANE1_FD_EXT, EGL_DMA_BUF_PLANE2_FD_EXT};
-        const EGLint offsets[] = {EGL_DMA_BUF_PLANE0_OFFSET_EXT, EGL_DMA_BUF_PLANE1_OFFSET_EXT,
-                                  EGL_DMA_BUF_PLANE2_OFFSET_EXT};
-        const EGLint pitches[] = {EGL_DMA_BUF_PLANE0_PITCH_EXT, EGL_DMA_BUF_PLANE1_PITCH_EXT,
-                                  EGL_DMA_BUF_PLANE2_PITCH_EXT};
-        for (uint32_t p = 0; p < info->plane_count && p < 3; ++p)
-            attribs.insert(attribs.end(), {fds[p], fd, offsets[p], static_cast<EGLint>(p * 16384), pitches[p],
-                                           static_cast<EGLint>(16 * info->planes[p].bytes_per_pixel)});
-        attribs.push_back(EGL_NONE);
-        EGLImageKHR image = procs_.create_image(display_, EGL_NO_CONTEXT, EGL_LINUX_DMA_BUF_EXT, nullptr, attribs.data());
-        ::close(fd);
-        if (image == EGL_NO_IMAGE_KHR)
-            refused.push_back(fm.fourcc);
-        else
-            procs_.destroy_image(display_, image);
-    }
-    std::erase_if(dmabuf_formats_, [&](const FormatModifier& fm) {
-        return std::find(refused.begin(), refused.end(), fm.fourcc) != refused.end();
+    std::vector<std::pair<uint32_t, ProbeResult>> probed;
+    auto result_for = [&](uint32_t code) {
+        for (const auto& [known, result] : probed)
+            if (known == code)
+                return result;
+        probed.emplace_back(code, probe_import(*this, code));
+        return probed.back().second;
+    };
+    std::erase_if(dmabuf_formats_, [&](FormatModifier& fm) {
+        const ProbeResult result = result_for(fm.fourcc);
+        if (result != ProbeResult::through_planes)
+            return result == ProbeResult::refused;
+        // Planes are plain single-channel images: no external sampler, and only layouts a CPU-visible plane has.
+        if (fm.modifier != modifier_invalid && fm.modifier != modifier_linear)
+            return true;
+        fm.through_planes = true;
+        fm.external_only = false;
+        return false;
     });
 }
 

@@ -48,6 +48,12 @@ constexpr uint32_t abgr8888 = fourcc_code('A', 'B', '2', '4');
 constexpr uint32_t xbgr8888 = fourcc_code('X', 'B', '2', '4');
 constexpr uint32_t rgb565 = fourcc_code('R', 'G', '1', '6');
 constexpr uint32_t nv12 = fourcc_code('N', 'V', '1', '2');
+constexpr uint32_t nv16 = fourcc_code('N', 'V', '1', '6');
+constexpr uint32_t yuv420 = fourcc_code('Y', 'U', '1', '2');
+constexpr uint32_t yuv422 = fourcc_code('Y', 'U', '1', '6');
+// Single-channel layouts a YUV plane is imported as; not offered to clients (not in the format table).
+constexpr uint32_t r8 = fourcc_code('R', '8', ' ', ' ');
+constexpr uint32_t gr88 = fourcc_code('G', 'R', '8', '8');
 }  // namespace fourcc
 
 }  // namespace kiln::renderer

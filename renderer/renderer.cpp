@@ -58,6 +58,8 @@ Renderer::~Renderer()
         slot.program.reset();
     scratch_target_.reset();
     scratch_texture_.reset();
+    for (auto& texture : scratch_yuv_)
+        texture.reset();
     cache_.context_lost();
 }
 
@@ -95,6 +97,11 @@ Renderer::ProgramSlot* Renderer::program(ShaderVariant variant, std::string* err
     slot.tex = glGetUniformLocation(id, "tex");
     slot.alpha = glGetUniformLocation(id, "alpha");
     slot.color = glGetUniformLocation(id, "color");
+    slot.chroma_tex[0] = glGetUniformLocation(id, "tex1");
+    slot.chroma_tex[1] = glGetUniformLocation(id, "tex2");
+    slot.chroma_scale = glGetUniformLocation(id, "chroma_scale");
+    slot.yuv_matrix = glGetUniformLocation(id, "yuv_matrix");
+    slot.yuv_offset = glGetUniformLocation(id, "yuv_offset");
     return &slot;
 }
 
@@ -106,6 +113,8 @@ bool Renderer::prepare(ShaderVariant variant, std::string& error)
         return false;
     if (slot->warmed || variant == ShaderVariant::external)
         return true;  // an external program needs an external image to draw with; it warms on first use
+    if (variant == ShaderVariant::yuv_semiplanar || variant == ShaderVariant::yuv_planar)
+        return prepare_planes(variant, *slot, error);
     if (!scratch_target_) {
         scratch_target_ = RenderTarget::for_cpu(fourcc::xrgb8888, 1, 1, error);
         uint32_t texel = 0xffffffff;
@@ -148,7 +157,7 @@ std::unique_ptr<Texture> Renderer::create_shm_texture(const ShmDescription& desc
 }
 
 std::unique_ptr<Texture> Renderer::import_dmabuf(const DmabufAttributes& attributes, std::string& error,
-                                                 DmabufCheck* check)
+                                                 DmabufCheck* check, YuvEncoding encoding)
 {
     DmabufCheck result = validate_dmabuf(attributes, display_.dmabuf_formats());
     if (check)
@@ -159,14 +168,19 @@ std::unique_ptr<Texture> Renderer::import_dmabuf(const DmabufAttributes& attribu
         return nullptr;
     }
     bool external_only = false;
+    bool through_planes = false;
     for (const auto& fm : display_.dmabuf_formats())
-        if (fm.fourcc == attributes.fourcc && fm.modifier == attributes.modifier)
+        if (fm.fourcc == attributes.fourcc && fm.modifier == attributes.modifier) {
             external_only = fm.external_only;
+            through_planes = fm.through_planes;
+        }
+    if (through_planes)
+        return Texture::from_dmabuf_planes(display_, attributes, encoding, stats_, error);
     if (external_only && !has_external_) {
         error = "the format needs external textures, which this driver lacks";
         return nullptr;
     }
-    return Texture::from_dmabuf(display_, attributes, external_only, stats_, error);
+    return Texture::from_dmabuf(display_, attributes, external_only, stats_, error, encoding);
 }
 
 std::unique_ptr<RenderTarget> Renderer::create_dmabuf_target(const DmabufAttributes& attributes, std::string& error)
@@ -304,6 +318,8 @@ void Renderer::draw_solid(Color color, const Matrix3& matrix)
 
 bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha, Filter filter)
 {
+    if (texture.through_planes())
+        return draw_planes(texture, source, matrix, alpha);
     ShaderVariant variant;
     if (texture.external())
         variant = ShaderVariant::external;

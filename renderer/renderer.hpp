@@ -34,8 +34,9 @@ public:
 
     std::unique_ptr<Texture> create_shm_texture(const ShmDescription& desc, std::string& error);
     // Validates first (validate_dmabuf): a bad description never reaches EGL. `check` (optional) gets the result.
+    // YUV is read as `encoding` (linux-dmabuf cannot say which; a colour-representation protocol could).
     std::unique_ptr<Texture> import_dmabuf(const DmabufAttributes& attributes, std::string& error,
-                                           DmabufCheck* check = nullptr);
+                                           DmabufCheck* check = nullptr, YuvEncoding encoding = {});
     std::unique_ptr<RenderTarget> create_dmabuf_target(const DmabufAttributes& attributes, std::string& error);
     std::unique_ptr<RenderTarget> create_cpu_target(uint32_t fourcc, int32_t width, int32_t height,
                                                     std::string& error);
@@ -83,6 +84,11 @@ private:
         GLint tex = -1;
         GLint alpha = -1;
         GLint color = -1;
+        // Programs sampling YUV plane by plane (renderer_yuv.cpp).
+        GLint chroma_tex[2] = {-1, -1};
+        GLint chroma_scale = -1;
+        GLint yuv_matrix = -1;
+        GLint yuv_offset = -1;
         bool failed = false;
         bool warmed = false;
     };
@@ -93,6 +99,11 @@ private:
     void draw_quad(const ProgramSlot& slot, const Matrix3& matrix);
     bool draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
                    Filter filter = Filter::linear);
+    // YUV through planes (renderer_yuv.cpp): bind every plane, set the encoding's conversion, draw.
+    bool draw_planes(Texture& texture, FBox source, const Matrix3& matrix, float alpha);
+    bool draw_planes_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha);
+    // Draws a YUV program once with scratch plane textures of the formats real buffers import as.
+    bool prepare_planes(ShaderVariant variant, ProgramSlot& slot, std::string& error);
 
     EglDisplay& display_;
     ProgramCache& cache_;
@@ -101,6 +112,7 @@ private:
     RendererStats scratch_stats_;  // the warm-up texture's, kept out of the client counters (declared first: dies last)
     std::unique_ptr<RenderTarget> scratch_target_;
     std::unique_ptr<Texture> scratch_texture_;
+    std::array<std::unique_ptr<Texture>, 2> scratch_yuv_;  // semiplanar, planar
     RenderTarget* target_ = nullptr;
     RenderTarget* last_target_ = nullptr;
     // What this frame changed, so a CPU target reads back only that: the scissor boxes drawn in, or everything.

@@ -77,6 +77,41 @@ void main() {
 }
 )";
 
+// YUV sampled plane by plane (R8 luma; GR88 Cb,Cr pairs or R8 Cb and Cr planes), converted here because the driver
+// will not import the whole buffer. `yuv_matrix` and `yuv_offset` carry the encoding (renderer/yuv.hpp), so one
+// program serves BT.601 and BT.709 at either range.
+constexpr const char* yuv_semiplanar_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform sampler2D tex1;
+uniform vec2 chroma_scale;
+uniform mat3 yuv_matrix;
+uniform vec3 yuv_offset;
+uniform float alpha;
+void main() {
+    vec3 yuv = vec3(texture2D(tex, v_texcoord).r, texture2D(tex1, v_texcoord * chroma_scale).rg);
+    gl_FragColor = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0) * alpha;
+}
+)";
+
+constexpr const char* yuv_planar_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform sampler2D tex1;
+uniform sampler2D tex2;
+uniform vec2 chroma_scale;
+uniform mat3 yuv_matrix;
+uniform vec3 yuv_offset;
+uniform float alpha;
+void main() {
+    vec2 c = v_texcoord * chroma_scale;
+    vec3 yuv = vec3(texture2D(tex, v_texcoord).r, texture2D(tex1, c).r, texture2D(tex2, c).r);
+    gl_FragColor = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0) * alpha;
+}
+)";
+
 ProgramSource make(const char* name, const char* fragment, uint32_t usage)
 {
     return ProgramSource{name, quad_vertex, fragment, {{"pos", position_attribute}}, usage};
@@ -89,6 +124,8 @@ const std::array<ProgramSource, shader_variant_count> sources{
     make("texture_bgra", bgra_fragment, usage_shm),
     make("texture_bgrx", bgrx_fragment, usage_shm),
     make("texture_external", external_fragment, usage_dmabuf),
+    make("texture_yuv_semiplanar", yuv_semiplanar_fragment, usage_dmabuf),
+    make("texture_yuv_planar", yuv_planar_fragment, usage_dmabuf),
 };
 
 }  // namespace

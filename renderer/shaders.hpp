@@ -7,7 +7,8 @@
 
 namespace kiln::renderer {
 
-enum class ShaderVariant { solid, rgba, rgbx, bgra, bgrx, external, count };
+// yuv_semiplanar: NV12/NV16 as R8 + GR88 planes; yuv_planar: YUV420/YUV422 as three R8 planes.
+enum class ShaderVariant { solid, rgba, rgbx, bgra, bgrx, external, yuv_semiplanar, yuv_planar, count };
 
 constexpr size_t shader_variant_count = static_cast<size_t>(ShaderVariant::count);
 

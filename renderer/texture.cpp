@@ -46,9 +46,10 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
 }
 
 std::unique_ptr<Texture> Texture::from_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
-                                              bool external_only, RendererStats& stats, std::string& error)
+                                              bool external_only, RendererStats& stats, std::string& error,
+                                              YuvEncoding encoding)
 {
-    EglImage image = create_dmabuf_image(display, attributes, error);
+    EglImage image = create_dmabuf_image(display, attributes, error, encoding);
     if (!image)
         return nullptr;
     const auto info = format_info(attributes.fourcc);
@@ -60,6 +61,7 @@ std::unique_ptr<Texture> Texture::from_dmabuf(const EglDisplay& display, const D
     texture->width_ = attributes.width;
     texture->height_ = attributes.height;
     texture->fourcc_ = attributes.fourcc;
+    texture->encoding_ = encoding;
     texture->has_alpha_ = info && info->has_alpha;
     // EGL samples the dma-buf in its own format: channels already arrive as RGBA.
     texture->swizzle_rb_ = false;
@@ -83,8 +85,8 @@ std::unique_ptr<Texture> Texture::from_dmabuf(const EglDisplay& display, const D
 
 bool Texture::write_pixels(uint32_t stride, Box region, const void* data)
 {
-    if (image_)
-        return false;  // dma-buf textures are the client's memory: nothing to upload
+    if (image_ || through_planes())
+        return false;  // dma-buf textures are the client's memory: nothing to upload; YUV planes have no shm path
     const auto info = format_info(fourcc_);
     if (!info || !data)
         return false;

@@ -5,6 +5,9 @@
 #include "renderer/gl_objects.hpp"
 #include "renderer/renderer_stats.hpp"
 #include "renderer/types.hpp"
+#include "renderer/yuv.hpp"
+
+#include <array>
 
 #include <memory>
 #include <string>
@@ -16,8 +19,18 @@ public:
     // Uploads the whole buffer. `stats` must outlive the texture (the Renderer owns both).
     static std::unique_ptr<Texture> from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error);
     // Samples the dma-buf in place through an EGLImage: no copy. `attributes` must be validated already.
+    // A YUV format is converted by the driver, told `encoding` as a hint (it cannot change after import).
     static std::unique_ptr<Texture> from_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
-                                                bool external_only, RendererStats& stats, std::string& error);
+                                                bool external_only, RendererStats& stats, std::string& error,
+                                                YuvEncoding encoding = {});
+    // A YUV dma-buf the driver will not import whole: one EGLImage per plane (R8 luma, GR88 or R8 chroma), sampled
+    // as separate textures and converted by kiln's shader. `attributes` must be validated already.
+    static std::unique_ptr<Texture> from_dmabuf_planes(const EglDisplay& display, const DmabufAttributes& attributes,
+                                                       YuvEncoding encoding, RendererStats& stats,
+                                                       std::string& error);
+    // The same plane textures filled from memory (tightly packed rows), for warming the YUV programs.
+    static std::unique_ptr<Texture> from_yuv_memory(uint32_t fourcc, int32_t width, int32_t height,
+                                                    const std::array<const void*, 3>& planes, std::string& error);
 
     int32_t width() const { return width_; }
     int32_t height() const { return height_; }
@@ -29,14 +42,33 @@ public:
     GLenum target() const { return target_; }
     GLuint id() const { return texture_.id(); }
 
+    // Sampled plane by plane (YUV converted by kiln's shader): plane 0 is id(), the chroma planes follow.
+    bool through_planes() const { return plane_count_ > 1; }
+    uint32_t plane_count() const { return plane_count_; }
+    GLuint plane_id(uint32_t index) const { return index == 0 ? texture_.id() : chroma_[index - 1].texture.id(); }
+    const YuvLayout& yuv_layout() const { return layout_; }
+    YuvEncoding yuv_encoding() const { return encoding_; }
+    // Takes effect on the next draw for a texture sampled through planes; a driver-converted YUV texture keeps the
+    // encoding it was imported with (false unless they are the same).
+    bool set_yuv_encoding(YuvEncoding encoding);
+
     // Uploads `region` of shm memory whose first pixel is at `data`; other texels keep their contents.
     bool write_pixels(uint32_t stride, Box region, const void* data);
 
 private:
     Texture() = default;
 
+    struct ChromaPlane {
+        GlTexture texture;
+        EglImage image;
+    };
+
     GlTexture texture_;
     EglImage image_;
+    std::array<ChromaPlane, 2> chroma_{};
+    uint32_t plane_count_ = 1;
+    YuvLayout layout_{};
+    YuvEncoding encoding_{};
     GLenum target_ = GL_TEXTURE_2D;
     int32_t width_ = 0;
     int32_t height_ = 0;

@@ -65,6 +65,8 @@ struct FormatModifier {
     uint32_t fourcc = 0;
     uint64_t modifier = modifier_invalid;
     bool external_only = false;
+    // YUV the driver will not import whole: each plane is imported as R8/GR88 and kiln's shader converts it.
+    bool through_planes = false;
 };
 
 }  // namespace kiln::renderer

@@ -1,0 +1,78 @@
+// YCbCr-to-RGB conversions derived from each standard's luma weights, and the plane layouts of the YUV formats.
+#include "renderer/yuv.hpp"
+
+#include "renderer/formats.hpp"
+
+namespace kiln::renderer {
+
+const char* yuv_encoding_name(YuvEncoding encoding)
+{
+    const bool full = encoding.range == YuvRange::full;
+    if (encoding.space == YuvColorSpace::bt709)
+        return full ? "BT.709 full" : "BT.709 limited";
+    return full ? "BT.601 full" : "BT.601 limited";
+}
+
+YuvConversion yuv_conversion(YuvEncoding encoding)
+{
+    // Luma weights of red and blue (BT.601 table 3, BT.709 item 3.2); green takes the rest.
+    const double kr = encoding.space == YuvColorSpace::bt709 ? 0.2126 : 0.299;
+    const double kb = encoding.space == YuvColorSpace::bt709 ? 0.0722 : 0.114;
+    const double kg = 1.0 - kr - kb;
+    // Limited range: luma spans codes 16..235 and chroma 16..240 around 128; full range spans 0..255.
+    const bool limited = encoding.range == YuvRange::limited;
+    const double y_scale = limited ? 255.0 / 219.0 : 1.0;
+    const double c_scale = limited ? 255.0 / 224.0 : 1.0;
+    // Inverting Y = kr R + kg G + kb B, Cb = (B - Y) / (2 (1 - kb)), Cr = (R - Y) / (2 (1 - kr)).
+    const double r_cr = 2.0 * (1.0 - kr);
+    const double b_cb = 2.0 * (1.0 - kb);
+    const double g_cb = -kb * b_cb / kg;
+    const double g_cr = -kr * r_cr / kg;
+    YuvConversion out;
+    out.matrix = {
+        static_cast<float>(y_scale), 0.0f, static_cast<float>(r_cr * c_scale),
+        static_cast<float>(y_scale), static_cast<float>(g_cb * c_scale), static_cast<float>(g_cr * c_scale),
+        static_cast<float>(y_scale), static_cast<float>(b_cb * c_scale), 0.0f,
+    };
+    out.offset = {limited ? 16.0f / 255.0f : 0.0f, 128.0f / 255.0f, 128.0f / 255.0f};
+    return out;
+}
+
+std::optional<YuvLayout> yuv_layout(uint32_t code, int32_t width, int32_t height)
+{
+    YuvLayout layout;
+    uint32_t h_sub = 2;
+    uint32_t v_sub = 1;
+    switch (code) {
+    case fourcc::nv12: v_sub = 2; [[fallthrough]];
+    case fourcc::nv16: layout.shape = YuvShape::semiplanar; layout.plane_count = 2; break;
+    case fourcc::yuv420: v_sub = 2; [[fallthrough]];
+    case fourcc::yuv422: layout.shape = YuvShape::planar; layout.plane_count = 3; break;
+    default: return std::nullopt;
+    }
+    if (width < 1 || height < 1)
+        return std::nullopt;
+    const int32_t chroma_w = (width + static_cast<int32_t>(h_sub) - 1) / static_cast<int32_t>(h_sub);
+    const int32_t chroma_h = (height + static_cast<int32_t>(v_sub) - 1) / static_cast<int32_t>(v_sub);
+    layout.planes[0] = {fourcc::r8, width, height};
+    const uint32_t chroma_fourcc = layout.shape == YuvShape::semiplanar ? fourcc::gr88 : fourcc::r8;
+    for (uint32_t i = 1; i < layout.plane_count; ++i)
+        layout.planes[i] = {chroma_fourcc, chroma_w, chroma_h};
+    layout.chroma_scale_x = static_cast<float>(width) / static_cast<float>(chroma_w * static_cast<int32_t>(h_sub));
+    layout.chroma_scale_y = static_cast<float>(height) / static_cast<float>(chroma_h * static_cast<int32_t>(v_sub));
+    return layout;
+}
+
+DmabufAttributes yuv_plane_attributes(const DmabufAttributes& whole, const YuvLayout& layout, uint32_t index)
+{
+    DmabufAttributes plane;
+    plane.width = layout.planes[index].width;
+    plane.height = layout.planes[index].height;
+    plane.fourcc = layout.planes[index].fourcc;
+    plane.modifier = whole.modifier;
+    plane.plane_count = 1;
+    plane.planes[0] = whole.planes[index];
+    return plane;
+}
+
+}  // namespace kiln::renderer

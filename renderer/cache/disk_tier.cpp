@@ -181,7 +181,7 @@ void DiskTier::refuse(const std::string& path, const std::string& why)
     ++stats_.refused;
     std::lock_guard lock(refused_mutex_);
     if (refused_.insert(path).second)
-        std::fprintf(stderr, "kiln: program cache: %s %s\n", path.c_str(), why.c_str());
+        std::fprintf(stderr, "kiln: program cache: %s%s%s\n", path.c_str(), why.empty() ? "" : " ", why.c_str());
 }
 
 std::optional<std::vector<uint8_t>> DiskTier::read_file(int dir, const std::string& name, std::string& why)
@@ -290,7 +290,7 @@ void DiskTier::writer_loop()
                 lost_write_access(why);
             }
             if (!refused.empty())
-                refuse((dir_ / subdir(entry.kind)).string(), refused);
+                refuse((dir_ / subdir(entry.kind) / refused).string(), "");
         }
         lock.lock();
         writing_ = false;
@@ -404,7 +404,7 @@ bool DiskTier::train_dictionary(std::string& why)
     const bool saved = write_private_file(dictionaries_fd_.get(), std::to_string(id) + ".dict", ".tmp-", dictionary,
                                           write_why, refused);
     if (!refused.empty())
-        refuse((dir_ / "dictionaries").string(), refused);
+        refuse((dir_ / "dictionaries" / refused).string(), "");
     if (!saved) {
         why = "cannot save the dictionary: " + write_why;
         return false;

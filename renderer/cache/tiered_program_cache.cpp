@@ -295,7 +295,7 @@ void TieredProgramCache::flush()
         const bool saved = precompile_.save(why, refused);
         const std::string path = (user_->directory() / "precompile.list").string();
         if (!refused.empty())
-            log("program cache: saving " + path + ": " + refused);
+            log("program cache: " + (user_->directory() / refused).string());
         // Every flush retries, but the cause is told once: the compositor and the cache both flush on the way out.
         if (!saved && !precompile_save_warned_) {
             precompile_save_warned_ = true;

@@ -1,5 +1,5 @@
 // Entry point of the cache suite. Besides Catch2's tests it has child modes that the tests run as separate
-// processes: a blob-cache client, and concurrent writers.
+// processes: a blob-cache client, concurrent writers, and a writer meeting planted temporary names.
 #include "renderer/cache/disk_tier.hpp"
 #include "tests/cache/cache_fixture.hpp"
 
@@ -10,7 +10,8 @@
 #include <string>
 
 namespace kiln::test {
-int disk_writer_child(int argc, char** argv);  // disk_tier_test.cpp
+int disk_writer_child(int argc, char** argv);   // disk_tier_test.cpp
+int planted_temp_child(int argc, char** argv);  // private_files_test.cpp
 }
 
 namespace {
@@ -53,6 +54,8 @@ int main(int argc, char* argv[])
         return blob_child(argv[2], argv[3]);
     if (argc >= 2 && std::strcmp(argv[1], "--disk-writer") == 0)
         return kiln::test::disk_writer_child(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "--planted-temp-child") == 0)
+        return kiln::test::planted_temp_child(argc, argv);
     std::string why;
     if (!kiln::renderer::EglDisplay::open({}, why)) {
         std::printf("SKIP: no EGL display (%s)\n", why.c_str());

@@ -275,7 +275,7 @@ int cmd_clear(std::vector<Driver>& drivers, int root_fd, bool json)
         }
     drivers.clear();  // their writer threads and descriptors go before the directories do
     int status = 0;
-    for (const std::string name : {"v" + std::to_string(cache_format_version), std::string(mesa_cache_subdir)}) {
+    for (const std::string& name : {"v" + std::to_string(cache_format_version), std::string(mesa_cache_subdir)}) {
         std::string why;
         if (!remove_tree(root_fd, name, why)) {
             std::fprintf(stderr, "kiln-cache: cannot remove %s\n", why.c_str());

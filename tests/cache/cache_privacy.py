@@ -77,6 +77,12 @@ def main():
         wrong = wrong_modes(cache)
         check(not wrong, f"under umask 000 every directory is 0700 and every kiln file 0600 ({wrong[:6]})")
 
+        # A place the user chose for Mesa's cache is kept.
+        chosen = work / "chosen-mesa"
+        run_kiln(dict(env, MESA_SHADER_CACHE_DIR=str(chosen)), work / "cache-2")
+        check([p for p in chosen.rglob("*") if p.is_file()], "MESA_SHADER_CACHE_DIR set by the user is respected")
+        check(not (work / "cache-2" / "mesa").exists(), "and kiln then makes no mesa/ of its own")
+
         driver = next((cache / "v1").iterdir())
         entries = sorted((driver / "programs").glob("*.entry"))
         check(len(entries) >= 5, f"a first start stores programs ({len(entries)})")

@@ -3,6 +3,8 @@
 #include "compositor/server.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
+#include "renderer/cache/driver_shader_cache.hpp"
+#include "renderer/cache/tiered_program_cache.hpp"
 
 #include <cstdio>
 
@@ -27,6 +29,13 @@ int main(int argc, char* argv[])
     }
 
     wlr_log_init(options.debug ? WLR_DEBUG : WLR_ERROR, nullptr);
+
+    // Before EGL exists and before any thread: Mesa reads its cache location once, from the environment.
+    const std::filesystem::path cache_dir = options.cache_dir.empty() ? kiln::cache::default_user_cache_dir()
+                                                                      : std::filesystem::path(options.cache_dir);
+    const std::string driver_cache = kiln::cache::keep_driver_cache_in(cache_dir);
+    if (options.debug)
+        std::fprintf(stderr, "kiln: %s\n", driver_cache.c_str());
 
     Stats stats(process_start);
     int status = 0;

@@ -1,15 +1,16 @@
 // kiln-cache: inspect and maintain kiln's program cache (stats, list, verify, prune, clear, train-dictionary).
 #include "renderer/cache/disk_tier.hpp"
+#include "renderer/cache/driver_shader_cache.hpp"
 #include "renderer/cache/entry_file.hpp"
 #include "renderer/cache/precompile_list.hpp"
 #include "renderer/cache/program_key.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 
 #include <chrono>
+#include <fcntl.h>
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,7 +31,8 @@ Commands:
   verify                     check every entry's checksum and decompression (progress bar on a terminal)
   prune [--older-than DAYS] [--max-bytes N]
                              remove entries unused for DAYS, then least recently used ones above N bytes
-  clear                      remove every entry
+  clear                      remove everything: entries, dictionaries, precompile lists, the driver's own
+                             shader cache (DIR/mesa)
   train-dictionary           train a zstd dictionary from the entries; new entries use it
 )";
 
@@ -70,52 +72,64 @@ std::string age_text(fs::file_time_type when)
     return std::to_string(age / 86400) + " days ago";
 }
 
-// Opens every driver directory of the cache at `root`; an error string when it is not a usable kiln cache.
-std::optional<std::vector<Driver>> open_cache(const fs::path& root, bool writable, std::string& error)
+// Opens every driver directory of the cache at `root` (never through a symbolic link); an error string when it is
+// not a usable kiln cache. `root_fd` keeps the cache directory itself open for clear.
+std::optional<std::vector<Driver>> open_cache(const fs::path& root, bool writable, UniqueFd& root_fd, std::string& error)
 {
-    if (!fs::exists(root)) {
-        error = "no cache at " + root.string();
+    Opened opened = open_cache_root(root, false, true, error);
+    if (!opened.fd) {
+        if (opened.status == OpenStatus::missing)
+            error = "no cache at " + root.string();
         return std::nullopt;
     }
-    if (!prepare_private_directory(root, false, error))
-        return std::nullopt;
-    const fs::path versioned = root / ("v" + std::to_string(cache_format_version));
-    std::error_code ec;
-    bool empty = true;
-    for (const auto& e : fs::directory_iterator(root, ec)) {
-        (void)e;
-        empty = false;
-    }
-    if (!fs::is_directory(versioned)) {
-        if (empty)
+    root_fd = std::move(opened.fd);
+    const std::string version = "v" + std::to_string(cache_format_version);
+    const auto items = list_directory(root_fd.get());
+    const auto versioned = std::find_if(items.begin(), items.end(), [&](auto& i) { return i.name == version; });
+    if (versioned == items.end()) {
+        if (items.empty())
             return std::vector<Driver>{};
-        error = root.string() + " is not a kiln program cache (no " + versioned.filename().string() + "/ in it)";
+        error = root.string() + " is not a kiln program cache (no " + version + "/ in it)";
+        return std::nullopt;
+    }
+    Opened versioned_dir = open_private_dir(root_fd.get(), version, false, geteuid());
+    if (!versioned_dir.fd) {
+        error = (root / version).string() + (versioned_dir.status == OpenStatus::refused ? " " : ": ") +
+                versioned_dir.why;
         return std::nullopt;
     }
     std::vector<Driver> drivers;
-    for (const auto& e : fs::directory_iterator(versioned, ec)) {
+    for (const auto& item : list_directory(versioned_dir.fd.get())) {
         Driver d;
-        if (!e.is_directory() || !from_hex(e.path().filename().string(), d.hash))
+        if (!from_hex(item.name, d.hash))
             continue;
+        if (!item.directory) {
+            // Never followed: a link here could point kiln-cache at anything, and clear would empty it.
+            std::fprintf(stderr, "kiln-cache: %s is %s: skipped\n", (root / version / item.name).c_str(),
+                         item.symlink ? "a symbolic link" : "not a directory");
+            continue;
+        }
         std::string why;
         std::string note;
         DiskTierOptions options;
-        options.writable = writable && access(e.path().c_str(), W_OK) == 0;
+        options.writable = writable && faccessat(versioned_dir.fd.get(), item.name.c_str(), W_OK, AT_EACCESS) == 0;
         d.tier = DiskTier::open(root, d.hash, options, why, note);
         if (!d.tier) {
             error = why;
             return std::nullopt;
         }
-        d.dir = e.path();
+        d.dir = root / version / item.name;
         drivers.push_back(std::move(d));
     }
     return drivers;
 }
 
-std::vector<uint8_t> read_bytes(const fs::path& path)
+// The driver's precompile list; a refused one is reported and read as empty.
+void load_precompile_list(Driver& d, PrecompileList& list)
 {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+    std::string why;
+    if (!list.load(d.tier->directory_fd(), "precompile.list", d.tier->owner(), why))
+        std::fprintf(stderr, "kiln-cache: %s: %s\n", (d.dir / "precompile.list").c_str(), why.c_str());
 }
 
 int cmd_stats(std::vector<Driver>& drivers, bool json)
@@ -130,7 +144,7 @@ int cmd_stats(std::vector<Driver>& drivers, bool json)
             bytes += e.size;
         }
         PrecompileList list;
-        list.load(d.dir / "precompile.list");
+        load_precompile_list(d, list);
         const uint32_t dictionary = d.tier->compressor().dictionary_id();
         if (json)
             std::printf("%s{\"driver\": \"%s\", \"programs\": %llu, \"blobs\": %llu, \"bytes\": %llu, "
@@ -158,25 +172,19 @@ int cmd_list(std::vector<Driver>& drivers, bool json)
     if (json)
         std::printf("[");
     for (auto& d : drivers) {
-        std::map<Sha1, std::string> name_of;
-        std::ifstream list(d.dir / "precompile.list");
-        std::string key_hex, usage, name;
-        while (list >> key_hex >> usage >> name) {
-            Sha1 key{};
-            if (from_hex(key_hex, key))
-                name_of[key] = name;
-        }
+        PrecompileList list;
+        load_precompile_list(d, list);
         for (const auto& e : d.tier->list()) {
             std::string why;
-            const auto bytes = read_bytes(e.path);
-            auto header = decode_header(bytes, why);
+            const auto bytes = d.tier->read_bytes(e, why);
+            auto header = bytes ? decode_header(*bytes, why) : std::nullopt;
             std::string label = e.kind == EntryKind::program ? "program" : "blob";
             std::string program_name = "-";
             if (header && header->kind == EntryKind::program && header->key.size() == 40) {
                 Sha1 key{};
                 std::copy(header->key.begin() + 20, header->key.end(), key.begin());
-                if (auto it = name_of.find(key); it != name_of.end())
-                    program_name = it->second;
+                if (const std::string name = list.name(key); !name.empty())
+                    program_name = name;
             }
             if (json)
                 std::printf("%s{\"driver\": \"%s\", \"kind\": \"%s\", \"file\": \"%s\", \"bytes\": %llu, "
@@ -209,8 +217,8 @@ int cmd_verify(std::vector<Driver>& drivers, bool json)
     for (auto& d : drivers)
         for (const auto& e : d.tier->list()) {
             std::string why;
-            const auto bytes = read_bytes(e.path);
-            if (!decode_entry(bytes, d.tier->compressor(), why)) {
+            const auto bytes = d.tier->read_bytes(e, why);
+            if (!bytes || !decode_entry(*bytes, d.tier->compressor(), why)) {
                 ++bad;
                 problems.push_back(e.path.string() + ": " + why);
             }
@@ -254,6 +262,33 @@ int cmd_prune(std::vector<Driver>& drivers, std::optional<int> days, std::option
         std::printf("removed %llu entries: %llu -> %llu bytes\n", static_cast<unsigned long long>(removed),
                     static_cast<unsigned long long>(before), static_cast<unsigned long long>(after));
     return 0;
+}
+
+// Empties the cache: every driver directory and the driver's own shader cache go, the cache directory stays.
+int cmd_clear(std::vector<Driver>& drivers, int root_fd, bool json)
+{
+    uint64_t removed = 0, before = 0;
+    for (auto& d : drivers)
+        for (const auto& e : d.tier->list()) {
+            ++removed;
+            before += e.size;
+        }
+    drivers.clear();  // their writer threads and descriptors go before the directories do
+    int status = 0;
+    for (const std::string& name : {"v" + std::to_string(cache_format_version), std::string(mesa_cache_subdir)}) {
+        std::string why;
+        if (!remove_tree(root_fd, name, why)) {
+            std::fprintf(stderr, "kiln-cache: cannot remove %s\n", why.c_str());
+            status = 1;
+        }
+    }
+    if (json)
+        std::printf("{\"removed\": %llu, \"bytes_before\": %llu, \"bytes_after\": 0}\n",
+                    static_cast<unsigned long long>(removed), static_cast<unsigned long long>(before));
+    else
+        std::printf("removed %llu entries (%llu bytes), the precompile lists, dictionaries and driver shader cache\n",
+                    static_cast<unsigned long long>(removed), static_cast<unsigned long long>(before));
+    return status;
 }
 
 }  // namespace
@@ -315,7 +350,8 @@ int main(int argc, char** argv)
 
     const bool writes = command == "prune" || command == "clear" || command == "train-dictionary";
     std::string error;
-    auto drivers = open_cache(dir, writes, error);
+    UniqueFd root_fd;
+    auto drivers = open_cache(dir, writes, root_fd, error);
     if (!drivers) {
         std::fprintf(stderr, "kiln-cache: %s\n", error.c_str());
         return 1;
@@ -329,7 +365,7 @@ int main(int argc, char** argv)
     if (command == "prune")
         return cmd_prune(*drivers, older_than, max_bytes, json);
     if (command == "clear")
-        return cmd_prune(*drivers, std::nullopt, 0, json);
+        return cmd_clear(*drivers, root_fd.get(), json);
     // train-dictionary
     int status = 0;
     for (auto& d : *drivers) {

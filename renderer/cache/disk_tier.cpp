@@ -11,8 +11,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
-#include <fstream>
 #include <sys/stat.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace kiln::cache {
@@ -25,57 +25,17 @@ const char* subdir(EntryKind kind)
     return kind == EntryKind::program ? "programs" : "blobs";
 }
 
-std::optional<std::vector<uint8_t>> read_file(const fs::path& path)
+constexpr size_t max_file_bytes = 64u << 20;
+
+std::string entry_name(std::span<const uint8_t> key)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return std::nullopt;
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
-        close(fd);
-        return std::nullopt;
-    }
-    std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-        if (n <= 0)
-            break;
-        done += static_cast<size_t>(n);
-    }
-    close(fd);
-    bytes.resize(done);
-    return bytes;
+    return to_hex(sha1(key)) + ".entry";
 }
 
-// Writes `bytes` to a unique temp file beside `path` and renames it into place: readers see all or nothing.
-bool write_atomically(const fs::path& path, std::span<const uint8_t> bytes, std::string& why)
+// "path: why" for an error, "path why" for a refusal (its text reads on from the path).
+std::string describe(const fs::path& path, const Opened& opened)
 {
-    static std::atomic<uint64_t> counter{0};
-    const fs::path temp = path.parent_path() / (".tmp-" + std::to_string(getpid()) + "-" +
-                                                std::to_string(counter.fetch_add(1)));
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        why = std::strerror(errno);
-        return false;
-    }
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n <= 0) {
-            why = std::strerror(n < 0 ? errno : ENOSPC);
-            close(fd);
-            unlink(temp.c_str());
-            return false;
-        }
-        done += static_cast<size_t>(n);
-    }
-    if (close(fd) != 0 || rename(temp.c_str(), path.c_str()) != 0) {
-        why = std::strerror(errno);
-        unlink(temp.c_str());
-        return false;
-    }
-    return true;
+    return path.string() + (opened.status == OpenStatus::refused ? " " : ": ") + opened.why;
 }
 
 // Worker threads take no signals: the compositor reads SIGTERM/SIGINT/SIGCHLD through a signalfd on its own
@@ -100,68 +60,96 @@ std::thread start_quiet_thread(F&& body)
 
 }  // namespace
 
-bool prepare_private_directory(const fs::path& dir, bool create, std::string& error)
+Opened open_cache_root(const fs::path& root, bool create, bool must_be_mine, std::string& error)
 {
-    std::error_code ec;
-    if (create)
-        fs::create_directories(dir, ec);
-    struct stat st {};
-    if (lstat(dir.c_str(), &st) != 0) {
-        error = dir.string() + ": " + std::strerror(errno);
-        return false;
+    const uid_t me = geteuid();
+    uid_t owner = me;
+    if (create) {
+        // Parents are the user's own path (~/.cache may itself be a link): only the cache directory is kiln's.
+        std::error_code ec;
+        if (root.has_parent_path())
+            fs::create_directories(root.parent_path(), ec);
+    } else if (!must_be_mine) {
+        // A read-only system tier may belong to root; whoever owns it must own what is in it.
+        struct stat st {};
+        if (fstatat(AT_FDCWD, root.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+            owner = st.st_uid;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        error = dir.string() + " is not a directory";
-        return false;
-    }
-    if (st.st_uid != geteuid()) {
-        error = dir.string() + " is owned by uid " + std::to_string(st.st_uid) + ", not by this user: refused";
-        return false;
-    }
-    if (create && (st.st_mode & 077) != 0)
-        chmod(dir.c_str(), 0700);  // a cache of driver binaries is private to its user
-    return true;
+    Opened opened = open_private_dir(AT_FDCWD, root, create, owner);
+    if (!opened.fd)
+        error = describe(root, opened);
+    return opened;
 }
 
 std::unique_ptr<DiskTier> DiskTier::open(const fs::path& root, const Sha1& driver, DiskTierOptions options,
                                          std::string& error, std::string& note)
 {
-    const fs::path dir = root / ("v" + std::to_string(cache_format_version)) / to_hex(driver);
+    const std::string version = "v" + std::to_string(cache_format_version);
+    const fs::path dir = root / version / to_hex(driver);
     bool writable = options.writable;
+    Opened root_dir = open_cache_root(root, writable, options.writable, error);
+    if (!root_dir.fd)
+        return nullptr;
+    struct stat st {};
+    fstat(root_dir.fd.get(), &st);
+    const uid_t owner = st.st_uid;
+
+    // Each level is opened relative to the one above, so no path component can be swapped for a link meanwhile.
+    // levels: v<format>, <driver>, then its programs, blobs and dictionaries.
+    Opened levels[5];
+    const fs::path paths[5] = {root / version, dir, dir / "programs", dir / "blobs", dir / "dictionaries"};
+    auto open_all = [&](bool create) -> bool {
+        levels[0] = open_private_dir(root_dir.fd.get(), version, create, owner);
+        if (levels[0].fd)
+            levels[1] = open_private_dir(levels[0].fd.get(), to_hex(driver), create, owner);
+        for (int i = 2; i < 5 && levels[1].fd; ++i)
+            levels[i] = open_private_dir(levels[1].fd.get(), paths[i].filename(), create, owner);
+        for (int i = 0; i < 5; ++i)
+            if (levels[i].status == OpenStatus::refused) {
+                error = describe(paths[i], levels[i]);
+                return false;
+            }
+        return true;
+    };
     if (writable) {
-        std::string why;
-        if (!prepare_private_directory(root, true, why)) {
-            error = why;
+        if (!open_all(true))
             return nullptr;
-        }
-        std::error_code ec;
-        for (const char* sub : {"programs", "blobs", "dictionaries"})
-            fs::create_directories(dir / sub, ec);
-        if (ec || access(dir.c_str(), W_OK) != 0 || access((dir / "programs").c_str(), W_OK) != 0) {
+        const Opened* failed = nullptr;
+        for (const Opened& level : levels)
+            if (!failed && level.status != OpenStatus::ok)
+                failed = &level;
+        std::string cause = failed ? failed->why : std::string();
+        // Directories that exist but cannot be written (a read-only cache the user prepared) are used read-only.
+        for (int i : {1, 2, 3})
+            if (cause.empty() && faccessat(levels[i].fd.get(), ".", W_OK, AT_EACCESS) != 0)
+                cause = std::strerror(errno);
+        if (!cause.empty()) {
             writable = false;
-            note = dir.string() + " cannot be written (" + (ec ? ec.message() : std::strerror(errno)) +
-                   "): using it read-only";
+            note = dir.string() + " cannot be written (" + cause + "): using it read-only";
         }
     }
     if (!writable) {
-        std::string why;
-        if (!fs::is_directory(root) || !prepare_private_directory(root, false, why)) {
-            error = why.empty() ? root.string() + " does not exist" : why;
-            if (!fs::is_directory(root))
-                return nullptr;
-            // A read-only system tier may be owned by root: only the user tier must be our own.
-            if (options.writable)
-                return nullptr;
-            error.clear();
-        }
+        // Read-only: what is missing is simply empty.
+        if (!open_all(false))
+            return nullptr;
     }
-    std::unique_ptr<DiskTier> tier(new DiskTier(dir, options, writable));
+    std::unique_ptr<DiskTier> tier(new DiskTier(dir, options, writable, owner, std::move(levels[1].fd),
+                                                std::move(levels[2].fd), std::move(levels[3].fd),
+                                                std::move(levels[4].fd)));
     tier->load_dictionaries();
     return tier;
 }
 
-DiskTier::DiskTier(fs::path dir, DiskTierOptions options, bool writable)
-    : dir_(std::move(dir)), options_(options), writable_(writable)
+DiskTier::DiskTier(fs::path dir, DiskTierOptions options, bool writable, uid_t owner, UniqueFd dir_fd,
+                   UniqueFd programs, UniqueFd blobs, UniqueFd dictionaries)
+    : dir_(std::move(dir)),
+      owner_(owner),
+      dir_fd_(std::move(dir_fd)),
+      programs_fd_(std::move(programs)),
+      blobs_fd_(std::move(blobs)),
+      dictionaries_fd_(std::move(dictionaries)),
+      options_(options),
+      writable_(writable)
 {
     writer_ = start_quiet_thread([this] { writer_loop(); });
 }
@@ -180,18 +168,60 @@ DiskTier::~DiskTier()
 
 fs::path DiskTier::path_for(EntryKind kind, std::span<const uint8_t> key) const
 {
-    return dir_ / subdir(kind) / (to_hex(sha1(key)) + ".entry");
+    return dir_ / subdir(kind) / entry_name(key);
+}
+
+int DiskTier::fd_of(EntryKind kind) const
+{
+    return kind == EntryKind::program ? programs_fd_.get() : blobs_fd_.get();
+}
+
+void DiskTier::refuse(const std::string& path, const std::string& why)
+{
+    ++stats_.refused;
+    std::lock_guard lock(refused_mutex_);
+    if (refused_.insert(path).second)
+        std::fprintf(stderr, "kiln: program cache: %s%s%s\n", path.c_str(), why.empty() ? "" : " ", why.c_str());
+}
+
+std::optional<std::vector<uint8_t>> DiskTier::read_file(int dir, const std::string& name, std::string& why)
+{
+    if (dir < 0) {
+        why = "no such directory";
+        return std::nullopt;  // a read-only tier without this subdirectory
+    }
+    OpenStatus status = OpenStatus::failed;
+    auto bytes = read_private_file(dir, name, owner_, max_file_bytes, status, why);
+    if (status == OpenStatus::refused) {
+        const fs::path where = dir == dictionaries_fd_.get() ? dir_ / "dictionaries" / name
+                               : dir == blobs_fd_.get()      ? dir_ / "blobs" / name
+                               : dir == programs_fd_.get()   ? dir_ / "programs" / name
+                                                             : dir_ / name;
+        refuse(where.string(), why);
+    }
+    return bytes;
+}
+
+std::optional<std::vector<uint8_t>> DiskTier::read_bytes(const DiskEntryInfo& info, std::string& why)
+{
+    return read_file(fd_of(info.kind), info.name, why);
+}
+
+void DiskTier::remove(EntryKind kind, std::span<const uint8_t> key)
+{
+    if (writable() && fd_of(kind) >= 0)
+        unlinkat(fd_of(kind), entry_name(key).c_str(), 0);
 }
 
 std::optional<Entry> DiskTier::read(EntryKind kind, std::span<const uint8_t> key)
 {
-    const fs::path path = path_for(kind, key);
-    auto bytes = read_file(path);
+    const std::string name = entry_name(key);
+    std::string why;
+    auto bytes = read_file(fd_of(kind), name, why);
     if (!bytes) {
         ++stats_.misses;
         return std::nullopt;
     }
-    std::string why;
     auto entry = decode_entry(*bytes, compressor_, why);
     if (entry && (entry->kind != kind || !std::equal(entry->key.begin(), entry->key.end(), key.begin(), key.end()))) {
         why = "entry holds another key";
@@ -200,14 +230,14 @@ std::optional<Entry> DiskTier::read(EntryKind kind, std::span<const uint8_t> key
     if (!entry) {
         ++stats_.discarded;
         ++stats_.misses;
-        std::fprintf(stderr, "kiln: discarding cache entry %s: %s\n", path.c_str(), why.c_str());
+        std::fprintf(stderr, "kiln: discarding cache entry %s: %s\n", path_for(kind, key).c_str(), why.c_str());
         if (writable())
-            unlink(path.c_str());
+            unlinkat(fd_of(kind), name.c_str(), 0);
         return std::nullopt;
     }
     ++stats_.hits;
-    if (writable())
-        utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // last use, for age-based collection
+    if (writable())  // last use, for age-based collection; a link swapped in meanwhile is not followed
+        utimensat(fd_of(kind), name.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
     return entry;
 }
 
@@ -251,12 +281,16 @@ void DiskTier::writer_loop()
         if (writable()) {
             const auto bytes = encode_entry(entry, compressor_);
             std::string why;
-            if (write_atomically(path_for(entry.kind, entry.key), bytes, why))
+            std::string refused;
+            const int dir = fd_of(entry.kind);
+            if (write_private_file(dir, entry_name(entry.key), ".tmp-", bytes, why, refused))
                 ++stats_.writes;
             else {
                 ++stats_.write_failures;
                 lost_write_access(why);
             }
+            if (!refused.empty())
+                refuse((dir_ / subdir(entry.kind) / refused).string(), "");
         }
         lock.lock();
         writing_ = false;
@@ -268,15 +302,18 @@ void DiskTier::writer_loop()
 
 void DiskTier::load_dictionaries()
 {
-    std::error_code ec;
-    std::vector<std::pair<fs::file_time_type, fs::path>> found;
-    for (const auto& f : fs::directory_iterator(dir_ / "dictionaries", ec))
-        if (f.path().extension() == ".dict")
-            found.emplace_back(f.last_write_time(ec), f.path());
-    std::sort(found.begin(), found.end());
+    std::vector<std::pair<timespec, std::string>> found;
+    if (dictionaries_fd_)
+        for (const auto& item : list_directory(dictionaries_fd_.get()))
+            if (item.name.ends_with(".dict"))
+                found.emplace_back(item.modified, item.name);
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.first.tv_sec, a.first.tv_nsec, a.second) < std::tie(b.first.tv_sec, b.first.tv_nsec, b.second);
+    });
     // Every dictionary reads its entries; the newest one also writes.
     for (size_t i = 0; i < found.size(); ++i) {
-        auto bytes = read_file(found[i].second);
+        std::string why;
+        auto bytes = read_file(dictionaries_fd_.get(), found[i].second, why);
         if (!bytes)
             continue;
         if (i + 1 == found.size())
@@ -289,14 +326,21 @@ void DiskTier::load_dictionaries()
 std::vector<DiskEntryInfo> DiskTier::list() const
 {
     std::vector<DiskEntryInfo> out;
-    std::error_code ec;
-    for (EntryKind kind : {EntryKind::program, EntryKind::blob})
-        for (const auto& f : fs::directory_iterator(dir_ / subdir(kind), ec)) {
-            if (f.path().extension() != ".entry")
+    for (EntryKind kind : {EntryKind::program, EntryKind::blob}) {
+        if (fd_of(kind) < 0)
+            continue;
+        for (const auto& item : list_directory(fd_of(kind))) {
+            // Only our own regular files are entries; anything else is refused when read, never listed.
+            if (!item.name.ends_with(".entry") || !item.regular || item.owner != owner_)
                 continue;
-            std::error_code e2;
-            out.push_back({f.path(), kind, f.file_size(e2), f.last_write_time(e2)});
+            const auto since_epoch = std::chrono::seconds(item.modified.tv_sec) +
+                                     std::chrono::nanoseconds(item.modified.tv_nsec);
+            const auto when = std::chrono::file_clock::from_sys(
+                std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                    since_epoch)));
+            out.push_back({dir_ / subdir(kind) / item.name, item.name, kind, item.size, when});
         }
+    }
     return out;
 }
 
@@ -316,17 +360,21 @@ DiskTier::PruneResult DiskTier::prune(std::optional<int> older_than_days, std::o
         const bool too_old =
             older_than_days && now - e.last_use > std::chrono::hours(24) * static_cast<int64_t>(*older_than_days);
         const bool over = max_bytes && result.bytes_after > *max_bytes;
-        if ((too_old || over) && unlink(e.path.c_str()) == 0) {
+        if ((too_old || over) && unlinkat(fd_of(e.kind), e.name.c_str(), 0) == 0) {
             result.bytes_after -= e.size;
             ++result.removed;
         }
     }
     // Temp files of writers killed mid-write are never renamed into place; clear away old ones.
-    std::error_code ec;
-    for (const char* sub : {"programs", "blobs"})
-        for (const auto& f : fs::directory_iterator(dir_ / sub, ec))
-            if (f.path().filename().string().starts_with(".tmp-") && now - f.last_write_time(ec) > std::chrono::minutes(10))
-                fs::remove(f.path(), ec);
+    const auto stale = std::chrono::system_clock::now() - std::chrono::minutes(10);
+    for (int dir : {programs_fd_.get(), blobs_fd_.get(), dir_fd_.get()}) {
+        if (dir < 0)
+            continue;
+        for (const auto& item : list_directory(dir))
+            if ((item.name.starts_with(".tmp-") || item.name.starts_with(".precompile-")) && item.regular &&
+                item.owner == owner_ && std::chrono::system_clock::from_time_t(item.modified.tv_sec) < stale)
+                unlinkat(dir, item.name.c_str(), 0);
+    }
     return result;
 }
 
@@ -334,10 +382,10 @@ bool DiskTier::train_dictionary(std::string& why)
 {
     std::vector<std::vector<uint8_t>> samples;
     for (const auto& info : list()) {
-        auto bytes = read_file(info.path);
+        std::string defect;
+        auto bytes = read_bytes(info, defect);
         if (!bytes)
             continue;
-        std::string defect;
         if (auto entry = decode_entry(*bytes, compressor_, defect))
             samples.push_back(std::move(entry->payload));
     }
@@ -346,9 +394,18 @@ bool DiskTier::train_dictionary(std::string& why)
         why = "too few or too small entries to train from (" + std::to_string(samples.size()) + ")";
         return false;
     }
+    if (!dictionaries_fd_) {
+        why = "cannot save the dictionary: " + (dir_ / "dictionaries").string() + " is missing";
+        return false;
+    }
     const uint32_t id = Compressor::id_of(dictionary);
     std::string write_why;
-    if (!write_atomically(dir_ / "dictionaries" / (std::to_string(id) + ".dict"), dictionary, write_why)) {
+    std::string refused;
+    const bool saved = write_private_file(dictionaries_fd_.get(), std::to_string(id) + ".dict", ".tmp-", dictionary,
+                                          write_why, refused);
+    if (!refused.empty())
+        refuse((dir_ / "dictionaries" / refused).string(), "");
+    if (!saved) {
         why = "cannot save the dictionary: " + write_why;
         return false;
     }
@@ -384,13 +441,13 @@ void DiskTier::background_load(std::function<void(std::vector<Entry>&&)> loaded)
     for (const auto& info : entries) {
         if (info.kind != EntryKind::blob)
             continue;
-        auto bytes = read_file(info.path);
         std::string why;
+        auto bytes = read_bytes(info, why);
         if (auto entry = bytes ? decode_entry(*bytes, compressor_, why) : std::nullopt)
             blobs.push_back(std::move(*entry));
-        else if (writable()) {
+        else if (bytes && writable()) {
             ++stats_.discarded;
-            unlink(info.path.c_str());
+            unlinkat(fd_of(info.kind), info.name.c_str(), 0);
         }
     }
     if (loaded)

@@ -9,6 +9,7 @@
 #include "renderer/cache/compressor.hpp"
 #include "renderer/cache/digest.hpp"
 #include "renderer/cache/entry_file.hpp"
+#include "renderer/cache/private_files.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,7 +34,8 @@ struct DiskTierOptions {
 };
 
 struct DiskEntryInfo {
-    std::filesystem::path path;
+    std::filesystem::path path;  // for messages; I/O goes through the tier's directory descriptors
+    std::string name;
     EntryKind kind = EntryKind::program;
     uint64_t size = 0;
     std::filesystem::file_time_type last_use;
@@ -42,6 +45,7 @@ struct DiskTierStats {
     std::atomic<uint64_t> hits{0};
     std::atomic<uint64_t> misses{0};
     std::atomic<uint64_t> discarded{0};  // corrupt, truncated, foreign or wrong-version entries removed
+    std::atomic<uint64_t> refused{0};    // symbolic links, non-regular files, other users' files: never opened
     std::atomic<uint64_t> writes{0};
     std::atomic<uint64_t> write_failures{0};
     std::atomic<uint64_t> collected{0};  // removed by age or size limits
@@ -53,7 +57,8 @@ struct DiskTierStats {
 
 class DiskTier {
 public:
-    // Opens (creating when writable) root/v<format>/<driver hash>/. A directory owned by another user is refused.
+    // Opens (creating when writable) root/v<format>/<driver hash>/ and its subdirectories, each 0700, never through a
+    // symbolic link. A directory owned by another user is refused (a read-only tier's by its root's owner).
     // A directory that cannot be written is opened read-only, with `note` saying so.
     static std::unique_ptr<DiskTier> open(const std::filesystem::path& root, const Sha1& driver, DiskTierOptions options,
                                           std::string& error, std::string& note);
@@ -90,15 +95,32 @@ public:
     // Trains a dictionary from the entries on disk and uses it for new writes; false with `why` when it cannot.
     bool train_dictionary(std::string& why);
     std::filesystem::path path_for(EntryKind kind, std::span<const uint8_t> key) const;
+    // An entry's bytes as listed (kiln-cache list and verify), never through a symbolic link.
+    std::optional<std::vector<uint8_t>> read_bytes(const DiskEntryInfo& info, std::string& why);
+    // Removes one entry (one the driver refused to load).
+    void remove(EntryKind kind, std::span<const uint8_t> key);
+    // The driver directory, for files kept beside the entries (the precompile list), and whose files it accepts.
+    int directory_fd() const { return dir_fd_.get(); }
+    uid_t owner() const { return owner_; }
+    // Reports something kiln will not open in the tier, once per path.
+    void refuse(const std::string& path, const std::string& why);
 
 private:
-    DiskTier(std::filesystem::path dir, DiskTierOptions options, bool writable);
+    DiskTier(std::filesystem::path dir, DiskTierOptions options, bool writable, uid_t owner, UniqueFd dir_fd,
+             UniqueFd programs, UniqueFd blobs, UniqueFd dictionaries);
+    int fd_of(EntryKind kind) const;
+    std::optional<std::vector<uint8_t>> read_file(int dir, const std::string& name, std::string& why);
     void writer_loop();
     void load_dictionaries();
     void background_load(std::function<void(std::vector<Entry>&&)> loaded);
     void lost_write_access(const std::string& why);
 
     std::filesystem::path dir_;
+    uid_t owner_;
+    UniqueFd dir_fd_;
+    UniqueFd programs_fd_;
+    UniqueFd blobs_fd_;
+    UniqueFd dictionaries_fd_;
     DiskTierOptions options_;
     std::atomic<bool> writable_;
     Compressor compressor_;
@@ -117,9 +139,13 @@ private:
     std::condition_variable ready_cv_;
     std::thread loader_;
     std::once_flag warned_;
+    std::mutex refused_mutex_;
+    std::set<std::string> refused_;
 };
 
-// Checks `dir` for use as a private cache directory: creates it 0700 if missing, refuses one owned by someone else.
-bool prepare_private_directory(const std::filesystem::path& dir, bool create, std::string& error);
+// Opens `root` as a private cache directory without following a symbolic link: with `create`, makes it (and missing
+// parents) and sets it 0700; refuses one that is not a directory or, with `must_be_mine`, is someone else's.
+// `error` says why when the result holds no descriptor.
+Opened open_cache_root(const std::filesystem::path& root, bool create, bool must_be_mine, std::string& error);
 
 }  // namespace kiln::cache

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "renderer/cache/digest.hpp"
+#include "renderer/cache/private_files.hpp"
 
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <string>
@@ -13,15 +13,19 @@ namespace kiln::cache {
 
 class PrecompileList {
 public:
-    // Reads the list; a missing or unreadable file is an empty list (first start).
-    void load(const std::filesystem::path& path);
-    // Saves atomically when it changed since load/save; false on I/O failure.
-    bool save();
+    // Reads file `name` in directory `dir` (a descriptor it keeps a duplicate of), owned by `owner`. A missing file
+    // is an empty list (first start); one that is refused (a symbolic link, not a regular file, not `owner`'s) or
+    // unreadable is an empty list too, and false with `why`.
+    bool load(int dir, std::string name, uid_t owner, std::string& why);
+    // Saves atomically (0600, never through a symbolic link) when it changed since load/save. False with the cause
+    // in `why` on failure, leaving no temporary file; `refused` describes a planted temporary name it skipped.
+    bool save(std::string& why, std::string& refused);
 
     // Records a use. Returns true the first time a program is seen (not in the loaded list nor recorded before).
     bool record(const Sha1& key, uint32_t usage_bits, const std::string& name);
     bool contains(const Sha1& key) const;
     uint32_t usage(const Sha1& key) const;
+    std::string name(const Sha1& key) const;  // "" when not listed
     bool empty() const;
     size_t size() const;
 
@@ -31,7 +35,8 @@ private:
         std::string name;
     };
     mutable std::mutex mutex_;
-    std::filesystem::path path_;
+    UniqueFd dir_;
+    std::string name_;
     std::map<Sha1, Item> items_;
     bool dirty_ = false;
 };

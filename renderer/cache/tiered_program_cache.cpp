@@ -93,7 +93,9 @@ void TieredProgramCache::context_ready(EGLDisplay display, const std::string& de
             log("program cache: no system tier at " + options_.system_dir.string() + " (" + error + ")");
     }
     if (user_) {
-        precompile_.load(user_->directory() / "precompile.list");
+        std::string why;
+        if (!precompile_.load(user_->directory_fd(), "precompile.list", user_->owner(), why))
+            log("program cache: not reading " + (user_->directory() / "precompile.list").string() + ": " + why);
         had_list_ = !precompile_.empty();
     }
 
@@ -200,8 +202,7 @@ std::optional<renderer::ProgramResult> TieredProgramCache::get(const renderer::P
             }
             // Intact on disk but refused by this driver: drop it and fall through to a compile.
             ++stats_.binary_rejected;
-            if (tier->writable())
-                std::filesystem::remove(tier->path_for(EntryKind::program, disk_key));
+            tier->remove(EntryKind::program, disk_key);
         }
     }
 
@@ -289,8 +290,17 @@ void TieredProgramCache::flush()
 {
     if (user_) {
         user_->flush();
-        if (!precompile_.save())
-            log("program cache: cannot save the precompile list");
+        std::string why;
+        std::string refused;
+        const bool saved = precompile_.save(why, refused);
+        const std::string path = (user_->directory() / "precompile.list").string();
+        if (!refused.empty())
+            log("program cache: " + (user_->directory() / refused).string());
+        // Every flush retries, but the cause is told once: the compositor and the cache both flush on the way out.
+        if (!saved && !precompile_save_warned_) {
+            precompile_save_warned_ = true;
+            log("program cache: cannot save " + path + ": " + why);
+        }
     }
 }
 

@@ -90,6 +90,7 @@ private:
     LinkStatusCache links_;
     PrecompileList precompile_;
     bool had_list_ = false;
+    bool precompile_save_warned_ = false;
     std::unique_ptr<DiskTier> user_;
     std::unique_ptr<DiskTier> system_;
     std::unique_ptr<BlobCache> blob_cache_;

@@ -9,8 +9,9 @@ namespace kiln::test {
 
 TempDir::TempDir()
 {
-    char pattern[] = "/tmp/kiln-cache-test-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
+    // Under $TMPDIR when set, so a run can check that it left nothing behind.
+    std::string pattern = (std::filesystem::temp_directory_path() / "kiln-cache-test-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
     path = pattern;
 }
 

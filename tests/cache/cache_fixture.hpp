@@ -15,7 +15,7 @@
 
 namespace kiln::test {
 
-// A fresh directory under /tmp, removed when the test ends.
+// A fresh directory under $TMPDIR (else /tmp), removed when the test ends.
 struct TempDir {
     std::filesystem::path path;
     TempDir();

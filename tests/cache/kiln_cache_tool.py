@@ -3,14 +3,13 @@
 prunes and clears that cache, and refuses bad directories and flags."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import check, client_binary, kiln_binary, run_test  # noqa: E402
+from kiln_harness import check, client_binary, kiln_binary, private_env, run_test  # noqa: E402
 
 TOOL = os.environ["KILN_CACHE_TOOL"]
 
@@ -20,22 +19,19 @@ def tool(*args):
 
 
 def start_kiln(cache_dir, stats, extra_env=None, extra_args=()):
-    runtime = tempfile.mkdtemp(prefix="kiln-cache-run-")
-    env = dict(os.environ, XDG_RUNTIME_DIR=runtime, **(extra_env or {}))
-    env.pop("WAYLAND_DISPLAY", None)
-    env.pop("DISPLAY", None)
-    result = subprocess.run([kiln_binary(), "--backend", "headless", "--headless-size", "320x240", "--socket", "k",
-                             "--cache-dir", str(cache_dir), "--stats", str(stats), *extra_args,
-                             "-s", f"{client_binary('kiln-demo-shm')} --frames 5 --size 100x100",
-                             "--exit-with-startup"], env=env, capture_output=True, text=True, timeout=60)
-    shutil.rmtree(runtime, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="kiln-cache-run-") as runtime:
+        result = subprocess.run([kiln_binary(), "--backend", "headless", "--headless-size", "320x240", "--socket", "k",
+                                 "--cache-dir", str(cache_dir), "--stats", str(stats), *extra_args,
+                                 "-s", f"{client_binary('kiln-demo-shm')} --frames 5 --size 100x100",
+                                 "--exit-with-startup"], env=private_env(runtime, **(extra_env or {})),
+                                capture_output=True, text=True, timeout=60)
     check(result.returncode == 0, f"kiln ran with --cache-dir ({result.stderr[-300:]})")
     return json.loads(Path(stats).read_text()), result.stderr
 
 
 def main():
-    work = Path(tempfile.mkdtemp(prefix="kiln-cache-tool-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="kiln-cache-tool-") as tmp:
+        work = Path(tmp)
         cache = work / "cache"
         cold, cold_log = start_kiln(cache, work / "cold.json", {"MESA_SHADER_CACHE_DISABLE": "true"})
         warm, warm_log = start_kiln(cache, work / "warm.json", {"MESA_SHADER_CACHE_DISABLE": "true"})
@@ -111,8 +107,6 @@ def main():
         for bad in (["--bogus"], [], ["frobnicate"], ["stats", "--older-than", "3"], ["prune", "--max-bytes", "x"]):
             result = tool(*bad)
             check(result.returncode == 2 and "Usage:" in result.stderr, f"{bad} prints usage and exits 2")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 run_test(main)

@@ -104,6 +104,15 @@ def kiln_binary():
     return str(build_dir() / "compositor" / "kiln")
 
 
+def private_env(directory, **extra):
+    """The environment for a kiln run by hand: runtime files and caches in `directory` (a test's temporary
+    directory, so they go with it), no outer display."""
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(directory), XDG_CACHE_HOME=str(Path(directory) / "cache"), **extra)
+    env.pop("WAYLAND_DISPLAY", None)
+    env.pop("DISPLAY", None)
+    return env
+
+
 def client_binary(name):
     return str(build_dir() / "clients" / name)
 
@@ -133,36 +142,50 @@ class Kiln:
             argv += ["--stats", str(self.stats_path)]
         self.argv = argv + list(args)
         self.proc = None
+        self.log = None
         self.client_env = dict(self.env, WAYLAND_DISPLAY=socket)
         self.client_env.pop("DISPLAY", None)
         self.children = []
 
     def __enter__(self):
-        self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(self.argv, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + self.timeout
-        sock = Path(self.runtime) / self.socket
-        while not sock.exists():
-            if self.proc.poll() is not None:
-                raise AssertionError(f"kiln exited with {self.proc.returncode} before opening its socket:\n{self.logs()}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"kiln did not open {sock} in {self.timeout}s:\n{self.logs()}")
-            time.sleep(0.02)
+        # Python runs __exit__ only once __enter__ has returned: a kiln that fails to start is cleaned up here.
+        try:
+            self.log = open(self.log_path, "w")
+            self.proc = subprocess.Popen(self.argv, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + self.timeout
+            sock = Path(self.runtime) / self.socket
+            while not sock.exists():
+                if self.proc.poll() is not None:
+                    raise AssertionError(f"kiln exited with {self.proc.returncode} before opening its socket:\n"
+                                         f"{self.logs()}")
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"kiln did not open {sock} in {self.timeout}s:\n{self.logs()}")
+                time.sleep(0.02)
+        except BaseException:
+            self._clean_up()
+            raise
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        for child in self.children:
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
         if exc_type is not None:
             print(f"--- kiln log ({self.log_path}) ---\n{self.logs()}", file=sys.stderr)
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        self._clean_up()
         return False
+
+    def _clean_up(self):
+        """Kills what is still running and removes the temporary directory, whatever fails on the way."""
+        try:
+            for child in self.children:
+                if child.poll() is None:
+                    child.kill()
+                    child.wait()
+            if self.proc and self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            if self.log:
+                self.log.close()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
 
     def logs(self):
         try:

@@ -1,7 +1,5 @@
 #!/usr/bin/env python3
 """kiln inside weston 14 (Wayland backend): it opens its window there and serves its own clients."""
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -9,16 +7,17 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import check, client_binary, kiln_binary, need, run_test  # noqa: E402
+from kiln_harness import check, client_binary, kiln_binary, need, private_env, run_test  # noqa: E402
 
 
 def main():
     need("weston")
-    runtime = tempfile.mkdtemp(prefix="kiln-in-weston-")
-    os.chmod(runtime, 0o700)
-    env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
-    env.pop("DISPLAY", None)
-    env.pop("WAYLAND_DISPLAY", None)
+    with tempfile.TemporaryDirectory(prefix="kiln-in-weston-") as runtime:
+        run_nested(runtime)
+
+
+def run_nested(runtime):
+    env = private_env(runtime)
     weston = subprocess.Popen(["weston", "--backend=headless", "--renderer=pixman", "--socket=weston-outer",
                                "--idle-time=0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     kiln = None
@@ -47,9 +46,13 @@ def main():
     finally:
         if kiln and kiln.poll() is None:
             kiln.kill()
+            kiln.wait()
         weston.terminate()
-        weston.wait(15)
-        shutil.rmtree(runtime, ignore_errors=True)
+        try:
+            weston.wait(15)
+        except subprocess.TimeoutExpired:
+            weston.kill()
+            weston.wait()
 
 
 run_test(main)

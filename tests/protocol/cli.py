@@ -1,21 +1,18 @@
 #!/usr/bin/env python3
 """The command line: usage on bad flags (exit 2), --help, --version, --exit-with-startup, clean SIGTERM."""
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, check, kiln_binary, run_test  # noqa: E402
+from kiln_harness import Kiln, check, kiln_binary, private_env, run_test  # noqa: E402
 
 
 def run(args, env=None, timeout=30):
-    runtime = tempfile.mkdtemp(prefix="kiln-cli-")
-    full_env = dict(os.environ, XDG_RUNTIME_DIR=runtime, **(env or {}))
-    full_env.pop("WAYLAND_DISPLAY", None)
-    full_env.pop("DISPLAY", None)
-    return subprocess.run([kiln_binary()] + args, env=full_env, capture_output=True, text=True, timeout=timeout)
+    with tempfile.TemporaryDirectory(prefix="kiln-cli-") as runtime:
+        return subprocess.run([kiln_binary()] + args, env=private_env(runtime, **(env or {})), capture_output=True,
+                              text=True, timeout=timeout)
 
 
 def main():

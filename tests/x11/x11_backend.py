@@ -4,7 +4,6 @@ import os
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 

@@ -6,7 +6,9 @@
 #include "renderer/cache/driver_shader_cache.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 
+#include <csignal>
 #include <cstdio>
+#include <pthread.h>
 
 int main(int argc, char* argv[])
 {
@@ -36,6 +38,14 @@ int main(int argc, char* argv[])
     const std::string driver_cache = kiln::cache::keep_driver_cache_in(cache_dir);
     if (options.debug)
         std::fprintf(stderr, "kiln: %s\n", driver_cache.c_str());
+
+    // Blocked before any thread exists and before the socket opens: every thread inherits the mask, and a SIGTERM
+    // that arrives during start-up waits for the event loop's signalfd instead of killing kiln half-started.
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGTERM);
+    sigaddset(&handled, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &handled, nullptr);
 
     Stats stats(process_start);
     int status = 0;

@@ -126,3 +126,54 @@ def frame_intervals(client, start, end):
     """Intervals (ms) between a client's frame callbacks inside [start, end]."""
     times = [e.t for e in client.find("frame") if start <= e.t <= end]
     return [b - a for a, b in zip(times, times[1:])]
+
+
+class ShotColours:
+    """How many pixels of each colour a screenshot taken between `start` and `end` (ms) showed."""
+
+    def __init__(self, start, end, counts):
+        self.start, self.end, self.counts = start, end, counts
+
+
+def release_violations(shots, window_pixels, writes, commits, releases):
+    """Lines up screenshots of a cycle-mode client with its log. Returns a dict: "whole" (how many screenshots show
+    exactly one of its contents, whole), "torn" (screenshots that show more than one, or part of one), "released" (a
+    buffer on screen although the client was told it was released), "uncommitted" (content shown before its commit:
+    the client wrote into a buffer it was given back while the compositor still showed it)."""
+    by_colour = {}
+    for w in writes:
+        by_colour.setdefault(int(w.fields["colour"], 16), []).append(w)
+    found = {"whole": 0, "torn": [], "released": [], "uncommitted": []}
+    for shot in shots:
+        present = {c: n for c, n in shot.counts.items() if n}
+        if sorted(present.values()) == [window_pixels]:
+            found["whole"] += 1
+        else:
+            found["torn"].append(f"{shot.start:.0f}: {{{', '.join(f'{c:06x}: {n} px' for c, n in present.items())}}}")
+        for colour in present:
+            # The content last written in that colour before the screenshot ended (colours repeat after 64).
+            candidates = [w for w in by_colour.get(colour, []) if w.t <= shot.end]
+            if not candidates:
+                found["uncommitted"].append(f"{shot.start:.0f}: {colour:06x} before it was written")
+                continue
+            content, buffer = candidates[-1].fields["content"], candidates[-1].fields["buffer"]
+            commit = next((c for c in commits if c.fields["content"] == content), None)
+            if commit is not None and commit.t <= shot.end:
+                on_screen_since = commit.t
+            else:
+                found["uncommitted"].append(
+                    f"content {content} (buffer {buffer}) on screen at {shot.start:.0f}-{shot.end:.0f}, committed "
+                    f"{'never' if commit is None else f'at {commit.t:.0f}'}")
+                # The buffer on screen is then the one last committed before, since rewritten.
+                on_screen_since = max((c.t for c in commits if c.fields["buffer"] == buffer and c.t <= shot.start),
+                                      default=None)
+            if on_screen_since is None:
+                continue
+            # Released between the commit that put it there and the screenshot: released while on screen.
+            release = next((r for r in releases
+                            if r.fields["buffer"] == buffer and on_screen_since < r.t < shot.start), None)
+            if release is not None:
+                found["released"].append(
+                    f"buffer {buffer} committed at {on_screen_since:.0f}, released at {release.t:.0f}, on screen at "
+                    f"{shot.start:.0f}-{shot.end:.0f} (showing content {content})")
+    return found

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import client_binary, kiln_binary  # noqa: E402
 
 import fence_ioctls as fences  # noqa: E402
-from fence_probe import FenceClient, frame_intervals, median, screenshot  # noqa: E402
+from fence_probe import FenceClient, ShotColours, frame_intervals, median, release_violations, screenshot  # noqa: E402
 
 OUT = Path(os.environ.get("KILN_VM_OUT", "/tmp"))
 ENV = dict(os.environ, WLR_LIBINPUT_NO_DEVICES="1", XDG_RUNTIME_DIR="/run/user-test", WAYLAND_DISPLAY="kiln-vm")
@@ -94,7 +94,11 @@ def pending_fence(mode, bystander, baseline_interval):
         presented_early = client.find("presented", seq=1)
         releases_early = [e for e in client.find("release") if e.t > commit.t]
 
-        client.send("signal")
+        # Both ways a test can tell the client to signal: a stdin line, and SIGUSR1.
+        if mode == "two-buffers":
+            client.send("signal")
+        else:
+            os.kill(client.proc.pid, signal.SIGUSR1)
         signal_event = client.wait_for("signal")
         if not check(signal_event is not None, f"[{mode}] the client signalled its fence"):
             return
@@ -149,37 +153,11 @@ def release_after_shown():
         while len(shots) < 8 and now_ms() < end:  # grim takes about a second in TCG
             shots.append(screenshot(ENV))
         writes, commits, releases = client.find("write"), client.find("commit"), client.find("release")
-        colours = {}
-        for w in writes:
-            colours.setdefault(int(w.fields["colour"], 16), []).append(w)
-        whole_frames, shown_released, shown_uncommitted, torn = 0, [], [], []
-        for shot in shots:
-            counts = {c: shot.count(c, tolerance=2) for c in colours}
-            present = {c: n for c, n in counts.items() if n}
-            if sorted(present.values()) != [W * H]:
-                torn.append(f"{shot.start:.0f}: {{{', '.join(f'{c:06x}: {n} px' for c, n in present.items())}}}")
-            whole_frames += sorted(present.values()) == [W * H]
-            for colour in present:
-                # The content last written in that colour before the screenshot ended (colours repeat after 64).
-                candidates = [w for w in colours[colour] if w.t <= shot.end]
-                if not candidates:
-                    shown_uncommitted.append(f"{shot.start:.0f}: {colour:06x} before it was written")
-                    continue
-                content, buffer = candidates[-1].fields["content"], candidates[-1].fields["buffer"]
-                commit = next((c for c in commits if c.fields["content"] == content), None)
-                if commit is None or commit.t > shot.end:
-                    shown_uncommitted.append(
-                        f"content {content} (buffer {buffer}) on screen at {shot.start:.0f}-{shot.end:.0f}, "
-                        f"committed {'never' if commit is None else f'at {commit.t:.0f}'}")
-                # The buffer showing is released if its last release came after its last commit before the shot.
-                last_commit = max((c.t for c in commits if c.fields["buffer"] == buffer and c.t <= shot.start),
-                                  default=None)
-                release = next((r for r in releases if r.fields["buffer"] == buffer and last_commit is not None
-                                and last_commit < r.t < shot.start), None)
-                if release is not None:
-                    shown_released.append(
-                        f"buffer {buffer} committed at {last_commit:.0f}, released at {release.t:.0f}, on screen at "
-                        f"{shot.start:.0f}-{shot.end:.0f} (showing content {content})")
+        colours = {int(w.fields["colour"], 16) for w in writes}
+        seen = [ShotColours(shot.start, shot.end, {c: shot.count(c, tolerance=2) for c in colours}) for shot in shots]
+        found = release_violations(seen, W * H, writes, commits, releases)
+        whole_frames, torn = found["whole"], found["torn"]
+        shown_released, shown_uncommitted = found["released"], found["uncommitted"]
         check(whole_frames >= 4 and len(commits) >= 8, f"[release] {whole_frames} of {len(shots)} screenshots show "
               f"one whole frame of the client ({len(commits)} commits, {len(releases)} releases)")
         check(not torn, f"[release] no screenshot mixes two frames: {len(torn)} do {torn[:3]}")

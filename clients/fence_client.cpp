@@ -82,10 +82,10 @@ public:
     int run(int signal_fd);
 
     // Wayland events (from noexcept C callbacks).
-    void on_release(Slot& slot);
-    void on_frame(CommitRecord& record);
-    void on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint32_t flags);
-    void on_discarded(CommitRecord& record);
+    void on_release(Slot& slot) noexcept;
+    void on_frame(CommitRecord& record) noexcept;
+    void on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint32_t flags) noexcept;
+    void on_discarded(CommitRecord& record) noexcept;
 
 private:
     bool start();
@@ -291,7 +291,7 @@ Slot* FenceClient::next_free_slot()
     return next;
 }
 
-void FenceClient::on_release(Slot& slot)
+void FenceClient::on_release(Slot& slot) noexcept
 {
     log_event("release buffer=%d content=%llu", slot.index, static_cast<unsigned long long>(slot.content));
     slot.busy = false;
@@ -309,7 +309,7 @@ void FenceClient::on_release(Slot& slot)
               slot.colour);
 }
 
-void FenceClient::on_frame(CommitRecord& record)
+void FenceClient::on_frame(CommitRecord& record) noexcept
 {
     log_event("frame seq=%llu", static_cast<unsigned long long>(record.seq));
     wl_callback_destroy(record.frame);
@@ -321,7 +321,7 @@ void FenceClient::on_frame(CommitRecord& record)
     retire(record);
 }
 
-void FenceClient::on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint32_t flags)
+void FenceClient::on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint32_t flags) noexcept
 {
     if (window_.presentation_clock() == CLOCK_MONOTONIC)
         log_event("presented seq=%llu at=%.3f refresh_ns=%u flags=0x%x", static_cast<unsigned long long>(record.seq),
@@ -334,7 +334,7 @@ void FenceClient::on_presented(CommitRecord& record, double at_ms, uint32_t refr
     retire(record);
 }
 
-void FenceClient::on_discarded(CommitRecord& record)
+void FenceClient::on_discarded(CommitRecord& record) noexcept
 {
     log_event("discarded seq=%llu", static_cast<unsigned long long>(record.seq));
     wp_presentation_feedback_destroy(record.feedback);

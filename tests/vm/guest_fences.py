@@ -27,6 +27,9 @@ W, H = 160, 120
 # frame intervals where TCG renders slower than that.
 SHOWN_WITHIN_MS = 200
 PENDING_MS = 1500
+# The bystander's pace is measured over quiet windows (no screenshots: grim is a heavy process in TCG) of this length,
+# just before a fenced commit and just after it.
+PACE_MS = 2000
 RATE_FACTOR = 1.5
 
 failures = []
@@ -56,6 +59,13 @@ def fd_count(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def pace(bystander):
+    """The bystander's median frame interval over the next PACE_MS."""
+    start = now_ms()
+    time.sleep(PACE_MS / 1e3)
+    return median(frame_intervals(bystander, start, now_ms()))
+
+
 def shots_for(duration_ms):
     """Screenshots back to back for `duration_ms`."""
     shots, end = [], now_ms() + duration_ms
@@ -72,10 +82,9 @@ def pending_fence(mode, bystander, usual_interval):
     try:
         if not check(client.wait_for("frame", seq=0) is not None, f"[{mode}] the first commit (A) got its frame"):
             return
-        # The bystander's pace just before, under the same screenshot load: the host's load drifts over a run.
-        before_start = now_ms()
+        # The bystander's pace just before: the host's load drifts over a run.
+        baseline_interval = pace(bystander)
         before = shots_for(PENDING_MS)
-        baseline_interval = median(frame_intervals(bystander, before_start, now_ms()))
         check(all(s.count(A) == W * H for s in before), f"[{mode}] A is whole on screen before the fenced commit "
               f"({[s.count(A) for s in before]} of {W * H} px)")
 
@@ -83,13 +92,13 @@ def pending_fence(mode, bystander, usual_interval):
         commit = client.wait_for("commit", seq=1)
         if not check(commit is not None and commit.fields["fenced"] == "1", f"[{mode}] the fenced commit was made"):
             return
+        pending_interval = pace(bystander)
         pending = shots_for(PENDING_MS)
         b_counts = [s.count(B) for s in pending]
         a_counts = [s.count(A) for s in pending]
         check(all(n == 0 for n in b_counts), f"[{mode}] while the fence is pending no screenshot shows B "
               f"({len(pending)} screenshots, B px: {b_counts})")
         check(all(n == W * H for n in a_counts), f"[{mode}] while the fence is pending A stays whole (A px: {a_counts})")
-        pending_interval = median(frame_intervals(bystander, commit.t, now_ms()))
         check(pending_interval <= RATE_FACTOR * baseline_interval,
               f"[{mode}] the bystander keeps drawing: median frame interval {pending_interval:.1f} ms while the "
               f"fence is pending, {baseline_interval:.1f} ms before (limit {RATE_FACTOR}x)")
@@ -187,23 +196,22 @@ def never_signalled(bystander):
     pid = kiln_pid()
     if not check(pid is not None, "kiln's pid is known"):
         return
-    start = now_ms()
-    shots_for(PENDING_MS)
-    baseline_interval = median(frame_intervals(bystander, start, now_ms()))
-    time.sleep(1)  # grim's connections are gone
+    baseline_interval = pace(bystander)
     baseline_fds = fd_count(pid)
     timeline = fences.Timeline()
-    client = fence_client(["--mode", "two-buffers", "--size", f"{W}x{H}", "--color", f"{A:06x}", "--color-b",
-                           f"{B:06x}", "--never-signal", "--timeline-fd", str(timeline.fd)], "never", (timeline.fd,))
+    # dma-heap buffers here (udmabuf elsewhere): implicit sync is the dma-buf's, whichever exporter made it.
+    client = fence_client(["--mode", "two-buffers", "--source", "heap", "--size", f"{W}x{H}", "--color", f"{A:06x}",
+                           "--color-b", f"{B:06x}", "--never-signal", "--timeline-fd", str(timeline.fd)], "never",
+                          (timeline.fd,))
     try:
         commit = client.wait_for("commit", seq=1)
         if not check(commit is not None and commit.fields["fenced"] == "1", "[never] the fenced commit was made"):
             return
-        shots = shots_for(2000)
+        interval = pace(bystander)
+        shots = shots_for(PENDING_MS)
         check(all(s.count(B) == 0 for s in shots), f"[never] unsignalled content never shows "
               f"(B px: {[s.count(B) for s in shots]})")
         check(kiln_pid() == pid, "[never] kiln keeps running with a fence that never signals")
-        interval = median(frame_intervals(bystander, commit.t, now_ms()))
         check(interval <= RATE_FACTOR * baseline_interval, f"[never] the bystander keeps drawing: median frame "
               f"interval {interval:.1f} ms (before: {baseline_interval:.1f} ms)")
         connected_fds = fd_count(pid)
@@ -220,7 +228,7 @@ def never_signalled(bystander):
               f"({baseline_fds} before, {after} after; fence still pending)")
         time.sleep(1)
         frames_after = [e for e in bystander.find("frame") if e.t > killed_at]
-        check(kiln_pid() == pid and len(frames_after) >= 5,
+        check(kiln_pid() == pid and len(frames_after) >= 3,
               f"[never] kiln and the bystander carry on ({len(frames_after)} bystander frames in the second after)")
     finally:
         client.stop()
@@ -251,11 +259,10 @@ def main():
         if not check(bystander.wait_for("frame", seq=5) is not None, "the bystander draws"):
             return 1
         start = now_ms()
-        shots_for(1500)  # the same screenshot load as during the fenced phases
-        baseline = median(frame_intervals(bystander, start, now_ms()))
+        baseline = pace(bystander)
         latency = [float(p.fields["at"]) - c.t for c in bystander.find("commit") if c.t >= start
                    for p in bystander.find("presented", seq=c.fields["seq"]) if p.fields["at"] != "?"]
-        print(f"bystander without fences, under screenshot load: median frame interval {baseline:.1f} ms, "
+        print(f"bystander without fences: median frame interval {baseline:.1f} ms, "
               f"commit to presentation median {median(latency):.1f} ms, max {max(latency, default=0):.1f} ms")
 
         for mode in ("two-buffers", "same-buffer"):

@@ -75,6 +75,12 @@ const wl_registry_listener ClientWindow::registry_listener = {
                 wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, std::min(version, 3u)));
         else if (iface == wl_drm_interface.name && version >= 2)
             self->drm_ = static_cast<wl_drm*>(wl_registry_bind(registry, name, &wl_drm_interface, 2));
+        else if (iface == wp_presentation_interface.name) {
+            // The listener goes on at once: clock_id is sent right after the bind.
+            self->presentation_ = static_cast<wp_presentation*>(
+                wl_registry_bind(registry, name, &wp_presentation_interface, 1));
+            wp_presentation_add_listener(self->presentation_, &presentation_listener, self);
+        }
     },
     [](void*, wl_registry*, uint32_t) {},
 };
@@ -105,6 +111,10 @@ const xdg_toplevel_listener ClientWindow::toplevel_listener = {
     [](void*, xdg_toplevel*, wl_array*) {},
 };
 
+const wp_presentation_listener ClientWindow::presentation_listener = {
+    [](void* data, wp_presentation*, uint32_t clock) { static_cast<ClientWindow*>(data)->presentation_clock_ = clock; },
+};
+
 const wl_callback_listener ClientWindow::frame_listener = {
     [](void* data, wl_callback* callback, uint32_t) {
         auto* self = static_cast<ClientWindow*>(data);
@@ -133,6 +143,8 @@ ClientWindow::~ClientWindow()
         zwp_linux_dmabuf_v1_destroy(dmabuf_);
     if (drm_)
         wl_drm_destroy(drm_);
+    if (presentation_)
+        wp_presentation_destroy(presentation_);
     if (wm_base_)
         xdg_wm_base_destroy(wm_base_);
     if (shm_)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "linux-dmabuf-v1-client-protocol.h"
+#include "presentation-time-client-protocol.h"
 #include "wayland-drm-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -46,6 +47,9 @@ public:
     wl_shm* shm() const { return shm_; }
     zwp_linux_dmabuf_v1* dmabuf() const { return dmabuf_; }
     wl_drm* drm() const { return drm_; }
+    // wp_presentation when the compositor offers it, and the clock its timestamps are on (a clockid_t).
+    wp_presentation* presentation() const { return presentation_; }
+    uint32_t presentation_clock() const { return presentation_clock_; }
     int32_t width() const { return width_; }
     int32_t height() const { return height_; }
     const WindowOptions& options() const { return options_; }
@@ -56,6 +60,7 @@ private:
     static const struct xdg_surface_listener surface_listener;
     static const xdg_toplevel_listener toplevel_listener;
     static const wl_callback_listener frame_listener;
+    static const wp_presentation_listener presentation_listener;
 
     WindowOptions options_;
     wl_display* display_ = nullptr;
@@ -65,6 +70,8 @@ private:
     xdg_wm_base* wm_base_ = nullptr;
     zwp_linux_dmabuf_v1* dmabuf_ = nullptr;
     wl_drm* drm_ = nullptr;
+    wp_presentation* presentation_ = nullptr;
+    uint32_t presentation_clock_ = 0;
     wl_surface* surface_ = nullptr;
     xdg_surface* xdg_surface_ = nullptr;
     xdg_toplevel* toplevel_ = nullptr;

@@ -39,8 +39,10 @@ int sealed_memfd(uint64_t size, std::string& error)
     return fd;
 }
 
-void sync(int fd, uint64_t flags)
+void sync(int fd, uint64_t flags, bool enabled)
 {
+    if (!enabled)
+        return;
     dma_buf_sync s{flags};
     ioctl(fd, DMA_BUF_IOCTL_SYNC, &s);  // not a dma-buf (memfd): harmless ENOTTY
 }
@@ -199,7 +201,8 @@ std::unique_ptr<DmabufAllocation> DmabufAllocator::allocate(uint32_t width, uint
     return out;
 }
 
-bool DmabufAllocator::fill(DmabufAllocation& buffer, uint32_t width, uint32_t height, uint32_t xrgb, std::string& error)
+bool DmabufAllocator::fill(DmabufAllocation& buffer, uint32_t width, uint32_t height, uint32_t xrgb, std::string& error,
+                           bool bracket_with_sync)
 {
     const uint32_t pixel = 0xff000000u | xrgb;
     if (buffer.bo) {
@@ -221,7 +224,7 @@ bool DmabufAllocator::fill(DmabufAllocation& buffer, uint32_t width, uint32_t he
         error = std::string("mmap: ") + std::strerror(errno);
         return false;
     }
-    sync(buffer.fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE);
+    sync(buffer.fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE, bracket_with_sync);
     if (buffer.fourcc == DRM_FORMAT_NV12) {
         // Video-range luma of the colour's green channel, neutral chroma: a grey.
         const auto luma = static_cast<uint8_t>(16 + ((xrgb >> 8) & 0xff) * 219 / 255);
@@ -230,14 +233,14 @@ bool DmabufAllocator::fill(DmabufAllocation& buffer, uint32_t width, uint32_t he
             std::fill_n(bytes + y * buffer.stride, width, luma);
         for (uint32_t y = 0; y < (height + 1) / 2; ++y)
             std::fill_n(bytes + buffer.chroma_offset + y * buffer.stride, width, uint8_t{128});
-        sync(buffer.fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE);
+        sync(buffer.fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE, bracket_with_sync);
         munmap(map, buffer.size);
         return true;
     }
     for (uint32_t y = 0; y < height; ++y)
         std::fill_n(reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(map) + buffer.offset + y * buffer.stride), width,
                     pixel);
-    sync(buffer.fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE);
+    sync(buffer.fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE, bracket_with_sync);
     munmap(map, buffer.size);
     return true;
 }

@@ -34,8 +34,10 @@ public:
 
     std::unique_ptr<DmabufAllocation> allocate(uint32_t width, uint32_t height, uint32_t fourcc, std::string& error);
     // Fills the whole buffer with one XRGB colour (NV12: grey of the colour's green channel), bracketed by
-    // DMA_BUF_IOCTL_SYNC where the fd is a dma-buf.
-    bool fill(DmabufAllocation& buffer, uint32_t width, uint32_t height, uint32_t xrgb, std::string& error);
+    // DMA_BUF_IOCTL_SYNC where the fd is a dma-buf, unless `bracket_with_sync` is false: that ioctl waits for the
+    // buffer's fences, and a client that plays the producer of a pending fence must write without waiting for it.
+    bool fill(DmabufAllocation& buffer, uint32_t width, uint32_t height, uint32_t xrgb, std::string& error,
+              bool bracket_with_sync = true);
     const char* name() const;
 
 private:

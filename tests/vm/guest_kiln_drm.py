@@ -122,6 +122,9 @@ def main():
         b, f = stats["buffers"], stats["frames"]
         print(f"stats: {json.dumps(b)} {json.dumps(f)}")
         check(b["released_after_render"] >= 1, "dma-bufs went back to clients after the frames that sampled them")
+        check(f["ring_slots"] >= 2, f"on KMS kiln's ring holds more than one buffer ({f['ring_slots']} slots: one on "
+              f"screen, one queued, one drawing)")
+        check(f["rendered"] > f["direct_scanout"], "frames were composited, not only scanned out")
         check(b["dmabuf_reimports"] == 0, "no dma-buf was imported twice")
         check(b["dmabuf_imports"] >= 3 and b["dmabuf_texture_reuses"] > b["dmabuf_imports"],
               f"{b['dmabuf_imports']} imports served {b['dmabuf_texture_reuses']} commits")

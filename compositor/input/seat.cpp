@@ -52,7 +52,9 @@ Seat::Seat(Server& server, wlr_backend* backend)
       xcursor_(wlr_xcursor_manager_create(nullptr, 24))
 {
     wlr_cursor_attach_output_layout(cursor_, server.layout());
-    wlr_xcursor_manager_load(xcursor_, 1);
+    // The cursor theme is loaded when a cursor is first shown, not at start-up: reading every cursor of a theme
+    // (animated ones frame by frame) was about 250 opens and 1,000 seeks before the first frame, and a seat without
+    // a pointer (headless, tests) never needs it.
 
     new_input_.connect(&backend->events.new_input,
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
@@ -157,8 +159,10 @@ void Seat::pointer_moved(uint32_t time_msec)
     double sx = 0;
     double sy = 0;
     View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
-    if (!view)
+    if (!view) {
+        wlr_xcursor_manager_load(xcursor_, 1);  // once: later calls find the scale loaded
         wlr_xcursor_manager_set_cursor_image(xcursor_, "left_ptr", cursor_);
+    }
     if (surface) {
         wlr_seat_pointer_notify_enter(seat_, surface, sx, sy);
         wlr_seat_pointer_notify_motion(seat_, time_msec, sx, sy);

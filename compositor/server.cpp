@@ -106,6 +106,7 @@ bool Server::start(std::string& error)
     }
     renderer_ = bridge_->wlr();
     stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
+    stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
     if (options_.precompile == PrecompileMode::fast) {
         // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn
         // once, so no frame pays for a compile.

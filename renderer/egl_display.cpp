@@ -2,6 +2,8 @@
 #include "renderer/egl_display.hpp"
 
 #include "renderer/format_probe.hpp"
+
+#include <chrono>
 #include "renderer/formats.hpp"
 
 #include <GLES3/gl3.h>
@@ -170,7 +172,9 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     }
     const char* gl_exts = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
     gl_extensions_ = gl_exts ? gl_exts : "";
+    const auto probe_start = std::chrono::steady_clock::now();
     query_dmabuf_formats();
+    probe_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - probe_start).count();
     return true;
 }
 

@@ -47,6 +47,8 @@ public:
     std::optional<dev_t> main_device() const { return main_device_; }
     const std::string& device_path() const { return device_path_; }
     const std::string& driver_name() const { return driver_name_; }
+    // How long listing and probing the dma-buf formats took at start-up.
+    double format_probe_ms() const { return probe_ms_; }
 
 private:
     EglDisplay() = default;
@@ -64,6 +66,7 @@ private:
     std::string device_path_;
     std::optional<dev_t> main_device_;
     std::vector<FormatModifier> dmabuf_formats_;
+    double probe_ms_ = 0;
     gbm_device* gbm_ = nullptr;
     int render_fd_ = -1;
 };

@@ -23,6 +23,8 @@ class StartupCommands;
 class RenderBridge;
 class LinuxDmabufV1;
 class WaylandDrm;
+class WlShmValidation;
+class DefunctRoleGuard;
 
 class Server {
 public:
@@ -56,6 +58,7 @@ public:
 private:
     void add_output(wlr_output* output);
     void add_toplevel(wlr_xdg_surface* surface);
+    void add_popup(wlr_xdg_surface* surface);
     void report_stats(Stats& stats) const;
     // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
     // Returns whether it prepared one (and more may remain).
@@ -80,6 +83,8 @@ private:
 
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
+    std::unique_ptr<WlShmValidation> shm_validation_;
+    std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;

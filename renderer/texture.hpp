@@ -29,8 +29,9 @@ public:
     GLenum target() const { return target_; }
     GLuint id() const { return texture_.id(); }
 
-    // Uploads `region` of shm memory whose first pixel is at `data`; other texels keep their contents.
-    bool write_pixels(uint32_t stride, Box region, const void* data);
+    // Uploads `region` of shm memory whose first pixel is at `data`; other texels keep their contents. Refuses a
+    // stride shorter than the texture's rows, and rows that end past `span` bytes from `data` (0: span unknown).
+    bool write_pixels(uint32_t stride, Box region, const void* data, size_t span = 0);
 
 private:
     Texture() = default;

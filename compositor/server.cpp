@@ -5,6 +5,7 @@
 #include "compositor/protocols/linux_dmabuf_v1.hpp"
 #include "compositor/output/output.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
+#include "compositor/protocols/privileged_globals.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
@@ -55,6 +56,7 @@ Server::~Server()
     linux_dmabuf_.reset();
     defunct_role_guard_.reset();
     shm_validation_.reset();
+    privileged_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -153,7 +155,12 @@ bool Server::start(std::string& error)
     wlr_scene_attach_output_layout(scene_, layout_);
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
-    wlr_screencopy_manager_v1_create(display_);
+    wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
+    if (options_.restricts(PrivilegedProtocol::screencopy)) {
+        privileged_ = std::make_unique<PrivilegedGlobals>(
+            display_, [this](pid_t pid) { return startup_ && startup_->started(pid); });
+        privileged_->hide(screencopy->global);
+    }
 
     xdg_shell_ = wlr_xdg_shell_create(display_);
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);

@@ -25,6 +25,7 @@ class LinuxDmabufV1;
 class WaylandDrm;
 class WlShmValidation;
 class DefunctRoleGuard;
+class PrivilegedGlobals;
 
 class Server {
 public:
@@ -85,6 +86,7 @@ private:
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<WlShmValidation> shm_validation_;
     std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
+    std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;

@@ -120,6 +120,14 @@ def group_cases(group):
             run_case(kiln, name, expected)
             check(bystander.poll() is None, f"{name}: the bystander is still connected")
             bystander_drawing(kiln, name)
+            if name == "huge-surface":
+                # A 16384x16384 texture is 1 GiB: a second one must not add to what the first left behind.
+                rss_first, _ = process_usage(kiln.proc.pid)
+                run_case(kiln, name, expected)
+                bystander_drawing(kiln, name)  # a few frames: the texture of the client's last buffer is gone
+                rss_second, _ = process_usage(kiln.proc.pid)
+                print(f"huge-surface: kiln RSS {rss_first} KiB after one, {rss_second} KiB after two")
+                check(rss_second - rss_first < 64 * 1024, "a second huge surface does not grow kiln by another GiB")
         status, _ = kiln.stop()
         check(status == 0, "kiln exits 0")
 

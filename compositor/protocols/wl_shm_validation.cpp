@@ -12,7 +12,9 @@
 #include <cstring>
 
 namespace kiln::compositor {
+namespace {
 
+// Bytes per pixel of a wl_shm format code (0 and 1 are ARGB/XRGB8888, the rest DRM fourccs); 0 when unknown.
 uint32_t shm_bytes_per_pixel(uint32_t wl_shm_format)
 {
     uint32_t fourcc = wl_shm_format;
@@ -23,6 +25,8 @@ uint32_t shm_bytes_per_pixel(uint32_t wl_shm_format)
     const auto info = renderer::format_info(fourcc);
     return info && info->plane_count == 1 ? info->planes[0].bytes_per_pixel : 0;
 }
+
+}  // namespace
 
 WlShmValidation::WlShmValidation(wl_display* display)
     : logger_(wl_display_add_protocol_logger(display, &WlShmValidation::on_message, this))
@@ -35,7 +39,7 @@ WlShmValidation::~WlShmValidation()
         wl_protocol_logger_destroy(logger_);
 }
 
-void WlShmValidation::on_message(void* data, wl_protocol_logger_type direction,
+void WlShmValidation::on_message(void*, wl_protocol_logger_type direction,
                                  const wl_protocol_logger_message* message) noexcept
 {
     if (direction != WL_PROTOCOL_LOGGER_REQUEST ||
@@ -51,8 +55,6 @@ void WlShmValidation::on_message(void* data, wl_protocol_logger_type direction,
         return;
     if (static_cast<int64_t>(width) * bpp <= stride)
         return;
-    auto* self = static_cast<WlShmValidation*>(data);
-    ++self->refused_;
     wl_resource_post_error(message->resource, WL_SHM_ERROR_INVALID_STRIDE,
                            "stride %d is shorter than a row of %d pixels of %u bytes", stride, width, bpp);
 }

@@ -8,8 +8,6 @@
 
 #include "compositor/wlr.hpp"
 
-#include <cstdint>
-
 namespace kiln::compositor {
 
 class WlShmValidation {
@@ -19,17 +17,11 @@ public:
     WlShmValidation(const WlShmValidation&) = delete;
     WlShmValidation& operator=(const WlShmValidation&) = delete;
 
-    uint64_t buffers_refused() const { return refused_; }
-
 private:
     static void on_message(void* data, wl_protocol_logger_type direction,
                            const wl_protocol_logger_message* message) noexcept;
 
     wl_protocol_logger* logger_ = nullptr;
-    uint64_t refused_ = 0;
 };
-
-// Bytes per pixel of a wl_shm format code (0 and 1 are ARGB/XRGB8888, the rest DRM fourccs); 0 when unknown.
-uint32_t shm_bytes_per_pixel(uint32_t wl_shm_format);
 
 }  // namespace kiln::compositor

@@ -177,6 +177,15 @@ bool Server::start(std::string& error)
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
 
+    // Signals are caught before the socket appears: whoever waits for the socket may SIGTERM at once.
+    wl_event_loop* loop = wl_display_get_event_loop(display_);
+    auto on_signal = [](int, void* data) noexcept -> int {
+        static_cast<Server*>(data)->terminate(0);
+        return 0;
+    };
+    sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
+    sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
+
     const char* name = nullptr;
     if (!options_.socket.empty()) {
         if (wl_display_add_socket(display_, options_.socket.c_str()) != 0) {
@@ -198,14 +207,6 @@ bool Server::start(std::string& error)
         return false;
     }
     backend_started_ = true;
-
-    wl_event_loop* loop = wl_display_get_event_loop(display_);
-    auto on_signal = [](int, void* data) noexcept -> int {
-        static_cast<Server*>(data)->terminate(0);
-        return 0;
-    };
-    sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
-    sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
 
     setenv("WAYLAND_DISPLAY", socket_.c_str(), 1);
     std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",

@@ -407,7 +407,10 @@ int main(int argc, char** argv)
     }
     Connection c;
     if (!c.ok()) {
-        std::printf("cannot connect or missing globals\n");
+        std::printf("cannot connect (errno %d) or missing globals (compositor %d subcompositor %d shm %d "
+                    "xdg_wm_base %d)\n",
+                    c.display ? wl_display_get_error(c.display) : errno, c.compositor != nullptr,
+                    c.subcompositor != nullptr, c.shm != nullptr, c.wm_base != nullptr);
         return 1;
     }
     const std::string result = it->second(c);

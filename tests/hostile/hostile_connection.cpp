@@ -55,7 +55,15 @@ const xdg_popup_listener popup_listener = {
 
 Connection::Connection()
 {
-    display = wl_display_connect(nullptr);
+    // libwayland binds the socket's name before it listens: a client that starts as soon as the name exists may
+    // be refused for a moment.
+    for (int attempt = 0; attempt < 50 && !display; ++attempt) {
+        display = wl_display_connect(nullptr);
+        if (!display && errno != ECONNREFUSED)
+            break;
+        if (!display)
+            usleep(20 * 1000);
+    }
     if (!display)
         return;
     registry = wl_display_get_registry(display);

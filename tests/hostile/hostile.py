@@ -77,6 +77,9 @@ GROUPS = {
     },
 }
 
+# Lines a case must also print on the way: proof that it got as far as it should have.
+MUST_PRINT = {"many-surfaces": "drawn"}
+
 
 def bystander_drawing(kiln, what):
     """The well-behaved client is connected, on screen, and its frames move (two screenshots differ)."""
@@ -99,6 +102,8 @@ def run_case(kiln, name, expected, timeout=60):
     print(f"{name}: {outcome} ({time.monotonic() - started:.1f} s)")
     check(kiln.alive(), f"{name}: kiln is alive")
     check(result.returncode == 0, f"{name}: the client ran its case (exit {result.returncode}: {result.stdout!r})")
+    if name in MUST_PRINT:
+        check(MUST_PRINT[name] in lines, f"{name}: the client printed '{MUST_PRINT[name]}'")
     if expected == DISCONNECTED:
         check(outcome.startswith("disconnected") or outcome.startswith("protocol-error"),
               f"{name}: the client was cut off ({outcome})")

@@ -59,6 +59,7 @@ GROUPS = {
         "transform-invalid": "protocol-error wl_surface 1",  # invalid_transform
         # wlroots 0.15 posts the role conflict with xdg_wm_base.error.role's code (0) on the xdg_surface.
         "subsurface-then-xdg": "protocol-error xdg_surface 0",
+        "subsurface-cycle": "protocol-error wl_subcompositor 0",  # bad_surface: a parent may not be a descendant
         "two-roles": "protocol-error xdg_surface 2",  # already_constructed
         "buffer-destroyed-while-shown": CONNECTED,
         # wlroots 0.15 ignores (and logs) the early xdg_surface.destroy; the toplevel stays usable.

@@ -216,6 +216,19 @@ const std::map<std::string, Case> cases = {
          wl_surface_commit(child);
          return c.outcome();
      }},
+    {"subsurface-cycle", [](Connection& c) {
+         // Two role-less surfaces, each the other's subsurface parent, under a shown toplevel.
+         Toplevel t = c.make_toplevel();
+         wl_surface* a = wl_compositor_create_surface(c.compositor);
+         wl_surface* b = wl_compositor_create_surface(c.compositor);
+         wl_subcompositor_get_subsurface(c.subcompositor, a, b);
+         wl_subcompositor_get_subsurface(c.subcompositor, b, a);
+         wl_surface_attach(a, c.make_buffer(16, 16), 0, 0);
+         wl_surface_commit(a);
+         wl_surface_commit(b);
+         wl_surface_commit(t.surface);
+         return c.outcome();
+     }},
     {"two-roles", [](Connection& c) {
          // One xdg_surface made both a toplevel and a popup.
          Toplevel parent = c.make_toplevel();

@@ -55,6 +55,9 @@ GROUPS = {
         # wlroots 0.15 posts invalid xdg_surface geometry with code -1.
         "geometry-negative": "protocol-error xdg_surface 4294967295",
         "scale-huge": CONNECTED,
+        "viewport-huge-destination": CONNECTED,
+        # wp_viewport.out_of_buffer is due here; wlroots 0.15 does not check it (GL clamps the sampling).
+        "viewport-source-outside": CONNECTED,
         "scale-zero": "protocol-error wl_surface 0",  # invalid_scale
         "transform-invalid": "protocol-error wl_surface 1",  # invalid_transform
         # wlroots 0.15 posts the role conflict with xdg_wm_base.error.role's code (0) on the xdg_surface.

@@ -205,6 +205,28 @@ const std::map<std::string, Case> cases = {
          wl_surface_commit(t.surface);
          return c.outcome();
      }},
+    {"viewport-huge-destination", [](Connection& c) {
+         // A 64x64 buffer stretched to 2^30 x 2^30 surface pixels.
+         if (!c.viewporter)
+             return std::string("setup-failed no wp_viewporter");
+         Toplevel t = c.make_toplevel();
+         wp_viewport* viewport = wp_viewporter_get_viewport(c.viewporter, t.surface);
+         wp_viewport_set_destination(viewport, 1 << 30, 1 << 30);
+         wl_surface_commit(t.surface);
+         return c.outcome(5);
+     }},
+    {"viewport-source-outside", [](Connection& c) {
+         // A source rectangle far outside the 64x64 buffer.
+         if (!c.viewporter)
+             return std::string("setup-failed no wp_viewporter");
+         Toplevel t = c.make_toplevel();
+         wp_viewport* viewport = wp_viewporter_get_viewport(c.viewporter, t.surface);
+         wp_viewport_set_source(viewport, wl_fixed_from_int(1000), wl_fixed_from_int(1000), wl_fixed_from_int(10),
+                                wl_fixed_from_int(10));
+         wl_surface_attach(t.surface, c.make_buffer(64, 64), 0, 0);
+         wl_surface_commit(t.surface);
+         return c.outcome();
+     }},
     // --- roles ---
     {"subsurface-then-xdg", [](Connection& c) {
          // A surface that is already a subsurface asks for the xdg_toplevel role too.

@@ -26,6 +26,8 @@ const wl_registry_listener registry_listener = {
             c->seat = static_cast<wl_seat*>(bind(&wl_seat_interface, 5));
         else if (std::strcmp(interface, wl_data_device_manager_interface.name) == 0)
             c->data_device_manager = static_cast<wl_data_device_manager*>(bind(&wl_data_device_manager_interface, 3));
+        else if (std::strcmp(interface, wp_viewporter_interface.name) == 0)
+            c->viewporter = static_cast<wp_viewporter*>(bind(&wp_viewporter_interface, 1));
         else if (std::strcmp(interface, xdg_wm_base_interface.name) == 0)
             c->wm_base = static_cast<xdg_wm_base*>(bind(&xdg_wm_base_interface, 2));
     },

@@ -2,6 +2,7 @@
 // and the outcome line that tells the test driver how the compositor answered.
 #pragma once
 
+#include "viewporter-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 #include <wayland-client.h>
@@ -56,6 +57,7 @@ public:
     wl_seat* seat = nullptr;
     wl_data_device_manager* data_device_manager = nullptr;
     xdg_wm_base* wm_base = nullptr;
+    wp_viewporter* viewporter = nullptr;
     // Every global the registry announced: name -> interface.
     std::map<uint32_t, std::string> globals;
 };

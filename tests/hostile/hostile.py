@@ -5,6 +5,7 @@ off, or carried on where the protocol allows what it did), and a well-behaved cl
 Usage: hostile.py GROUP, one of popups, shm, objects, floods, churn, privileged (one meson test each).
 """
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -116,9 +117,31 @@ def run_case(kiln, name, expected, timeout=60):
     return outcome
 
 
+def wait_listening(kiln, timeout=10):
+    """Until kiln's socket accepts connections: libwayland creates the name (bind) before it listens, so a client
+    started as soon as the name exists may be refused."""
+    path = str(Path(kiln.runtime) / kiln.socket)
+    deadline = time.monotonic() + timeout
+    while True:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(path)
+                return
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"kiln's socket {path} refused connections for {timeout} s")
+                time.sleep(0.02)
+
+
 def with_bystander(kiln):
+    wait_listening(kiln)
     bystander = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "160x120", "--color", BYSTANDER])
-    kiln.wait_for(lambda: kiln.screenshot().count(rgb(BYSTANDER), step=4) > 200, "the bystander on screen")
+    try:
+        kiln.wait_for(lambda: kiln.screenshot().count(rgb(BYSTANDER), step=4) > 200, "the bystander on screen")
+    except AssertionError:
+        if bystander.poll() is not None:
+            print(f"bystander exited {bystander.returncode}: {bystander.stdout.read().decode(errors='replace')}")
+        raise
     return bystander
 
 
@@ -177,6 +200,7 @@ def churn():
 def privileged():
     # Unrestricted (the default): any client binds wlr-screencopy.
     with Kiln() as kiln:
+        wait_listening(kiln)
         result = kiln.run([CLIENT, "bind-screencopy"])
         check("screencopy announced" in result.stdout and result.stdout.strip().endswith(CONNECTED),
               f"by default a client binds screencopy ({result.stdout.strip()!r})")
@@ -186,6 +210,7 @@ def privileged():
     startup_out = Path(kiln.tmp) / "startup.out"
     kiln.argv += ["-s", f"true; {CLIENT} bind-screencopy > {startup_out}; true"]
     with kiln:
+        wait_listening(kiln)
         result = kiln.run([CLIENT, "bind-screencopy"])
         print(result.stdout.strip())
         check("screencopy not announced" in result.stdout, "a client kiln did not start does not see screencopy")

@@ -8,10 +8,13 @@
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/output.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
+#include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/session/startup_commands.hpp"
+#include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/shell/view.hpp"
 
 #include <csignal>
@@ -57,6 +60,9 @@ Server::~Server()
     drm_syncobj_.reset();
     wayland_drm_.reset();
     linux_dmabuf_.reset();
+    defunct_role_guard_.reset();
+    shm_validation_.reset();
+    privileged_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -123,6 +129,7 @@ bool Server::start(std::string& error)
         error = "cannot create the wl_shm global";
         return false;
     }
+    shm_validation_ = std::make_unique<WlShmValidation>(display_);
     allocator_ = wlr_allocator_autocreate(backend_, renderer_);
     if (!allocator_) {
         error = "cannot create a buffer allocator for this backend and renderer";
@@ -164,18 +171,21 @@ bool Server::start(std::string& error)
     wlr_scene_attach_output_layout(scene_, layout_);
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
-    wlr_screencopy_manager_v1_create(display_);
+    wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
+    if (options_.restricts(PrivilegedProtocol::screencopy)) {
+        privileged_ = std::make_unique<PrivilegedGlobals>(
+            display_, [this](pid_t pid) { return startup_ && startup_->started(pid); });
+        privileged_->hide(screencopy->global);
+    }
 
     xdg_shell_ = wlr_xdg_shell_create(display_);
+    defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     new_xdg_surface_.connect(&xdg_shell_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_xdg_surface*>(data);
         if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
             add_toplevel(surface);
         } else if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
-            // A popup lives in its parent's scene tree so it moves with it.
-            wlr_xdg_surface* parent = wlr_xdg_surface_from_wlr_surface(surface->popup->parent);
-            if (parent && parent->data)
-                surface->data = wlr_scene_xdg_surface_create(static_cast<wlr_scene_node*>(parent->data), surface);
+            add_popup(surface);
         }
     });
 
@@ -263,6 +273,29 @@ void Server::add_output(wlr_output* output)
         scene_output = wlr_scene_output_create(scene_, output);
     outputs_.push_back(
         std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_));
+}
+
+void Server::add_popup(wlr_xdg_surface* surface)
+{
+    // The parent is the client's choice. Null is allowed until the first commit (another protocol, e.g. layer-shell,
+    // would name it; kiln offers none): wlroots then answers xdg_surface.not_constructed but still announces the
+    // popup. An xdg_surface without a role (never given one, or whose role object is gone) is not a valid parent.
+    // data may still name the scene tree of an earlier role of this xdg_surface, destroyed with that role.
+    surface->data = nullptr;
+    wlr_surface* parent_surface = surface->popup->parent;
+    if (!parent_surface)
+        return;
+    // A parent whose role object is gone keeps its surface role but has no scene tree left.
+    wlr_xdg_surface* parent =
+        wlr_surface_is_xdg_surface(parent_surface) ? wlr_xdg_surface_from_wlr_surface(parent_surface) : nullptr;
+    if (!parent || parent->role == WLR_XDG_SURFACE_ROLE_NONE) {
+        wl_resource_post_error(surface->client->resource, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                               "the popup's parent is neither an xdg_toplevel nor an xdg_popup");
+        return;
+    }
+    // A popup lives in its parent's scene tree so it moves with it; a parent that is not shown has none.
+    if (parent->data)
+        surface->data = wlr_scene_xdg_surface_create(static_cast<wlr_scene_node*>(parent->data), surface);
 }
 
 void Server::remove_output(Output* output)

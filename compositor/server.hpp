@@ -26,6 +26,9 @@ class WaylandDrm;
 class FenceEvents;
 class AcquireFences;
 class LinuxDrmSyncobjV1;
+class WlShmValidation;
+class DefunctRoleGuard;
+class PrivilegedGlobals;
 
 class Server {
 public:
@@ -65,6 +68,7 @@ public:
 private:
     void add_output(wlr_output* output);
     void add_toplevel(wlr_xdg_surface* surface);
+    void add_popup(wlr_xdg_surface* surface);
     void report_stats(Stats& stats) const;
     // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
     // Returns whether it prepared one (and more may remain).
@@ -92,6 +96,9 @@ private:
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj_;
+    std::unique_ptr<WlShmValidation> shm_validation_;
+    std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
+    std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;

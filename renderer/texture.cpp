@@ -7,6 +7,20 @@
 #include <GLES2/gl2ext.h>
 
 namespace kiln::renderer {
+namespace {
+
+// Whether rows [y, y + height) of pixels [x, x + width) lie within the memory a stride and span describe: each row
+// no longer than the stride, the last row's end within `span` (when known). A client chooses all of these.
+bool rows_fit(uint32_t stride, uint32_t bpp, int32_t x, int32_t y, int32_t width, int32_t height, size_t span)
+{
+    const uint64_t row_end = (static_cast<uint64_t>(x) + static_cast<uint64_t>(width)) * bpp;
+    if (row_end > stride)
+        return false;
+    const uint64_t end = (static_cast<uint64_t>(y) + static_cast<uint64_t>(height) - 1) * stride + row_end;
+    return span == 0 || end <= span;
+}
+
+}  // namespace
 
 std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error)
 {
@@ -17,6 +31,11 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
     }
     if (desc.width < 1 || desc.height < 1 || !desc.data) {
         error = "empty shm buffer";
+        return nullptr;
+    }
+    if (!rows_fit(desc.stride, info->planes[0].bytes_per_pixel, 0, 0, desc.width, desc.height, desc.span)) {
+        error = "shm rows of " + std::to_string(desc.width) + " pixels with stride " + std::to_string(desc.stride) +
+                " leave the buffer's memory";
         return nullptr;
     }
     std::unique_ptr<Texture> texture(new Texture());
@@ -37,7 +56,7 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
     glTexImage2D(GL_TEXTURE_2D, 0, info->gl_format == GL_RGB ? GL_RGB : GL_RGBA, desc.width, desc.height, 0,
                  info->gl_format, info->gl_type, nullptr);
     glBindTexture(GL_TEXTURE_2D, 0);
-    if (!texture->write_pixels(desc.stride, Box{0, 0, desc.width, desc.height}, desc.data)) {
+    if (!texture->write_pixels(desc.stride, Box{0, 0, desc.width, desc.height}, desc.data, desc.span)) {
         error = "uploading the shm buffer failed";
         return nullptr;
     }
@@ -83,7 +102,7 @@ std::unique_ptr<Texture> Texture::from_dmabuf(const EglDisplay& display, const D
     return texture;
 }
 
-bool Texture::write_pixels(uint32_t stride, Box region, const void* data)
+bool Texture::write_pixels(uint32_t stride, Box region, const void* data, size_t span)
 {
     if (image_ || through_planes())
         return false;  // dma-buf textures are the client's memory: nothing to upload; YUV planes have no shm path
@@ -93,6 +112,9 @@ bool Texture::write_pixels(uint32_t stride, Box region, const void* data)
     const uint32_t bpp = info->planes[0].bytes_per_pixel;
     if (stride % bpp != 0 || region.x < 0 || region.y < 0 || region.width < 1 || region.height < 1 ||
         region.x + region.width > width_ || region.y + region.height > height_)
+        return false;
+    // Rows as long as the texture's (which holds the region): a shorter stride makes GL read rows past the memory.
+    if (!rows_fit(stride, bpp, 0, region.y, width_, region.height, span))
         return false;
 
     glBindTexture(GL_TEXTURE_2D, texture_.id());

@@ -52,8 +52,9 @@ public:
     // encoding it was imported with (false unless they are the same).
     bool set_yuv_encoding(YuvEncoding encoding);
 
-    // Uploads `region` of shm memory whose first pixel is at `data`; other texels keep their contents.
-    bool write_pixels(uint32_t stride, Box region, const void* data);
+    // Uploads `region` of shm memory whose first pixel is at `data`; other texels keep their contents. Refuses a
+    // stride shorter than the texture's rows, and rows that end past `span` bytes from `data` (0: span unknown).
+    bool write_pixels(uint32_t stride, Box region, const void* data, size_t span = 0);
 
 private:
     Texture() = default;

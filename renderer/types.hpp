@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace kiln::renderer {
@@ -59,6 +60,9 @@ struct ShmDescription {
     int32_t height = 0;
     uint32_t stride = 0;
     const void* data = nullptr;
+    // Bytes readable from `data` (the client's pool from the buffer's offset on); 0: unknown, only the stride is
+    // checked against the width.
+    size_t span = 0;
 };
 
 struct FormatModifier {

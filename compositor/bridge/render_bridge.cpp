@@ -105,10 +105,14 @@ const wlr_texture_impl texture_impl{
             return false;
         const auto* base = static_cast<const uint8_t*>(data) + static_cast<size_t>(src_y - dst_y) * stride +
                            static_cast<size_t>(src_x - dst_x) * info->planes[0].bytes_per_pixel;
+        // wlroots hands the start of the client's buffer, of texture-height rows; libwayland checked that much lies
+        // inside the pool, so rows reaching past it are refused by the texture.
+        const size_t span = static_cast<size_t>(stride) * static_cast<size_t>(texture_of(texture).height()) -
+                            static_cast<size_t>(base - static_cast<const uint8_t*>(data));
         return texture_of(texture).write_pixels(stride,
                                                 Box{static_cast<int32_t>(dst_x), static_cast<int32_t>(dst_y),
                                                     static_cast<int32_t>(width), static_cast<int32_t>(height)},
-                                                base);
+                                                base, span);
     },
     [](wlr_texture* texture) noexcept {
         auto* wrapper = reinterpret_cast<BridgeTexture*>(texture);
@@ -455,7 +459,9 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
         return nullptr;
     }
     auto texture = renderer_->create_shm_texture(
-        renderer::ShmDescription{format, buffer->width, buffer->height, static_cast<uint32_t>(stride), data}, error);
+        renderer::ShmDescription{format, buffer->width, buffer->height, static_cast<uint32_t>(stride), data,
+                                 stride * static_cast<size_t>(buffer->height)},
+        error);
     wlr_buffer_end_data_ptr_access(buffer);
     if (!texture) {
         wlr_log(WLR_ERROR, "kiln: shm upload failed: %s", error.c_str());

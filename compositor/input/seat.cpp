@@ -78,12 +78,14 @@ Seat::Seat(Server& server, wlr_backend* backend)
     cursor_frame_.connect(&cursor_->events.frame, [this](void*) { wlr_seat_pointer_notify_frame(seat_); });
     request_cursor_.connect(&seat_->events.request_set_cursor, [this](void* data) {
         auto* event = static_cast<wlr_seat_pointer_request_set_cursor_event*>(data);
-        // Only the client with pointer focus may set the cursor image.
+        // Only the client with pointer focus may set the cursor image. A null surface (hide the cursor) is allowed
+        // and wlroots takes it; a surface with another role never gets here (wl_pointer.error.role).
         if (event->seat_client == seat_->pointer_state.focused_client)
             wlr_cursor_set_surface(cursor_, event->surface, event->hotspot_x, event->hotspot_y);
     });
     request_selection_.connect(&seat_->events.request_set_selection, [this](void* data) {
         auto* event = static_cast<wlr_seat_request_set_selection_event*>(data);
+        // A null source clears the selection, which wlroots takes.
         wlr_seat_set_selection(seat_, event->source, event->serial);
     });
     update_capabilities();

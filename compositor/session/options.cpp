@@ -1,6 +1,7 @@
 // Parses kiln's command line into Options; every mistake becomes a message for usage().
 #include "compositor/session/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 
@@ -54,7 +55,27 @@ std::optional<PrecompileMode> parse_precompile(std::string_view name)
     return std::nullopt;
 }
 
+std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
+{
+    if (name == "screencopy")
+        return PrivilegedProtocol::screencopy;
+    return std::nullopt;
+}
+
 }  // namespace
+
+bool Options::restricts(PrivilegedProtocol protocol) const
+{
+    return std::find(restricted.begin(), restricted.end(), protocol) != restricted.end();
+}
+
+const char* protocol_name(PrivilegedProtocol protocol)
+{
+    switch (protocol) {
+    case PrivilegedProtocol::screencopy: return "screencopy";
+    }
+    return "?";
+}
 
 const char* backend_name(BackendChoice backend)
 {
@@ -87,6 +108,7 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
       --precompile MODE      off|fast|background: load recorded programs before/after the first frame
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
+      --restrict PROTOCOL    hide PROTOCOL (screencopy) from clients kiln did not start with -s (repeatable)
   -d, --debug                verbose wlroots logging
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
@@ -181,6 +203,14 @@ ParseResult parse_options(int argc, const char* const argv[])
             if (!take_value(v) || v.empty())
                 return fail("--stats needs a file name");
             options.stats_file = v;
+        } else if (arg == "--restrict") {
+            if (!take_value(v))
+                return fail("--restrict needs a protocol name (screencopy)");
+            auto protocol = parse_privileged(v);
+            if (!protocol)
+                return fail("unknown protocol '" + std::string(v) + "' for --restrict (screencopy)");
+            if (!options.restricts(*protocol))
+                options.restricted.push_back(*protocol);
         } else {
             return fail("unknown option '" + std::string(argv[i]) + "'");
         }

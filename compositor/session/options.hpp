@@ -10,6 +10,8 @@ namespace kiln::compositor {
 
 enum class BackendChoice { automatic, drm, wayland, x11, headless };
 enum class PrecompileMode { off, fast, background };
+// Protocols that expose other clients' content; --restrict hides one from clients kiln did not start.
+enum class PrivilegedProtocol { screencopy };
 
 struct Options {
     BackendChoice backend = BackendChoice::automatic;
@@ -22,10 +24,13 @@ struct Options {
     std::string system_cache_dir;       // empty: none
     PrecompileMode precompile = PrecompileMode::fast;
     std::string stats_file;             // empty: no stats
+    std::vector<PrivilegedProtocol> restricted;  // --restrict NAME, each once; empty: every client binds them
     bool debug = false;
     bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
     bool help = false;
     bool version = false;
+
+    bool restricts(PrivilegedProtocol protocol) const;
 };
 
 struct ParseResult {
@@ -36,5 +41,6 @@ struct ParseResult {
 ParseResult parse_options(int argc, const char* const argv[]);
 std::string usage(const char* program);
 const char* backend_name(BackendChoice backend);
+const char* protocol_name(PrivilegedProtocol protocol);
 
 }  // namespace kiln::compositor

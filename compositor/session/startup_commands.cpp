@@ -53,6 +53,11 @@ bool StartupCommands::spawn(const std::string& command, const std::string& socke
     return true;
 }
 
+bool StartupCommands::started(pid_t pid) const
+{
+    return std::find(pids_.begin(), pids_.end(), pid) != pids_.end();
+}
+
 void StartupCommands::reap()
 {
     int status = 0;

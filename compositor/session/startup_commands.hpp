@@ -20,6 +20,8 @@ public:
 
     bool spawn(const std::string& command, const std::string& socket, std::string& error);
     size_t running() const { return pids_.size(); }
+    // Whether `pid` is a command this object started and has not yet reaped.
+    bool started(pid_t pid) const;
 
 private:
     void reap();

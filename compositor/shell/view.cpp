@@ -18,7 +18,11 @@ View::View(Server& server, wlr_xdg_surface* surface)
         mapped_ = false;
         server_.seat().view_unmapped(this);
     });
-    destroy_.connect(&xdg_->events.destroy, [this](void*) { server_.remove_view(this); });
+    destroy_.connect(&xdg_->events.destroy, [this](void*) {
+        // The xdg_surface may outlive its toplevel role (and get another): its scene tree goes now.
+        xdg_->data = nullptr;
+        server_.remove_view(this);
+    });
     request_move_.connect(&xdg_->toplevel->events.request_move, [this](void*) {
         if (mapped_)
             server_.seat().begin_move(this);

@@ -28,6 +28,8 @@ TEST_CASE("defaults match the documented ones")
     CHECK(result.options->headless_height == 1080);
     CHECK(result.options->precompile == PrecompileMode::fast);
     CHECK(result.options->startup.empty());
+    CHECK(result.options->restricted.empty());
+    CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
 }
 
 TEST_CASE("every flag is understood, in both spellings")
@@ -63,7 +65,10 @@ TEST_CASE("mistakes are refused with a reason")
                                                            {"--precompile=eager"},
                                                            {"--help=yes"},
                                                            {"--exit-with-startup"},
-                                                           {"--stats"}}) {
+                                                           {"--stats"},
+                                                           {"--restrict"},
+                                                           {"--restrict", "data-device"},
+                                                           {"--restrict="}}) {
         std::vector<const char*> argv{"kiln"};
         argv.insert(argv.end(), args.begin(), args.end());
         auto result = parse_options(static_cast<int>(argv.size()), argv.data());
@@ -77,6 +82,24 @@ TEST_CASE("usage names every flag")
 {
     const std::string text = usage("kiln");
     for (const char* flag : {"--help", "--version", "--backend", "--socket", "--startup", "--exit-with-startup",
-                             "--headless-size", "--cache-dir", "--system-cache", "--precompile", "--stats"})
+                             "--headless-size", "--cache-dir", "--system-cache", "--precompile", "--stats", "--restrict"})
         CHECK(text.find(flag) != std::string::npos);
+}
+
+TEST_CASE("--restrict takes a protocol name, in both spellings, and may repeat")
+{
+    for (auto args : std::vector<std::vector<const char*>>{{"--restrict", "screencopy"},
+                                                           {"--restrict=screencopy"},
+                                                           {"--restrict", "screencopy", "--restrict=screencopy"}}) {
+        std::vector<const char*> argv{"kiln"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto result = parse_options(static_cast<int>(argv.size()), argv.data());
+        INFO(args.size());
+        REQUIRE(result.options);
+        CHECK(result.options->restricts(PrivilegedProtocol::screencopy));
+        CHECK(result.options->restricted.size() == 1);
+    }
+    auto unknown = parse({"--restrict", "data-device"});
+    CHECK(unknown.error.find("data-device") != std::string::npos);
+    CHECK(std::string(protocol_name(PrivilegedProtocol::screencopy)) == "screencopy");
 }

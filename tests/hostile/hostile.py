@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Hostile clients against kiln: after each one kiln is alive, the offender got the protocol's error (or was cut
+off, or carried on where the protocol allows what it did), and a well-behaved client kept drawing.
+
+Usage: hostile.py GROUP, one of popups, shm, objects, floods, churn, privileged (one meson test each).
+"""
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import Kiln, check, client_binary, rgb, run_test  # noqa: E402
+
+CLIENT = os.environ.get("KILN_HOSTILE_CLIENT") or str(Path(__file__).resolve().parents[2] / "build" / "tests" /
+                                                      "hostile" / "kiln-hostile-client")
+BYSTANDER = "22aa44"
+
+# Outcomes a case may end with: "connected" (the protocol allows it), "protocol-error IFACE CODE", or
+# "disconnected" (any errno).
+CONNECTED = "connected"
+DISCONNECTED = "disconnected"
+
+GROUPS = {
+    "popups": {
+        # A null parent must be named by another protocol before the first commit; kiln offers none, so wlroots
+        # answers xdg_surface.not_constructed (kiln crashed on it before: SIGSEGV).
+        "popup-null-parent": "protocol-error xdg_surface 1",
+        "popup-nested-null-parent": "protocol-error xdg_surface 1",
+        # A parent must be an xdg_toplevel or xdg_popup: xdg_wm_base.invalid_popup_parent (kiln aborted before).
+        "popup-roleless-parent": "protocol-error xdg_wm_base 3",
+        # The parent's xdg_toplevel is gone (kiln hung in a freed scene tree before).
+        "popup-parent-role-destroyed": "protocol-error xdg_wm_base 3",
+        # wlroots closes the popups of a destroyed parent; committing the closed popup's buffer is unconfigured_buffer.
+        "popup-parent-destroyed": "protocol-error xdg_surface 3",
+        # wl_surface.defunct_role_object on a surface the client already destroyed, so it names no interface.
+        "popup-surface-destroyed": "protocol-error ? 4",
+        # xdg_wm_base v2 has no invalid_parent error: a cycle or a vanished parent is the client's own business.
+        "set-parent-self": CONNECTED,
+        "set-parent-destroyed": CONNECTED,
+    },
+    "shm": {
+        # wl_shm.error.invalid_stride: a row of 256 ARGB pixels does not fit a stride of 256 bytes (kiln uploaded
+        # from beyond the pool before).
+        "shm-short-stride": "protocol-error wl_shm_pool 1",
+        "shm-pool-size-zero": "protocol-error wl_shm 1",
+        "shm-negative-offset": "protocol-error wl_shm_pool 1",
+        # libwayland catches the SIGBUS of the shrunk pool and answers wl_shm.error.invalid_fd on the buffer.
+        "shm-sigbus": "protocol-error wl_buffer 2",
+        "huge-surface": CONNECTED,
+    },
+    "objects": {
+        # A wl_region passed as a wl_buffer: libwayland refuses the arguments and drops the client.
+        "attach-foreign-object": DISCONNECTED,
+        # wlroots 0.15 posts invalid xdg_surface geometry with code -1.
+        "geometry-negative": "protocol-error xdg_surface 4294967295",
+        "scale-huge": CONNECTED,
+        "viewport-huge-destination": CONNECTED,
+        # wp_viewport.out_of_buffer is due here; wlroots 0.15 does not check it (GL clamps the sampling).
+        "viewport-source-outside": CONNECTED,
+        "scale-zero": "protocol-error wl_surface 0",  # invalid_scale
+        "transform-invalid": "protocol-error wl_surface 1",  # invalid_transform
+        # wlroots 0.15 posts the role conflict with xdg_wm_base.error.role's code (0) on the xdg_surface.
+        "subsurface-then-xdg": "protocol-error xdg_surface 0",
+        "subsurface-cycle": "protocol-error wl_subcompositor 0",  # bad_surface: a parent may not be a descendant
+        "two-roles": "protocol-error xdg_surface 2",  # already_constructed
+        "buffer-destroyed-while-shown": CONNECTED,
+        # wlroots 0.15 ignores (and logs) the early xdg_surface.destroy; the toplevel stays usable.
+        "xdg-surface-destroyed-first": CONNECTED,
+        # wl_surface.defunct_role_object (kiln crashed before: wlroots' inert xdg_toplevel.set_title).
+        "surface-destroyed-first": "protocol-error ? 4",
+        "roleless-surface-destroyed": CONNECTED,
+        "selection-null": CONNECTED,
+        # The headless seat has no pointer: wl_seat.missing_capability.
+        "cursor-null-surface": "protocol-error wl_seat 0",
+    },
+    "floods": {
+        "commit-flood": CONNECTED,
+        "never-read": DISCONNECTED,
+        "many-surfaces": CONNECTED,
+    },
+}
+
+# Lines a case must also print on the way: proof that it got as far as it should have.
+MUST_PRINT = {"many-surfaces": "drawn"}
+
+
+def bystander_drawing(kiln, what):
+    """The well-behaved client is connected, on screen, and its frames move (two screenshots differ)."""
+    first = kiln.screenshot()
+    check(first.count(rgb(BYSTANDER), step=4) > 200, f"{what}: the bystander is on screen")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if kiln.screenshot().pixels != first.pixels:
+            check(True, f"{what}: the bystander kept drawing")
+            return
+    raise AssertionError(f"{what}: the screen did not change in 5 s: the bystander stopped drawing")
+
+
+def run_case(kiln, name, expected, timeout=60):
+    started = time.monotonic()
+    result = kiln.run([CLIENT, name], timeout=timeout)
+    lines = result.stdout.strip().splitlines()
+    outcome = lines[-1] if lines else ""
+    print(f"{name}: {outcome} ({time.monotonic() - started:.1f} s)")
+    check(kiln.alive(), f"{name}: kiln is alive")
+    check(result.returncode == 0, f"{name}: the client ran its case (exit {result.returncode}: {result.stdout!r})")
+    if name in MUST_PRINT:
+        check(MUST_PRINT[name] in lines, f"{name}: the client printed '{MUST_PRINT[name]}'")
+    if expected == DISCONNECTED:
+        check(outcome.startswith("disconnected") or outcome.startswith("protocol-error"),
+              f"{name}: the client was cut off ({outcome})")
+    else:
+        check(outcome == expected, f"{name}: outcome is '{expected}' (got '{outcome}')")
+    return outcome
+
+
+def wait_listening(kiln, timeout=10):
+    """Until kiln's socket accepts connections: libwayland creates the name (bind) before it listens, so a client
+    started as soon as the name exists may be refused."""
+    path = str(Path(kiln.runtime) / kiln.socket)
+    deadline = time.monotonic() + timeout
+    while True:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(path)
+                return
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"kiln's socket {path} refused connections for {timeout} s")
+                time.sleep(0.02)
+
+
+def with_bystander(kiln):
+    wait_listening(kiln)
+    bystander = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "160x120", "--color", BYSTANDER])
+    try:
+        kiln.wait_for(lambda: kiln.screenshot().count(rgb(BYSTANDER), step=4) > 200, "the bystander on screen")
+    except AssertionError:
+        if bystander.poll() is not None:
+            print(f"bystander exited {bystander.returncode}: {bystander.stdout.read().decode(errors='replace')}")
+        raise
+    return bystander
+
+
+def group_cases(group):
+    with Kiln() as kiln:
+        bystander = with_bystander(kiln)
+        for name, expected in GROUPS[group].items():
+            run_case(kiln, name, expected)
+            check(bystander.poll() is None, f"{name}: the bystander is still connected")
+            bystander_drawing(kiln, name)
+            if name == "huge-surface":
+                # A 16384x16384 texture is 1 GiB: a second one must not add to what the first left behind.
+                rss_first, _ = process_usage(kiln.proc.pid)
+                run_case(kiln, name, expected)
+                bystander_drawing(kiln, name)  # a few frames: the texture of the client's last buffer is gone
+                rss_second, _ = process_usage(kiln.proc.pid)
+                print(f"huge-surface: kiln RSS {rss_first} KiB after one, {rss_second} KiB after two")
+                check(rss_second - rss_first < 64 * 1024, "a second huge surface does not grow kiln by another GiB")
+        status, _ = kiln.stop()
+        check(status == 0, "kiln exits 0")
+
+
+def process_usage(pid):
+    """(VmRSS in KiB, open fds) of a process."""
+    rss = 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1])
+    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def churn():
+    with Kiln() as kiln:
+        bystander = with_bystander(kiln)
+        # A first round warms caches (programs, allocator pools) so the measured round shows growth, not set-up.
+        result = kiln.run([CLIENT, "churn", "50"], timeout=120)
+        check(result.returncode == 0, f"warm-up churn ran ({result.stdout.strip()})")
+        rss_before, fds_before = process_usage(kiln.proc.pid)
+        started = time.monotonic()
+        result = kiln.run([CLIENT, "churn", "500"], timeout=150)
+        elapsed = time.monotonic() - started
+        check(result.returncode == 0, f"500 connect/commit/disconnect cycles ran ({result.stdout.strip()})")
+        time.sleep(0.5)  # the last disconnects are processed
+        rss_after, fds_after = process_usage(kiln.proc.pid)
+        print(f"churn: 500 cycles in {elapsed:.1f} s; RSS {rss_before} KiB -> {rss_after} KiB "
+              f"({rss_after - rss_before:+d} KiB); fds {fds_before} -> {fds_after}")
+        check(kiln.alive(), "kiln is alive after the churn")
+        check(fds_after <= fds_before, f"no fd leaked ({fds_before} -> {fds_after})")
+        check(rss_after - rss_before < 16 * 1024, f"RSS grew less than 16 MiB ({rss_after - rss_before:+d} KiB)")
+        check(bystander.poll() is None, "the bystander is still connected")
+        bystander_drawing(kiln, "churn")
+        status, _ = kiln.stop()
+        check(status == 0, "kiln exits 0")
+
+
+def privileged():
+    # Unrestricted (the default): any client binds wlr-screencopy.
+    with Kiln() as kiln:
+        wait_listening(kiln)
+        result = kiln.run([CLIENT, "bind-screencopy"])
+        check("screencopy announced" in result.stdout and result.stdout.strip().endswith(CONNECTED),
+              f"by default a client binds screencopy ({result.stdout.strip()!r})")
+    # Restricted: not announced, and asking for it by name is refused; kiln's own -s children still get it,
+    # including a grandchild (the shell forks before running the client).
+    kiln = Kiln("--restrict", "screencopy", stats=False)
+    startup_out = Path(kiln.tmp) / "startup.out"
+    kiln.argv += ["-s", f"true; {CLIENT} bind-screencopy > {startup_out}; true"]
+    with kiln:
+        wait_listening(kiln)
+        result = kiln.run([CLIENT, "bind-screencopy"])
+        print(result.stdout.strip())
+        check("screencopy not announced" in result.stdout, "a client kiln did not start does not see screencopy")
+        check(result.stdout.strip().endswith("protocol-error wl_registry 0"),
+              "binding the hidden name is refused with wl_display.invalid_object on the registry")
+        kiln.wait_for(lambda: startup_out.exists() and startup_out.read_text().strip().endswith(CONNECTED),
+                      "the startup command's client")
+        check("screencopy announced" in startup_out.read_text(), "a client kiln started with -s binds screencopy")
+        check(kiln.alive(), "kiln is alive")
+
+
+def main():
+    group = sys.argv[1] if len(sys.argv) > 1 else ""
+    if group in GROUPS:
+        group_cases(group)
+    elif group == "churn":
+        churn()
+    elif group == "privileged":
+        privileged()
+    else:
+        raise AssertionError(f"unknown group '{group}'")
+
+
+run_test(main)

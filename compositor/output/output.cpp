@@ -360,6 +360,12 @@ void Output::commit(Frame& frame)
     backend_ready_ = false;
     if (!carried.empty())
         wlr_output_schedule_frame(output_);
+    // Where nothing outside GL reads the buffer (headless), it is free for the next frame at once: GL runs that
+    // frame's draws after this one's, so the ring needs one slot there, not one per frame in flight.
+    if (!consumes_pixels_ && frame.buffer) {
+        OutputRing::release(frame.buffer);
+        frame.buffer = nullptr;
+    }
     // Render ahead where a frame must be finished before it is committed and finishing takes more than half a
     // refresh: the next frame is drawn now, into a free slot, and committed at the next frame event, so the output
     // keeps its rate (at most two frames in flight: one queued, one drawing).

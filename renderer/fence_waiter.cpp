@@ -17,7 +17,10 @@ FenceWaiter::FenceWaiter() : event_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        pthread_setname_np(pthread_self(), "kiln:fences");  // so per-thread CPU accounting can tell it apart
+        run();
+    });
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 

@@ -334,6 +334,16 @@ void Output::commit_ready()
 void Output::commit(Frame& frame)
 {
     frame.committed = true;
+    if (frame.buffer && (frame.buffer->width != output_->width || frame.buffer->height != output_->height)) {
+        // Drawn before a mode change: its size is no longer the output's. Dropped; the next frame redraws all.
+        for (auto* feedback : frame.feedback)
+            wlr_presentation_feedback_destroy(feedback);
+        frame.feedback.clear();
+        pixman_region32_union_rect(&scene_output_->damage->current, &scene_output_->damage->current, 0, 0,
+                                   static_cast<unsigned>(output_->width), static_cast<unsigned>(output_->height));
+        wlr_output_schedule_frame(output_);
+        return;
+    }
     wlr_output_set_damage(output_, frame.damage.get());
     const uint32_t seq = output_->commit_seq + 1;
     // wlroots' output damage helper clears the scene's pending damage on every commit; damage that arrived while

@@ -6,20 +6,44 @@
 
 #include <linux/input-event-codes.h>
 
+#include <cstdio>
+
 namespace kiln::compositor {
+namespace {
+
+// kiln.ini's names for xkbcommon; an empty one is null, which xkbcommon fills from XKB_DEFAULT_* or its default.
+xkb_rule_names rule_names(const KeyboardSettings& settings)
+{
+    auto name = [](const std::string& text) { return text.empty() ? nullptr : text.c_str(); };
+    return {name(settings.rules), name(settings.model), name(settings.layout), name(settings.variant),
+            name(settings.options)};
+}
+
+}  // namespace
 
 // One keyboard device: xkb keymap, repeat info, and forwarding to the seat.
 class Seat::Keyboard {
 public:
     Keyboard(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
     {
+        const KeyboardSettings& settings = seat.server_.options().keyboard;
         xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-        xkb_keymap* keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        const xkb_rule_names names = rule_names(settings);
+        xkb_keymap* keymap = xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        if (!keymap) {
+            if (!seat.keymap_reported_)
+                std::fprintf(stderr, "kiln: xkbcommon cannot make a keymap of [keyboard] (rules '%s', model '%s', "
+                             "layout '%s', variant '%s', options '%s'); using its default\n",
+                             settings.rules.c_str(), settings.model.c_str(), settings.layout.c_str(),
+                             settings.variant.c_str(), settings.options.c_str());
+            seat.keymap_reported_ = true;
+            keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        }
         if (keymap)
             wlr_keyboard_set_keymap(device->keyboard, keymap);
         xkb_keymap_unref(keymap);
         xkb_context_unref(context);
-        wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
+        wlr_keyboard_set_repeat_info(device->keyboard, settings.repeat_rate, settings.repeat_delay);
 
         modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
             wlr_seat_set_keyboard(seat_.seat_, device_);
@@ -107,6 +131,10 @@ void Seat::add_input(wlr_input_device* device)
     switch (device->type) {
     case WLR_INPUT_DEVICE_KEYBOARD:
         keyboards_.push_back(std::make_unique<Keyboard>(*this, device));
+        // The seat's keyboard from the start, not only after its first key: a client that asks for a wl_keyboard
+        // gets this keymap (and repeat info) at once.
+        if (!wlr_seat_get_keyboard(seat_))
+            wlr_seat_set_keyboard(seat_, device);
         break;
     case WLR_INPUT_DEVICE_POINTER:
         wlr_cursor_attach_input_device(cursor_, device);

@@ -262,6 +262,13 @@ void Server::add_output(wlr_output* output)
         return;
     }
     const OutputSettings* settings = options_.output(output->name);
+    OutputSettings without_mode;
+    if (settings && settings->mode && wlr_output_is_headless(output) && options_.headless_size_given) {
+        // Flags win over kiln.ini: --headless-size made this output's size.
+        without_mode = *settings;
+        without_mode.mode.reset();
+        settings = &without_mode;
+    }
     if (!commit_output_settings(output, settings)) {
         std::fprintf(stderr, "kiln: cannot enable output %s\n", output->name);
         return;

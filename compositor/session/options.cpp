@@ -111,7 +111,7 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -S, --socket NAME          listen on $XDG_RUNTIME_DIR/NAME (default: first free wayland-N)
   -s, --startup CMD          run CMD with /bin/sh -c once clients can connect (repeatable)
       --exit-with-startup    exit when every startup command has exited (status: the first failure, else 0)
-      --headless-size WxH    size of the headless output (default 1920x1080)
+      --headless-size WxH    size of the headless output (default 1920x1080; wins over kiln.ini's mode)
       --cache-dir DIR        program cache directory (default $XDG_CACHE_HOME/kiln)
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
       --precompile MODE      off|fast|background: load recorded programs before/after the first frame
@@ -193,6 +193,7 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
         } else if (arg == "--headless-size") {
             if (!take_value(v) || !parse_size(v, options.headless_width, options.headless_height))
                 return fail("--headless-size needs WIDTHxHEIGHT, each 1..16384");
+            options.headless_size_given = true;
         } else if (arg == "--cache-dir") {
             if (!take_value(v) || v.empty())
                 return fail("--cache-dir needs a directory");

@@ -23,6 +23,7 @@ struct Options {
     bool exit_with_startup = false;
     int32_t headless_width = 1920;
     int32_t headless_height = 1080;
+    bool headless_size_given = false;   // --headless-size was on the command line: it wins over [output] mode
     std::string cache_dir;              // empty: $XDG_CACHE_HOME/kiln
     std::string system_cache_dir;       // empty: none
     PrecompileMode precompile = PrecompileMode::fast;

@@ -143,7 +143,7 @@ class Kiln:
         if env:
             self.env.update(env)
         argv = [kiln_binary(), "--backend", backend, "--socket", socket]
-        if backend == "headless":
+        if backend == "headless" and size:  # size=None: kiln's default, or kiln.ini's [output] mode
             argv += ["--headless-size", size]
         if self.stats_path:
             argv += ["--stats", str(self.stats_path)]

@@ -48,19 +48,24 @@ position=100,50
 [cache]
 directory={cache}
 """)
-        with Kiln("--config", str(config), size="640x480") as kiln:
+        with Kiln("--config", str(config), size=None) as kiln:
             shot = kiln.screenshot()
             total = shot.width * shot.height
             hits = shot.count(colour, tolerance=1)
             check(hits == total, f"[background] color=0x336699 fills the empty output ({hits} of {total} pixels)")
             facts = output_facts(wayland_info(kiln))
             check(facts.get("scale") == 2, f"[output HEADLESS-1] scale=2 reaches wl_output ({facts})")
-            check(facts.get("mode") == (400, 300), f"mode=400x300 replaces --headless-size 640x480 ({facts})")
+            check(facts.get("mode") == (400, 300), f"mode=400x300 replaces the default headless size ({facts})")
             check(facts.get("transform") == "90°", f"transform=90 reaches wl_output ({facts})")
             check(facts.get("logical") == (100, 50), f"position=100,50 reaches xdg_output ({facts})")
             status, _ = kiln.stop()
             check(status == 0, f"kiln exits 0 (got {status})")
         check(cache.is_dir() and any(cache.iterdir()), f"[cache] directory={cache} holds kiln's program cache")
+
+        with Kiln("--config", str(config), size="640x480") as kiln:
+            facts = output_facts(wayland_info(kiln))
+            check(facts.get("mode") == (640, 480) and facts.get("scale") == 2,
+                  f"--headless-size wins over mode=400x300; the file's other keys still apply ({facts})")
 
         with Kiln(size="640x480") as kiln:
             shot = kiln.screenshot()

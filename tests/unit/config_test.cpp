@@ -281,6 +281,12 @@ color=0x336699
     parsed = parse_options(static_cast<int>(cache_flag.size()), cache_flag.data(), applied.options);
     REQUIRE(parsed.options);  // the file's [startup] command satisfies --exit-with-startup
     CHECK(parsed.options->cache_dir == "/from/flag");
+    CHECK_FALSE(parsed.options->headless_size_given);  // the default size: an [output] mode may replace it
+
+    std::vector<const char*> size_flag{"kiln", "--headless-size", "800x600"};
+    parsed = parse_options(static_cast<int>(size_flag.size()), size_flag.data(), applied.options);
+    REQUIRE(parsed.options);
+    CHECK(parsed.options->headless_size_given);  // the server then ignores [output HEADLESS-1] mode
 }
 
 TEST_CASE("--config and --check-config parse")

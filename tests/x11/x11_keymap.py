@@ -35,7 +35,7 @@ def xvfb():
 
 
 def keymap_seen(display, *args):
-    """(repeat line, the keymap's group names) that a client of kiln on X11 gets."""
+    """(repeat line, the keymap's group names) that a client of kiln on X11 gets, and kiln's log."""
     env = {"DISPLAY": display}
     # xkbcommon's own defaults come from these: the test wants kiln.ini's, or xkbcommon's built-in ones.
     for name in ("XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT",
@@ -49,7 +49,7 @@ def keymap_seen(display, *args):
         groups = " ".join(line.strip() for line in lines if line.strip().lower().startswith("name[group"))
         status, _ = kiln.stop()
         check(status == 0, f"kiln exits 0 (got {status})")
-        return lines[0], groups
+        return lines[0], groups, kiln.logs()
 
 
 def main():
@@ -59,16 +59,22 @@ def main():
         config = Path(tmp) / "kiln.ini"
         config.write_text("[keyboard]\nkeymap_layout=de\nkeymap_variant=nodeadkeys\nrepeat-rate=33\n"
                           "repeat-delay=444\n")
-        repeat, groups = keymap_seen(display, "--config", str(config))
+        repeat, groups, _ = keymap_seen(display, "--config", str(config))
         check(repeat == "repeat 33 444", f"repeat-rate and repeat-delay reach wl_keyboard.repeat_info ({repeat!r})")
         check('"German (no dead keys)"' in groups,
               f"keymap_layout=de and keymap_variant=nodeadkeys reach wl_keyboard.keymap ({groups})")
 
         empty = Path(tmp) / "empty.ini"
         empty.write_text("")
-        repeat, groups = keymap_seen(display, "--config", str(empty))
+        repeat, groups, _ = keymap_seen(display, "--config", str(empty))
         check(repeat == "repeat 25 600", f"without [keyboard] the repeat is kiln's default ({repeat!r})")
         check(groups and "German" not in groups, f"without [keyboard] the layout is xkbcommon's default ({groups})")
+
+        unknown = Path(tmp) / "unknown.ini"
+        unknown.write_text("[keyboard]\nkeymap_layout=no-such-layout\n")
+        repeat, groups, log = keymap_seen(display, "--config", str(unknown))
+        check("English (US)" in groups, f"a layout xkbcommon lacks falls back to its default ({groups})")
+        check(log.count("xkbcommon cannot make a keymap") == 1, "and kiln says so, once")
 
 
 run_test(main)

@@ -1,4 +1,5 @@
 // kiln's entry point: read kiln.ini and the command line, run the server, write the stats.
+#include "compositor/input/keymap.hpp"
 #include "compositor/session/config.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/server.hpp"
@@ -33,6 +34,13 @@ int main(int argc, char* argv[])
             file = find_config([](const char* name) { return std::getenv(name); });
         if (file)
             apply_config_file(*file, from_file, problems);
+        // A running kiln says so when a keyboard appears; --check-config says so now.
+        const KeyboardSettings& keyboard = from_file.keyboard;
+        const bool names_keymap = !keyboard.rules.empty() || !keyboard.model.empty() || !keyboard.layout.empty() ||
+                                  !keyboard.variant.empty() || !keyboard.options.empty();
+        if (file && flags.options->check_config && names_keymap)
+            if (std::string reason = keymap_problem(keyboard); !reason.empty())
+                problems.push_back({file->string(), 0, reason});
         for (const auto& problem : problems)
             std::fprintf(stderr, "kiln: %s\n", describe(problem).c_str());
         if (flags.options->check_config) {

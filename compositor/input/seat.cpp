@@ -1,6 +1,8 @@
 // Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
 #include "compositor/input/seat.hpp"
 
+#include "compositor/input/keymap.hpp"
+
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
 
@@ -9,17 +11,6 @@
 #include <cstdio>
 
 namespace kiln::compositor {
-namespace {
-
-// kiln.ini's names for xkbcommon; an empty one is null, which xkbcommon fills from XKB_DEFAULT_* or its default.
-xkb_rule_names rule_names(const KeyboardSettings& settings)
-{
-    auto name = [](const std::string& text) { return text.empty() ? nullptr : text.c_str(); };
-    return {name(settings.rules), name(settings.model), name(settings.layout), name(settings.variant),
-            name(settings.options)};
-}
-
-}  // namespace
 
 // One keyboard device: xkb keymap, repeat info, and forwarding to the seat.
 class Seat::Keyboard {
@@ -28,14 +19,10 @@ public:
     {
         const KeyboardSettings& settings = seat.server_.options().keyboard;
         xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-        const xkb_rule_names names = rule_names(settings);
-        xkb_keymap* keymap = xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        xkb_keymap* keymap = compile_keymap(context, settings);
         if (!keymap) {
             if (!seat.keymap_reported_)
-                std::fprintf(stderr, "kiln: xkbcommon cannot make a keymap of [keyboard] (rules '%s', model '%s', "
-                             "layout '%s', variant '%s', options '%s'); using its default\n",
-                             settings.rules.c_str(), settings.model.c_str(), settings.layout.c_str(),
-                             settings.variant.c_str(), settings.options.c_str());
+                std::fprintf(stderr, "kiln: %s; using its default\n", keymap_problem(settings).c_str());
             seat.keymap_reported_ = true;
             keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
         }

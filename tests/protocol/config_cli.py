@@ -84,6 +84,13 @@ def main():
         check(len(result.stderr.splitlines()) == len(SECTIONS) and named <= example_keys,
               f"kiln.ini.example sets every key kiln knows ({sorted(named)}; missing {sorted(named - example_keys)})")
 
+        layout = Path(tmp) / "layout.ini"
+        layout.write_text("[keyboard]\nkeymap_layout=no-such-layout\n")
+        result = run(["--check-config", "--config", str(layout)], tmp)
+        check(result.returncode == 1 and result.stderr.startswith(f"kiln: {layout}: xkbcommon cannot make a keymap")
+              and len(result.stderr.splitlines()) == 1,
+              f"a layout xkbcommon lacks: exit 1, one line ({result.stderr.strip()!r})")
+
         missing = Path(tmp) / "absent.ini"
         result = run(["--check-config", "--config", str(missing)], tmp)
         check(result.returncode == 1 and result.stderr == f"kiln: {missing}: cannot read: No such file or directory\n",

@@ -1,4 +1,6 @@
-// kiln's entry point: parse the command line, run the server, write the stats.
+// kiln's entry point: read kiln.ini and the command line, run the server, write the stats.
+#include "compositor/input/keymap.hpp"
+#include "compositor/session/config.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/server.hpp"
 #include "compositor/stats.hpp"
@@ -8,6 +10,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <pthread.h>
 
 int main(int argc, char* argv[])
@@ -15,7 +18,41 @@ int main(int argc, char* argv[])
     using namespace kiln::compositor;
     const auto process_start = Stats::Clock::now();
 
-    ParseResult parsed = parse_options(argc, argv);
+    // The flags alone first: they name the file (--config) and may be wrong (exit 2 before reading anything).
+    ParseResult flags = parse_flags(argc, argv);
+    if (!flags.options) {
+        std::fprintf(stderr, "kiln: %s\n\n%s", flags.error.c_str(), usage(argv[0]).c_str());
+        return 2;
+    }
+    Options from_file;
+    std::vector<ConfigProblem> problems;
+    if (!flags.options->help && !flags.options->version) {
+        std::optional<std::filesystem::path> file;
+        if (!flags.options->config_file.empty())
+            file = flags.options->config_file;
+        else
+            file = find_config([](const char* name) { return std::getenv(name); });
+        if (file)
+            apply_config_file(*file, from_file, problems);
+        // A running kiln says so when a keyboard appears; --check-config says so now.
+        const KeyboardSettings& keyboard = from_file.keyboard;
+        const bool names_keymap = !keyboard.rules.empty() || !keyboard.model.empty() || !keyboard.layout.empty() ||
+                                  !keyboard.variant.empty() || !keyboard.options.empty();
+        if (file && flags.options->check_config && names_keymap)
+            if (std::string reason = keymap_problem(keyboard); !reason.empty())
+                problems.push_back({file->string(), 0, reason});
+        for (const auto& problem : problems)
+            std::fprintf(stderr, "kiln: %s\n", describe(problem).c_str());
+        if (flags.options->check_config) {
+            if (!file)
+                std::printf("kiln: no kiln.ini found; kiln runs with its defaults\n");
+            else if (problems.empty())
+                std::printf("kiln: %s is fine\n", file->c_str());
+            return problems.empty() ? 0 : 1;
+        }
+    }
+    // Then the flags again on top of the file's settings: flags win.
+    ParseResult parsed = parse_options(argc, argv, std::move(from_file));
     if (!parsed.options) {
         std::fprintf(stderr, "kiln: %s\n\n%s", parsed.error.c_str(), usage(argv[0]).c_str());
         return 2;

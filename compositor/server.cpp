@@ -7,6 +7,7 @@
 #include "compositor/output/acquire_fences.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/output.hpp"
+#include "compositor/output/output_settings.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
@@ -260,19 +261,36 @@ void Server::add_output(wlr_output* output)
         std::fprintf(stderr, "kiln: cannot render to output %s\n", output->name);
         return;
     }
-    if (wlr_output_mode* mode = wlr_output_preferred_mode(output))
-        wlr_output_set_mode(output, mode);
-    wlr_output_enable(output, true);
-    if (!wlr_output_commit(output)) {
+    const OutputSettings* settings = options_.output(output->name);
+    OutputSettings without_mode;
+    if (settings && settings->mode && wlr_output_is_headless(output) && options_.headless_size_given) {
+        // Flags win over kiln.ini: --headless-size made this output's size.
+        without_mode = *settings;
+        without_mode.mode.reset();
+        settings = &without_mode;
+    }
+    if (!commit_output_settings(output, settings)) {
         std::fprintf(stderr, "kiln: cannot enable output %s\n", output->name);
         return;
     }
-    wlr_output_layout_add_auto(layout_, output);
+    if (settings && settings->enabled == false)
+        return;  // [output NAME] enabled=false: off, outside the layout, never drawn
+    if (settings && settings->position)
+        wlr_output_layout_add(layout_, output, settings->position->x, settings->position->y);
+    else
+        wlr_output_layout_add_auto(layout_, output);
     wlr_scene_output* scene_output = wlr_scene_get_scene_output(scene_, output);
     if (!scene_output)
         scene_output = wlr_scene_output_create(scene_, output);
     outputs_.push_back(
         std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_));
+}
+
+renderer::Color Server::background() const
+{
+    const uint32_t rgb = options_.background.rgb;
+    return {static_cast<float>((rgb >> 16) & 0xff) / 255.0f, static_cast<float>((rgb >> 8) & 0xff) / 255.0f,
+            static_cast<float>(rgb & 0xff) / 255.0f, 1.0f};
 }
 
 void Server::add_popup(wlr_xdg_surface* surface)

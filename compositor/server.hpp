@@ -8,6 +8,7 @@
 
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "renderer/shaders.hpp"
+#include "renderer/types.hpp"
 
 #include <list>
 #include <set>
@@ -51,6 +52,8 @@ public:
     Stats& stats() { return stats_; }
     const Options& options() const { return options_; }
     const std::string& socket() const { return socket_; }
+    // What no window covers: kiln.ini's [background] color, opaque.
+    renderer::Color background() const;
 
     // The topmost view and surface-local coordinates under a layout point, if any.
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);

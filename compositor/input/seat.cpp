@@ -1,10 +1,14 @@
 // Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
 #include "compositor/input/seat.hpp"
 
+#include "compositor/input/keymap.hpp"
+
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
 
 #include <linux/input-event-codes.h>
+
+#include <cstdio>
 
 namespace kiln::compositor {
 
@@ -13,13 +17,20 @@ class Seat::Keyboard {
 public:
     Keyboard(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
     {
+        const KeyboardSettings& settings = seat.server_.options().keyboard;
         xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-        xkb_keymap* keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        xkb_keymap* keymap = compile_keymap(context, settings);
+        if (!keymap) {
+            if (!seat.keymap_reported_)
+                std::fprintf(stderr, "kiln: %s; using its default\n", keymap_problem(settings).c_str());
+            seat.keymap_reported_ = true;
+            keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        }
         if (keymap)
             wlr_keyboard_set_keymap(device->keyboard, keymap);
         xkb_keymap_unref(keymap);
         xkb_context_unref(context);
-        wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
+        wlr_keyboard_set_repeat_info(device->keyboard, settings.repeat_rate, settings.repeat_delay);
 
         modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
             wlr_seat_set_keyboard(seat_.seat_, device_);
@@ -107,6 +118,10 @@ void Seat::add_input(wlr_input_device* device)
     switch (device->type) {
     case WLR_INPUT_DEVICE_KEYBOARD:
         keyboards_.push_back(std::make_unique<Keyboard>(*this, device));
+        // The seat's keyboard from the start, not only after its first key: a client that asks for a wl_keyboard
+        // gets this keymap (and repeat info) at once.
+        if (!wlr_seat_get_keyboard(seat_))
+            wlr_seat_set_keyboard(seat_, device);
         break;
     case WLR_INPUT_DEVICE_POINTER:
         wlr_cursor_attach_input_device(cursor_, device);

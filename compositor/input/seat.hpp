@@ -39,6 +39,7 @@ private:
     wlr_xcursor_manager* xcursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;
     bool has_pointer_ = false;
+    bool keymap_reported_ = false;  // a [keyboard] xkbcommon refused is reported once, not per keyboard
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

@@ -183,7 +183,7 @@ void Output::render()
     renderer.set_blending(full_redraw);
     for (const auto& rect : visible_.background().rects()) {
         renderer.set_scissor(to_box(rect));
-        renderer.clear({0, 0, 0, 1});
+        renderer.clear(server_.background());
     }
     for (auto& v : visible_.draws()) {
         float m[9];

@@ -44,6 +44,8 @@ std::optional<BackendChoice> parse_backend(std::string_view name)
     return std::nullopt;
 }
 
+}  // namespace
+
 std::optional<PrecompileMode> parse_precompile(std::string_view name)
 {
     if (name == "off")
@@ -62,7 +64,13 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
     return std::nullopt;
 }
 
-}  // namespace
+const OutputSettings* Options::output(const std::string& name) const
+{
+    for (const auto& settings : outputs)
+        if (settings.name == name)
+            return &settings;
+    return nullptr;
+}
 
 bool Options::restricts(PrivilegedProtocol protocol) const
 {
@@ -103,12 +111,15 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -S, --socket NAME          listen on $XDG_RUNTIME_DIR/NAME (default: first free wayland-N)
   -s, --startup CMD          run CMD with /bin/sh -c once clients can connect (repeatable)
       --exit-with-startup    exit when every startup command has exited (status: the first failure, else 0)
-      --headless-size WxH    size of the headless output (default 1920x1080)
+      --headless-size WxH    size of the headless output (default 1920x1080; wins over kiln.ini's mode)
       --cache-dir DIR        program cache directory (default $XDG_CACHE_HOME/kiln)
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
       --precompile MODE      off|fast|background: load recorded programs before/after the first frame
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy) from clients kiln did not start with -s (repeatable)
+      --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
+                             flags win over the file, -s and --restrict add to its [startup] and [security]
+      --check-config         report kiln.ini's problems and exit: 0 when it is clean, 1 when not
   -d, --debug                verbose wlroots logging
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
@@ -116,9 +127,9 @@ A Wayland compositor with a zero-copy buffer pipeline.
     return text;
 }
 
-ParseResult parse_options(int argc, const char* const argv[])
+ParseResult parse_flags(int argc, const char* const argv[], Options base)
 {
-    Options options;
+    Options options = std::move(base);
     auto fail = [](std::string message) { return ParseResult{std::nullopt, std::move(message)}; };
 
     for (int i = 1; i < argc; ++i) {
@@ -182,6 +193,7 @@ ParseResult parse_options(int argc, const char* const argv[])
         } else if (arg == "--headless-size") {
             if (!take_value(v) || !parse_size(v, options.headless_width, options.headless_height))
                 return fail("--headless-size needs WIDTHxHEIGHT, each 1..16384");
+            options.headless_size_given = true;
         } else if (arg == "--cache-dir") {
             if (!take_value(v) || v.empty())
                 return fail("--cache-dir needs a directory");
@@ -211,13 +223,31 @@ ParseResult parse_options(int argc, const char* const argv[])
                 return fail("unknown protocol '" + std::string(v) + "' for --restrict (screencopy)");
             if (!options.restricts(*protocol))
                 options.restricted.push_back(*protocol);
+        } else if (arg == "--config") {
+            if (!take_value(v) || v.empty())
+                return fail("--config needs a file name");
+            options.config_file = v;
+        } else if (arg == "--check-config") {
+            if (reject_inline())
+                return fail(std::string(arg) + " takes no value");
+            options.check_config = true;
         } else {
             return fail("unknown option '" + std::string(argv[i]) + "'");
         }
     }
-    if (options.exit_with_startup && options.startup.empty())
-        return fail("--exit-with-startup needs at least one --startup command");
     return ParseResult{std::move(options), {}};
+}
+
+ParseResult parse_options(int argc, const char* const argv[], Options base)
+{
+    ParseResult result = parse_flags(argc, argv, std::move(base));
+    if (!result.options)
+        return result;
+    const Options& options = *result.options;
+    auto fail = [](std::string message) { return ParseResult{std::nullopt, std::move(message)}; };
+    if (options.exit_with_startup && options.startup.empty())
+        return fail("--exit-with-startup needs at least one --startup command (or [startup] command= in kiln.ini)");
+    return result;
 }
 
 }  // namespace kiln::compositor

@@ -1,9 +1,12 @@
 // kiln's command line: what it accepts and how a bad flag is reported.
 #pragma once
 
+#include "compositor/session/settings.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln::compositor {
@@ -20,17 +23,24 @@ struct Options {
     bool exit_with_startup = false;
     int32_t headless_width = 1920;
     int32_t headless_height = 1080;
+    bool headless_size_given = false;   // --headless-size was on the command line: it wins over [output] mode
     std::string cache_dir;              // empty: $XDG_CACHE_HOME/kiln
     std::string system_cache_dir;       // empty: none
     PrecompileMode precompile = PrecompileMode::fast;
     std::string stats_file;             // empty: no stats
     std::vector<PrivilegedProtocol> restricted;  // --restrict NAME, each once; empty: every client binds them
+    KeyboardSettings keyboard;          // kiln.ini [keyboard]
+    std::vector<OutputSettings> outputs;  // kiln.ini [output NAME], one per name
+    BackgroundSettings background;      // kiln.ini [background]
+    std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
+    bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
     bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
     bool help = false;
     bool version = false;
 
     bool restricts(PrivilegedProtocol protocol) const;
+    const OutputSettings* output(const std::string& name) const;  // its [output NAME] section, or null
 };
 
 struct ParseResult {
@@ -38,9 +48,14 @@ struct ParseResult {
     std::string error;
 };
 
-ParseResult parse_options(int argc, const char* const argv[]);
+// Each flag alone, on top of `base` (kiln.ini's settings): flags win, -s and --restrict add to the file's.
+ParseResult parse_flags(int argc, const char* const argv[], Options base = {});
+// parse_flags, then the checks that look at flags together.
+ParseResult parse_options(int argc, const char* const argv[], Options base = {});
 std::string usage(const char* program);
 const char* backend_name(BackendChoice backend);
 const char* protocol_name(PrivilegedProtocol protocol);
+std::optional<PrecompileMode> parse_precompile(std::string_view name);
+std::optional<PrivilegedProtocol> parse_privileged(std::string_view name);
 
 }  // namespace kiln::compositor

@@ -104,10 +104,16 @@ def kiln_binary():
     return str(build_dir() / "compositor" / "kiln")
 
 
+def no_config_env(directory):
+    """XDG config paths inside `directory`, where no kiln.ini is: the user's and the system's do not reach tests."""
+    return {"XDG_CONFIG_HOME": str(Path(directory) / "config"), "XDG_CONFIG_DIRS": str(Path(directory) / "xdg")}
+
+
 def private_env(directory, **extra):
     """The environment for a kiln run by hand: runtime files and caches in `directory` (a test's temporary
     directory, so they go with it), no outer display."""
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(directory), XDG_CACHE_HOME=str(Path(directory) / "cache"), **extra)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(directory), XDG_CACHE_HOME=str(Path(directory) / "cache"),
+               **no_config_env(directory), **extra)
     env.pop("WAYLAND_DISPLAY", None)
     env.pop("DISPLAY", None)
     return env
@@ -133,10 +139,11 @@ class Kiln:
         self.env.pop("WAYLAND_DISPLAY", None)
         self.env["XDG_RUNTIME_DIR"] = self.runtime
         self.env["XDG_CACHE_HOME"] = str(Path(self.tmp) / "cache")
+        self.env.update(no_config_env(self.tmp))
         if env:
             self.env.update(env)
         argv = [kiln_binary(), "--backend", backend, "--socket", socket]
-        if backend == "headless":
+        if backend == "headless" and size:  # size=None: kiln's default, or kiln.ini's [output] mode
             argv += ["--headless-size", size]
         if self.stats_path:
             argv += ["--stats", str(self.stats_path)]

@@ -31,6 +31,8 @@ def run_in_scratch(argv, extra_env=None):
 
 def main():
     scripts = [(TESTS / "protocol" / "cli.py", {}),
+               (TESTS / "protocol" / "config_cli.py", {}),
+               (TESTS / "protocol" / "config_outputs.py", {}),
                (TESTS / "cache" / "kiln_cache_tool.py", {"KILN_CACHE_TOOL": str(build_dir() / "tools" / "kiln-cache")})]
     for script, extra_env in scripts:
         result, tmp_left, home_left = run_in_scratch([sys.executable, str(script)], extra_env)

@@ -1,0 +1,325 @@
+// kiln.ini: every section and key applies, every kind of mistake is reported once with its line, flags win.
+#include "compositor/session/config.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <unistd.h>
+
+using namespace kiln::compositor;
+
+namespace {
+
+struct Applied {
+    Options options;
+    std::vector<ConfigProblem> problems;
+};
+
+Applied apply(std::string_view text)
+{
+    Applied out;
+    apply_config_text(text, "kiln.ini", out.options, out.problems);
+    return out;
+}
+
+// One problem, on `line`, whose message contains `words`.
+void check_one_problem(std::string_view text, int line, const std::string& words)
+{
+    auto applied = apply(text);
+    INFO(text);
+    REQUIRE(applied.problems.size() == 1);
+    CHECK(applied.problems[0].line == line);
+    CHECK(applied.problems[0].file == "kiln.ini");
+    INFO(describe(applied.problems[0]));
+    CHECK(describe(applied.problems[0]).find(words) != std::string::npos);
+    CHECK(describe(applied.problems[0]).starts_with("kiln.ini:" + std::to_string(line) + ": "));
+}
+
+// A private directory for files, removed with everything in it when the test ends, failed or not.
+struct TempDir {
+    std::filesystem::path path;
+    TempDir()
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / "kiln-config-test-XXXXXX").string();
+        REQUIRE(mkdtemp(pattern.data()));
+        path = pattern;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::filesystem::path write(const std::filesystem::path& relative, std::string_view text) const
+    {
+        const auto file = path / relative;
+        std::filesystem::create_directories(file.parent_path());
+        std::ofstream(file) << text;
+        return file;
+    }
+};
+
+EnvLookup env(std::map<std::string, std::string> values)
+{
+    return [values = std::move(values)](const char* name) -> const char* {
+        auto it = values.find(name);
+        return it == values.end() ? nullptr : it->second.c_str();
+    };
+}
+
+}  // namespace
+
+TEST_CASE("[keyboard] sets the xkb names and key repeat")
+{
+    auto applied = apply(R"(# a comment
+[keyboard]
+keymap_rules=evdev
+keymap_model = pc105
+keymap_layout=de,us
+keymap_variant=nodeadkeys
+keymap_options=grp:alt_shift_toggle,caps:escape
+repeat-rate=40
+repeat-delay=250
+)");
+    CHECK(applied.problems.empty());
+    const auto& keyboard = applied.options.keyboard;
+    CHECK(keyboard.rules == "evdev");
+    CHECK(keyboard.model == "pc105");
+    CHECK(keyboard.layout == "de,us");
+    CHECK(keyboard.variant == "nodeadkeys");
+    CHECK(keyboard.options == "grp:alt_shift_toggle,caps:escape");
+    CHECK(keyboard.repeat_rate == 40);
+    CHECK(keyboard.repeat_delay == 250);
+}
+
+TEST_CASE("an empty file changes nothing")
+{
+    auto applied = apply("");
+    CHECK(applied.problems.empty());
+    const Options defaults;
+    CHECK(applied.options.keyboard.layout.empty());
+    CHECK(applied.options.keyboard.repeat_rate == defaults.keyboard.repeat_rate);
+    CHECK(applied.options.background.rgb == 0);
+    CHECK(applied.options.outputs.empty());
+    CHECK(applied.options.precompile == defaults.precompile);
+}
+
+TEST_CASE("[output NAME] sets mode, scale, transform, position and enabled per output")
+{
+    auto applied = apply(R"([output HEADLESS-1]
+mode=1280x720
+scale=2
+transform=90
+position=-1280,0
+enabled=true
+
+[output DP-1]
+mode=2560x1440@59.951
+transform=flipped-rotate-270
+enabled=false
+)");
+    CHECK(applied.problems.empty());
+    REQUIRE(applied.options.outputs.size() == 2);
+    const OutputSettings* headless = applied.options.output("HEADLESS-1");
+    REQUIRE(headless);
+    REQUIRE(headless->mode);
+    CHECK(headless->mode->width == 1280);
+    CHECK(headless->mode->height == 720);
+    CHECK(headless->mode->refresh_mhz == 0);
+    CHECK(headless->scale == 2);
+    CHECK(headless->transform == OutputTransform::rotate_90);
+    REQUIRE(headless->position);
+    CHECK(headless->position->x == -1280);
+    CHECK(headless->position->y == 0);
+    CHECK(headless->enabled == true);
+
+    const OutputSettings* dp = applied.options.output("DP-1");
+    REQUIRE(dp);
+    CHECK(dp->mode->refresh_mhz == 59951);
+    CHECK(dp->transform == OutputTransform::flipped_270);
+    CHECK(dp->enabled == false);
+    CHECK_FALSE(dp->scale);
+    CHECK_FALSE(dp->position);
+    CHECK(applied.options.output("HDMI-A-1") == nullptr);
+}
+
+TEST_CASE("every transform name maps to wl_output's value")
+{
+    const std::pair<const char*, int> names[] = {
+        {"normal", 0},       {"90", 1},          {"180", 2},          {"270", 3},
+        {"flipped", 4},      {"flipped-90", 5},  {"flipped-180", 6},  {"flipped-270", 7},
+        {"rotate-90", 1},    {"rotate-270", 3},  {"flipped-rotate-90", 5},
+    };
+    for (const auto& [name, value] : names) {
+        auto applied = apply(std::string("[output X]\ntransform=") + name + "\n");
+        INFO(name);
+        REQUIRE(applied.problems.empty());
+        CHECK(static_cast<int>(*applied.options.outputs[0].transform) == value);
+    }
+}
+
+TEST_CASE("[startup] command repeats, in order, like -s")
+{
+    auto applied = apply("[startup]\ncommand=foot\ncommand = swaybg -c '#336699'\n");
+    CHECK(applied.problems.empty());
+    CHECK(applied.options.startup == std::vector<std::string>{"foot", "swaybg -c '#336699'"});
+}
+
+TEST_CASE("[background], [cache] and [security]")
+{
+    auto applied = apply(R"([background]
+color=0x336699
+[cache]
+directory=/var/cache/kiln-test
+precompile=background
+[security]
+restrict=screencopy
+restrict=screencopy
+)");
+    CHECK(applied.problems.empty());
+    CHECK(applied.options.background.rgb == 0x336699);
+    CHECK(applied.options.cache_dir == "/var/cache/kiln-test");
+    CHECK(applied.options.precompile == PrecompileMode::background);
+    CHECK(applied.options.restricted == std::vector<PrivilegedProtocol>{PrivilegedProtocol::screencopy});
+}
+
+TEST_CASE("each kind of bad line is one problem with its line, and the rest still applies")
+{
+    check_one_problem("[keyboard]\n[colours]\nred=1\n", 2, "unknown section [colours]");
+    check_one_problem("[keyboard]\nkeymap_layuot=de\n", 2, "unknown key 'keymap_layuot' in [keyboard]");
+    check_one_problem("[keyboard]\nrepeat-rate=fast\n", 2, "bad value 'fast' for repeat-rate");
+    check_one_problem("[keyboard]\nrepeat-delay=-5\n", 2, "milliseconds");
+    check_one_problem("[keyboard]\nkeymap_layout=de\nkeymap_layout=fr\n", 3,
+                      "duplicate key 'keymap_layout' in [keyboard] (first set on line 2");
+    check_one_problem("[keyboard]\nkeymap_layout de\n", 2, "neither a [section] nor key=value");
+    check_one_problem("keymap_layout=de\n", 1, "outside any section");
+    check_one_problem("[keyboard\nkeymap_layout=de\n", 1, "closing ']'");
+    check_one_problem("[output]\nscale=2\n", 1, "[output] needs the output's name");
+    check_one_problem("[keyboard main]\n", 1, "[keyboard] takes no name");
+    check_one_problem("[output X]\nmode=1920*1080\n", 2, "WIDTHxHEIGHT");
+    check_one_problem("[output X]\nmode=1920x1080@\n", 2, "WIDTHxHEIGHT@HZ");
+    check_one_problem("[output X]\nscale=1.5\n", 2, "a whole number from 1 to 10");
+    check_one_problem("[output X]\nscale=0\n", 2, "a whole number");
+    check_one_problem("[output X]\ntransform=sideways\n", 2, "flipped-90");
+    check_one_problem("[output X]\nposition=10\n", 2, "X,Y");
+    check_one_problem("[output X]\nenabled=yes\n", 2, "true or false");
+    check_one_problem("[output X]\nfoo=1\n", 2, "unknown key 'foo' in [output X] (mode, scale, transform");
+    check_one_problem("[background]\ncolor=#336699\n", 2, "0xRRGGBB");
+    check_one_problem("[background]\ncolor=0x3366\n", 2, "0xRRGGBB");
+    check_one_problem("[cache]\nprecompile=sometimes\n", 2, "off, fast or background");
+    check_one_problem("[security]\nrestrict=keyboard\n", 2, "screencopy");
+    check_one_problem("[startup]\ncommand=\n", 2, "a shell command");
+
+    auto applied = apply(R"([keyboard]
+keymap_layout=de
+repeat-rate=many
+[nonsense]
+a=b
+c=d
+[background]
+color=0x102030
+)");
+    REQUIRE(applied.problems.size() == 2);  // the unknown section once, not once per key under it
+    CHECK(applied.problems[0].line == 3);
+    CHECK(applied.problems[1].line == 4);
+    CHECK(applied.options.keyboard.layout == "de");
+    CHECK(applied.options.keyboard.repeat_rate == Options{}.keyboard.repeat_rate);
+    CHECK(applied.options.background.rgb == 0x102030);
+}
+
+TEST_CASE("a duplicate keeps the first value; the same key in two outputs is no duplicate")
+{
+    auto applied = apply("[output A]\nscale=2\n[output B]\nscale=3\n[output A]\nscale=4\n");
+    REQUIRE(applied.problems.size() == 1);
+    CHECK(applied.problems[0].line == 6);
+    CHECK(applied.options.output("A")->scale == 2);
+    CHECK(applied.options.output("B")->scale == 3);
+}
+
+TEST_CASE("files: a missing one and a directory are one problem each")
+{
+    TempDir dir;
+    Options options;
+    std::vector<ConfigProblem> problems;
+    apply_config_file(dir.path / "absent.ini", options, problems);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].line == 0);
+    CHECK(describe(problems[0]) == (dir.path / "absent.ini").string() + ": cannot read: No such file or directory");
+
+    problems.clear();
+    std::filesystem::create_directory(dir.path / "kiln.ini");
+    apply_config_file(dir.path / "kiln.ini", options, problems);
+    REQUIRE(problems.size() == 1);
+    CHECK(describe(problems[0]) == (dir.path / "kiln.ini").string() + ": is a directory, not a file");
+
+    problems.clear();
+    const auto file = dir.write("good.ini", "[keyboard]\nkeymap_layout=fr\n[cache]\nbad\n");
+    apply_config_file(file, options, problems);
+    CHECK(options.keyboard.layout == "fr");
+    REQUIRE(problems.size() == 1);
+    CHECK(describe(problems[0]).starts_with(file.string() + ":4: "));
+}
+
+TEST_CASE("flags win over the file; -s and --restrict add to it")
+{
+    auto applied = apply(R"([cache]
+precompile=off
+directory=/from/file
+[startup]
+command=from-file
+[background]
+color=0x336699
+)");
+    REQUIRE(applied.problems.empty());
+    std::vector<const char*> argv{"kiln", "--precompile", "background", "-s", "from-flag", "--restrict", "screencopy"};
+    auto parsed = parse_options(static_cast<int>(argv.size()), argv.data(), applied.options);
+    REQUIRE(parsed.options);
+    CHECK(parsed.options->precompile == PrecompileMode::background);
+    CHECK(parsed.options->cache_dir == "/from/file");  // not given as a flag: the file's
+    CHECK(parsed.options->startup == std::vector<std::string>{"from-file", "from-flag"});
+    CHECK(parsed.options->background.rgb == 0x336699);
+
+    std::vector<const char*> cache_flag{"kiln", "--cache-dir=/from/flag", "--exit-with-startup"};
+    parsed = parse_options(static_cast<int>(cache_flag.size()), cache_flag.data(), applied.options);
+    REQUIRE(parsed.options);  // the file's [startup] command satisfies --exit-with-startup
+    CHECK(parsed.options->cache_dir == "/from/flag");
+    CHECK_FALSE(parsed.options->headless_size_given);  // the default size: an [output] mode may replace it
+
+    std::vector<const char*> size_flag{"kiln", "--headless-size", "800x600"};
+    parsed = parse_options(static_cast<int>(size_flag.size()), size_flag.data(), applied.options);
+    REQUIRE(parsed.options);
+    CHECK(parsed.options->headless_size_given);  // the server then ignores [output HEADLESS-1] mode
+}
+
+TEST_CASE("--config and --check-config parse")
+{
+    std::vector<const char*> argv{"kiln", "--config", "/tmp/k.ini", "--check-config"};
+    auto parsed = parse_flags(static_cast<int>(argv.size()), argv.data());
+    REQUIRE(parsed.options);
+    CHECK(parsed.options->config_file == "/tmp/k.ini");
+    CHECK(parsed.options->check_config);
+    std::vector<const char*> missing{"kiln", "--config"};
+    CHECK_FALSE(parse_flags(static_cast<int>(missing.size()), missing.data()).options);
+    CHECK(usage("kiln").find("--check-config") != std::string::npos);
+}
+
+TEST_CASE("lookup order: XDG_CONFIG_HOME, then each XDG_CONFIG_DIRS entry, else ~/.config and /etc/xdg")
+{
+    CHECK(config_candidates(env({{"XDG_CONFIG_HOME", "/h"}, {"HOME", "/home/u"}, {"XDG_CONFIG_DIRS", "/a:rel:/b"}})) ==
+          std::vector<std::filesystem::path>{"/h/kiln/kiln.ini", "/a/kiln/kiln.ini", "/b/kiln/kiln.ini"});
+    CHECK(config_candidates(env({{"HOME", "/home/u"}})) ==
+          std::vector<std::filesystem::path>{"/home/u/.config/kiln/kiln.ini", "/etc/xdg/kiln/kiln.ini"});
+    CHECK(config_candidates(env({{"XDG_CONFIG_HOME", ""}, {"XDG_CONFIG_DIRS", ""}})) ==
+          std::vector<std::filesystem::path>{"/etc/xdg/kiln/kiln.ini"});
+
+    TempDir dir;
+    const std::string home = (dir.path / "home").string();
+    const std::string first = (dir.path / "first").string();
+    const std::string second = (dir.path / "second").string();
+    const auto lookup = env({{"XDG_CONFIG_HOME", home}, {"XDG_CONFIG_DIRS", first + ":" + second}});
+    CHECK_FALSE(find_config(lookup));
+    dir.write("second/kiln/kiln.ini", "");
+    CHECK(find_config(lookup) == dir.path / "second/kiln/kiln.ini");
+    dir.write("first/kiln/kiln.ini", "");
+    CHECK(find_config(lookup) == dir.path / "first/kiln/kiln.ini");
+    dir.write("home/kiln/kiln.ini", "");
+    CHECK(find_config(lookup) == dir.path / "home/kiln/kiln.ini");
+}

@@ -15,6 +15,8 @@ mkdir -p /overlay/upper /overlay/work
 mount -t overlay overlay -o lowerdir=/host,upperdir=/overlay/upper,workdir=/overlay/work /newroot
 mount -t proc proc /newroot/proc
 mount -t sysfs sys /newroot/sys
+# debugfs: sw_sync's timelines live at /sys/kernel/debug/sync/sw_sync.
+mount -t debugfs debugfs /newroot/sys/kernel/debug
 mount -t devtmpfs dev /newroot/dev
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts

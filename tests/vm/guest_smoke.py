@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Runs inside the VM: the guest has what the kiln VM tests rely on (a vkms KMS card with a connector, vgem,
-/dev/udmabuf, the system dma-heap), so a failure of the kiln tests points at kiln rather than the rig."""
+/dev/udmabuf, the system dma-heap, test-controlled sw_sync fences that implicit sync on a udmabuf obeys), so a failure
+of the kiln tests points at kiln rather than the rig."""
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import fence_ioctls as fences
 
 
 def driver_cards():
@@ -39,6 +43,30 @@ def main():
     connected = [line for line in modetest.stdout.splitlines() if "\tconnected\t" in line]
     print("\n".join(connected))
     check(modetest.returncode == 0 and len(connected) >= 1, "modetest lists a connected vkms connector")
+
+    check(Path(fences.SW_SYNC_PATH).exists(), f"{fences.SW_SYNC_PATH} exists (sw_sync.ko loaded, debugfs mounted)")
+    if Path(fences.SW_SYNC_PATH).exists():
+        timeline = fences.Timeline()
+        fence = timeline.fence()
+        check(not fences.signalled(fence), "a new sw_sync fence is pending")
+        timeline.inc()
+        check(fences.signalled(fence), "the fence has signalled after SW_SYNC_IOC_INC")
+        os.close(fence)
+
+        # Implicit sync: a pending write fence imported into a udmabuf holds back its readers until it signals.
+        buf, memfd = fences.udmabuf(4096)
+        exported = fences.export_fence(buf)
+        check(fences.signalled(exported), "a fresh udmabuf has no pending fence")
+        os.close(exported)
+        fence = timeline.fence()
+        fences.import_fence(buf, fence, fences.DMA_BUF_SYNC_WRITE)
+        exported = fences.export_fence(buf, fences.DMA_BUF_SYNC_READ)
+        check(not fences.signalled(exported), "after IMPORT_SYNC_FILE(WRITE) a reader's EXPORT_SYNC_FILE is pending")
+        timeline.inc()
+        check(fences.signalled(exported), "it signals once the timeline is incremented")
+        for fd in (exported, fence, buf, memfd):
+            os.close(fd)
+        timeline.close()
     return 1 if failures else 0
 
 

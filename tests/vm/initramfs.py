@@ -10,7 +10,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-# What the guest needs: the 9p root and overlay, and the DRM devices. vkms is built by prepare.sh.
+# What the guest needs: the 9p root and overlay, and the DRM devices. vkms and sw_sync are built by prepare.sh.
 WANTED = ["9pnet_virtio", "9p", "overlay", "vgem", "virtio-gpu"]
 
 
@@ -27,7 +27,8 @@ def module_deps(modules_dir):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--modules", type=Path, required=True)
-    parser.add_argument("--vkms", type=Path, required=True)
+    parser.add_argument("--module", type=Path, action="append", default=[],
+                        help="an out-of-tree module, loaded after the ones it depends on")
     parser.add_argument("--init", type=Path, required=True)
     parser.add_argument("--output", type=Path, required=True)
     args = parser.parse_args()
@@ -43,10 +44,14 @@ def main():
             visit(dep)
         order.append(name)
 
-    vkms_deps = subprocess.run(["/usr/sbin/modinfo", "-F", "depends", str(args.vkms)], capture_output=True, text=True,
-                               check=True).stdout.strip()
-    for name in WANTED + [d for d in vkms_deps.split(",") if d]:
+    for name in WANTED:
         visit(name)
+    for module in args.module:
+        depends = subprocess.run(["/usr/sbin/modinfo", "-F", "depends", str(module)], capture_output=True, text=True,
+                                 check=True).stdout.strip()
+        for name in depends.split(","):
+            if name:
+                visit(name)
 
     staging = args.output.with_suffix(".d")
     shutil.rmtree(staging, ignore_errors=True)
@@ -63,8 +68,9 @@ def main():
             data = lzma.decompress(data)
         (staging / "lib/modules" / f"{name}.ko").write_bytes(data)
         load.append(f"{name}.ko")
-    shutil.copy2(args.vkms, staging / "lib/modules/vkms.ko")
-    load.append("vkms.ko")
+    for module in args.module:
+        shutil.copy2(module, staging / "lib/modules" / module.name)
+        load.append(module.name)
     (staging / "modules.order").write_text("\n".join(load) + "\n")
 
     cpio = subprocess.run("find . | cpio -o -H newc --quiet", shell=True, cwd=staging, capture_output=True, check=True)

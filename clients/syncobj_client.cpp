@@ -115,6 +115,8 @@ const wp_presentation_listener presentation_listener = {
 struct Slot {
     std::unique_ptr<kiln::clients::DmabufAllocation> memory;
     wl_buffer* buffer = nullptr;
+    int32_t width = 0;
+    int32_t height = 0;
     std::unique_ptr<kiln::clients::SyncobjTimeline> timeline;
     wp_linux_drm_syncobj_timeline_v1* imported = nullptr;
     uint64_t uses = 0;
@@ -205,10 +207,16 @@ public:
     }
 
 private:
+    // (Re)makes the slot's memory and wl_buffer at the window's size; the slot's timeline stays.
     bool make_buffer(Slot& slot, std::string& error)
     {
-        const auto w = static_cast<uint32_t>(window_.width());
-        const auto h = static_cast<uint32_t>(window_.height());
+        if (slot.buffer)
+            wl_buffer_destroy(slot.buffer);
+        slot.buffer = nullptr;
+        slot.width = window_.width();
+        slot.height = window_.height();
+        const auto w = static_cast<uint32_t>(slot.width);
+        const auto h = static_cast<uint32_t>(slot.height);
         slot.memory = allocator_.allocate(w, h, DRM_FORMAT_XRGB8888, error);
         if (!slot.memory)
             return false;
@@ -247,8 +255,11 @@ private:
         const size_t index = static_cast<size_t>(&slot - slots_.data());
         const uint32_t color = options_.colors[static_cast<size_t>(frame) % options_.colors.size()];
         // The "rendering": written before the acquire point signals, so showing it early would be visible.
-        if (!allocator_.fill(*slot.memory, static_cast<uint32_t>(window_.width()),
-                             static_cast<uint32_t>(window_.height()), color, error))
+        // A configure changed the size (a fullscreen window's comes after the first commit): the free slot follows.
+        if ((slot.width != window_.width() || slot.height != window_.height()) && !make_buffer(slot, error))
+            return false;
+        if (!allocator_.fill(*slot.memory, static_cast<uint32_t>(slot.width), static_cast<uint32_t>(slot.height),
+                             color, error))
             return false;
         if (!slot.imported && !import(slot, error))
             return false;
@@ -257,7 +268,7 @@ private:
         ++slot.uses;
         wl_surface* surface = window_.surface();
         wl_surface_attach(surface, slot.buffer, 0, 0);
-        wl_surface_damage_buffer(surface, 0, 0, window_.width(), window_.height());
+        wl_surface_damage_buffer(surface, 0, 0, slot.width, slot.height);
         wp_linux_drm_syncobj_surface_v1_set_acquire_point(surface_sync_, slot.imported, 0,
                                                           static_cast<uint32_t>(acquire));
         wp_linux_drm_syncobj_surface_v1_set_release_point(surface_sync_, slot.imported, 0,

@@ -244,6 +244,28 @@ def delayed_acquire():
     expect(not client.of("release", frames - 1), "the last frame's buffer (still on screen) was not released")
 
 
+def scanout_release():
+    """Fullscreen and opaque, a buffer may be scanned out directly (presentation says zero_copy): then it is in use
+    until the next buffer's page flip, so its release point must not come before that frame's presentation time."""
+    client = SyncobjClient("fullscreen", "--fullscreen", "--colors", "c04080,40c080,8040c0,c0c040,40c0c0", "--frames", "5",
+                           "--acquire-delay-ms", "300", "--stay")
+    try:
+        finished = expect(client.wait_for("done", timeout=60), "the fullscreen client committed its frames")
+        time.sleep(0.5)
+    finally:
+        client.stop()
+    print("\n".join(client.lines if not finished else client.lines[:3]))
+    zero_copy = [k for k in range(5) if any(f.get("zero_copy") == "1" for _, f in client.of("presented", k))]
+    print(f"fullscreen frames scanned out directly (zero_copy): {zero_copy}")
+    for k in zero_copy:
+        release, presented_next = client.first("release", k), client.of("presented", k + 1)
+        if release is None or not presented_next:
+            continue
+        flip = float(presented_next[0][1]["at"])
+        expect(release >= flip, f"scanned-out frame {k} was released {release - flip:+.0f} ms from frame {k + 1}'s "
+                                f"page flip (not before it)")
+
+
 def stalls_and_errors(kiln_pid):
     """A bystander runs throughout; a client's never-signalled point, its timeline destroyed while waiting, its death
     while waiting, and every protocol error must leave kiln and the bystander alone."""
@@ -344,6 +366,7 @@ def main():
             raise AssertionError("no explicit sync to test")
 
         delayed_acquire()
+        scanout_release()
         stalls_and_errors(kiln_pid)
 
         os.kill(kiln_pid, signal.SIGTERM)

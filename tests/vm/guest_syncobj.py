@@ -21,7 +21,7 @@ OUT = Path(os.environ.get("KILN_VM_OUT", "/tmp"))
 ENV = dict(os.environ, WLR_LIBINPUT_NO_DEVICES="1", XDG_RUNTIME_DIR="/run/user-test", WAYLAND_DISPLAY="kiln-vm")
 SHOWN_WITHIN_MS = 200  # new content on screen within ~200 ms of its acquire point (two frames at 60 Hz and margin),
 # or within two of a bystander's frame intervals when TCG on a busy host turns frames around more slowly than that
-MIN_PIXELS = 2000      # a 320x240 window's colour, counted on a 4x4 grid, is ~4800 samples
+MIN_PIXELS = 2000      # a 320x240 window's colour, counted on a 4x4 grid, is ~4800 samples (x16)
 
 failures = []
 
@@ -34,35 +34,60 @@ def expect(condition, message):
     return condition
 
 
-def screenshot():
-    result = subprocess.run(["grim", "-t", "ppm", "-"], env=ENV, capture_output=True, timeout=60)
+def screenshot(region=None):
+    """The output, or the region "x,y wxh" of it (much faster under TCG: less to copy and encode)."""
+    result = subprocess.run(["grim", "-t", "ppm", *(["-g", region] if region else []), "-"], env=ENV,
+                            capture_output=True, timeout=60)
     if result.returncode != 0:
         raise AssertionError(f"grim failed: {result.stderr.decode(errors='replace').strip()}")
     return Screenshot.from_ppm(result.stdout)
 
 
 class Shots:
-    """Screenshots taken in a loop on a thread; each remembers when it was asked for and when it came back, and how
-    much of each watched colour it holds."""
+    """Screenshots on a thread, timed to a client's log: one as soon as a frame is committed (its acquire point is
+    still pending) and one AFTER_SIGNAL_MS after the point is signalled. Each remembers when it was asked for and
+    when it came back, and how much of each watched colour it holds. (Shooting without a pause instead falls into
+    each 1.5 s wait at random, and one screenshot takes 0.7-1.6 s under TCG.)"""
 
-    def __init__(self, colours):
+    AFTER_SIGNAL_MS = 300
+
+    def __init__(self, client, colours, region=None):
+        self.client = client
         self.colours = colours
+        self.region = region
         self.shots = []  # (start, end, {colour: samples}), filled in by stop()
         self._raw = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._thread.start()
 
+    def _due(self, taken):
+        now = time.monotonic() * 1000
+        for t, fields in self.client.of("commit"):
+            if ("commit", fields["frame"]) not in taken:
+                return ("commit", fields["frame"])
+        for t, fields in self.client.of("acquire_signalled"):
+            if ("signal", fields["frame"]) not in taken and now >= t + self.AFTER_SIGNAL_MS:
+                return ("signal", fields["frame"])
+        return None
+
     def _loop(self):
-        # Pixels are counted after the run: under TCG counting takes as long as grim itself.
+        # Frames committed before the thread started are shot too (late): their shots count where their times fit.
+        taken = set()
         while not self._stop.is_set():
+            due = self._due(taken)
+            if not due:
+                time.sleep(0.01)
+                continue
+            taken.add(due)
             start = time.monotonic() * 1000
-            shot = screenshot()
+            shot = screenshot(self.region)
             self._raw.append((start, time.monotonic() * 1000, shot))
 
     def stop(self):
         self._stop.set()
         self._thread.join(60)
+        # Pixels are counted after the run: under TCG counting takes as long as grim itself.
         self.shots = [(start, end, {c: shot.count(rgb(c), tolerance=6, step=4) * 16 for c in self.colours})
                       for start, end, shot in self._raw]
         self._raw = []
@@ -120,6 +145,22 @@ class SyncobjClient:
         (OUT / f"{self.name}.log").write_text("\n".join(self.lines) + "\n")
 
 
+def window_region(shot, colour):
+    """grim's geometry for the middle of the window showing `colour` (a 4-pixel grid is enough to find it)."""
+    r, g, b = rgb(colour)
+    xs, ys = [], []
+    for y in range(0, shot.height, 4):
+        for x in range(0, shot.width, 4):
+            p = shot.at(x, y)
+            if abs(p[0] - r) <= 6 and abs(p[1] - g) <= 6 and abs(p[2] - b) <= 6:
+                xs.append(x)
+                ys.append(y)
+    if not xs:
+        raise AssertionError(f"no window of colour {colour} on screen")
+    x0, y0, x1, y1 = min(xs) + 8, min(ys) + 8, max(xs) - 8, max(ys) - 8
+    return f"{x0},{y0} {x1 - x0}x{y1 - y0}"
+
+
 def fd_count(pid):
     """kiln's fds, less the dma-bufs that are not udmabuf (its own output buffers: the ring allocates its third slot
     only when a frame first renders ahead, which has nothing to do with clients)."""
@@ -146,6 +187,15 @@ def fd_targets(pid):
     return targets
 
 
+def print_new_fds(pid, before):
+    for fd, target in sorted(set(fd_targets(pid).items()) - set(before.items())):
+        try:
+            info = " ".join(Path(f"/proc/{pid}/fdinfo/{fd}").read_text().split())
+        except OSError:
+            info = "(gone)"
+        print(f"  kiln's fd {fd} is new: {target} {info}")
+
+
 def settled_fd_count(pid, expected, timeout=5):
     """kiln's fd count once it reaches `expected` (a disconnect is handled on kiln's next loop turn), or after
     `timeout` seconds."""
@@ -157,20 +207,24 @@ def settled_fd_count(pid, expected, timeout=5):
 
 def delayed_acquire():
     """Four frames, each acquire point signalled 1.5 s after its commit, screenshots all along."""
-    colours = ["d02020", "20d020", "2020d0", "d0d020", "20d0d0"]
+    colours = ["d02020", "20d020", "2020d0", "d0d020", "20d0d0", "d020d0"]
     frames = len(colours)
     # A small bystander measures how fast kiln turns a commit into a frame callback under this run's load.
     pace = SyncobjClient("pace", "--size", "64x64", "--colors", "808080,909090", "--acquire-delay-ms", "0")
-    shots = Shots(colours)
     client = SyncobjClient("delayed", "--size", "320x240", "--colors", ",".join(colours), "--frames", str(frames),
                            "--first-delay-ms", "0", "--acquire-delay-ms", "1500", "--stay")
+    shots = None
     try:
+        # Frame 0 shows at once: find the window, then screenshot only its middle (frame 1's wait may pass unseen).
+        client.wait_for("frame_done", 0, timeout=60)
+        shots = Shots(client, colours, window_region(screenshot(), colours[0]))
         if not expect(client.wait_for("done", timeout=40), f"the delayed-acquire client committed its {frames} frames"):
             print("\n".join(client.lines[-20:]))
             return
         time.sleep(1.0)  # screenshots of the last frame on screen, and time for releases to arrive
     finally:
-        shots.stop()
+        if shots:
+            shots.stop()
         client.stop()
         pace.stop()
     print("\n".join(client.lines))
@@ -298,9 +352,7 @@ def stalls_and_errors(kiln_pid):
         fds_after = settled_fd_count(kiln_pid, fds_before)
         print(f"kiln's fds: {fds_before} before, {fds_waiting} while the client waited, {fds_after} after it was killed")
         if not expect(fds_after == fds_before, "killing a client that waits on an acquire point leaks no fd in kiln"):
-            for fd, target in sorted(set(fd_targets(kiln_pid).items()) - set(targets_before.items())):
-                info = Path(f"/proc/{kiln_pid}/fdinfo/{fd}").read_text().split()
-                print(f"  kiln's fd {fd} is new: {target} {' '.join(info)}")
+            print_new_fds(kiln_pid, targets_before)
         expect(os.path.exists(f"/proc/{kiln_pid}") and bystander.process.poll() is None,
                "kiln and the bystander survive the killed client")
 
@@ -319,6 +371,8 @@ def stalls_and_errors(kiln_pid):
                "the frame behind the destroyed timeline is on screen")
         expect(orphan.process.poll() is None, "the client was not disconnected for it")
         orphan.stop()
+        if not expect(settled_fd_count(kiln_pid, fds_before) == fds_before, "its fds in kiln are gone with it"):
+            print_new_fds(kiln_pid, targets_before)
 
         for mode, interface, code in (
                 ("surface-exists", "wp_linux_drm_syncobj_manager_v1", 0),
@@ -338,7 +392,12 @@ def stalls_and_errors(kiln_pid):
             time.sleep(0.3)
             expect(os.path.exists(f"/proc/{kiln_pid}") and bystander.process.poll() is None and
                    len(bystander.of("frame_done")) > before, f"{mode}: kiln and the bystander carry on")
-        expect(settled_fd_count(kiln_pid, fds_before) == fds_before, f"kiln's fd count is back to {fds_before} after all those clients")
+            if not expect(settled_fd_count(kiln_pid, fds_before, timeout=3) == fds_before,
+                          f"{mode}: the client's fds in kiln are gone with it"):
+                print_new_fds(kiln_pid, targets_before)
+        fds_end = settled_fd_count(kiln_pid, fds_before)
+        if not expect(fds_end == fds_before, f"kiln's fd count is back to {fds_before} after all those clients"):
+            print_new_fds(kiln_pid, targets_before)
     finally:
         bystander.stop()
 

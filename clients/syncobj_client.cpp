@@ -13,6 +13,8 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -20,7 +22,6 @@
 #include <cstring>
 #include <ctime>
 #include <map>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -299,7 +300,7 @@ private:
         if (never)
             log_event("acquire_never frame=%" PRId64, frame);
         if (frame == options_.destroy_timeline_at) {
-            wl_display_flush(window_.display());
+            // After the commit that uses it: the points already set must still count.
             wp_linux_drm_syncobj_timeline_v1_destroy(slot.imported);
             slot.imported = nullptr;
             log_event("timeline_destroyed frame=%" PRId64 " buffer=%zu", frame, index);

@@ -20,7 +20,11 @@ namespace kiln::compositor {
 struct LinuxDrmSyncobjV1::Timeline {
     int drm_fd;
     uint32_t handle;
+    Timeline(int fd, uint32_t h) : drm_fd(fd), handle(h) {}
     ~Timeline() { drmSyncobjDestroy(drm_fd, handle); }
+    // Owns the handle: a copy would destroy it twice (the first time while still in use).
+    Timeline(const Timeline&) = delete;
+    Timeline& operator=(const Timeline&) = delete;
 };
 
 struct LinuxDrmSyncobjV1::Point {
@@ -164,7 +168,7 @@ struct SurfaceSyncAccess {
                                    "the fd is not a DRM syncobj of this device (%s)", std::strerror(errno));
             return;
         }
-        auto timeline = std::make_shared<Self::Timeline>(Self::Timeline{self->drm_fd_, handle});
+        auto timeline = std::make_shared<Self::Timeline>(self->drm_fd_, handle);
         wl_resource* resource = wl_resource_create(client, &wp_linux_drm_syncobj_timeline_v1_interface,
                                                    wl_resource_get_version(manager), id);
         if (!resource) {

@@ -2,12 +2,30 @@
 """Runs inside the VM: the guest has what the kiln VM tests rely on (a vkms KMS card with a connector, vgem,
 /dev/udmabuf, the system dma-heap, test-controlled sw_sync fences that implicit sync on a udmabuf obeys), so a failure
 of the kiln tests points at kiln rather than the rig."""
+import fcntl
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import fence_ioctls as fences
+
+
+# --- explicit sync (vm_syncobj) ---
+DRM_IOCTL_GET_CAP = (3 << 30) | (16 << 16) | (ord("d") << 8) | 0x0C  # DRM_IOWR(0x0c, struct drm_get_cap)
+DRM_CAP_SYNCOBJ_TIMELINE = 0x14
+
+
+def drm_get_cap(fd, cap):
+    """drmGetCap: the capability's value, or None when the ioctl fails."""
+    arg = bytearray(struct.pack("=QQ", cap, 0))
+    try:
+        fcntl.ioctl(fd, DRM_IOCTL_GET_CAP, arg)
+    except OSError:
+        return None
+    return struct.unpack("=QQ", arg)[1]
+# --- end explicit sync ---
 
 
 def driver_cards():
@@ -43,6 +61,14 @@ def main():
     connected = [line for line in modetest.stdout.splitlines() if "\tconnected\t" in line]
     print("\n".join(connected))
     check(modetest.returncode == 0 and len(connected) >= 1, "modetest lists a connected vkms connector")
+
+    # --- explicit sync (vm_syncobj): the vkms card has timeline syncobjs (prepare.sh patches them in) ---
+    vkms_card = next((name for name, driver in cards.items() if driver == "vkms"), None)
+    if vkms_card:
+        card_fd = os.open(f"/dev/dri/{vkms_card}", os.O_RDWR | os.O_CLOEXEC)
+        check(drm_get_cap(card_fd, DRM_CAP_SYNCOBJ_TIMELINE) == 1, f"{vkms_card} (vkms) has DRM_CAP_SYNCOBJ_TIMELINE")
+        os.close(card_fd)
+    # --- end explicit sync ---
 
     check(Path(fences.SW_SYNC_PATH).exists(), f"{fences.SW_SYNC_PATH} exists (sw_sync.ko loaded, debugfs mounted)")
     if Path(fences.SW_SYNC_PATH).exists():

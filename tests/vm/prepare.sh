@@ -43,6 +43,21 @@ if [ ! -f "$work/vmlinuz" ]; then
   cp "$work/root/boot/vmlinuz-$abi-amd64" "$work/vmlinuz"
 fi
 
+# --- explicit sync (vm_syncobj): vkms with timeline syncobjs ---
+# Stock vkms lacks DRIVER_SYNCOBJ(_TIMELINE), so kiln would not offer wp_linux_drm_syncobj_manager_v1 on it. The build
+# below adds both flags and tags the module (modinfo kiln_syncobj=1); a cached vkms.ko without the tag is rebuilt.
+vkms_add_syncobj() {  # DIR: patch vkms_drv.c in an extracted source tree
+  sed -i -E 's/^(\s*\.driver_features\s*=[^,;]*DRIVER_GEM)\s*,/\1 | DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,/' \
+    "$1/vkms_drv.c"
+  grep -q 'DRIVER_SYNCOBJ_TIMELINE' "$1/vkms_drv.c" ||
+    { echo "prepare.sh: vkms_drv.c changed shape; the syncobj patch needs updating" >&2; exit 1; }
+  echo 'MODULE_INFO(kiln_syncobj, "1");' >> "$1/vkms_drv.c"
+}
+if [ -f "$work/vkms.ko" ] && [ "$(/usr/sbin/modinfo -F kiln_syncobj "$work/vkms.ko")" != 1 ]; then
+  rm -f "$work/vkms.ko"
+fi
+# --- end explicit sync ---
+
 # Out-of-tree modules from the matching kernel source: vkms, and sw_sync (test-controlled fences, CONFIG_SW_SYNC).
 if [ ! -f "$work/vkms.ko" ] || [ ! -f "$work/sw_sync.ko" ]; then
   src=$(mktemp -d "$work/src.XXXXXX")
@@ -56,6 +71,7 @@ if [ ! -f "$work/vkms.ko" ] || [ ! -f "$work/sw_sync.ko" ]; then
     make -s -C "$headers" M="$1" modules "${@:2}" CONFIG_DEBUG_INFO_BTF_MODULES= -j"$(nproc)" >/dev/null
   }
   if [ ! -f "$work/vkms.ko" ]; then
+    vkms_add_syncobj "$src/linux-source-6.12/drivers/gpu/drm/vkms"  # explicit sync (vm_syncobj)
     build "$src/linux-source-6.12/drivers/gpu/drm/vkms" CONFIG_DRM_VKMS=m
     cp "$src/linux-source-6.12/drivers/gpu/drm/vkms/vkms.ko" "$work/vkms.ko"
   fi

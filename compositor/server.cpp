@@ -9,7 +9,7 @@
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/session/startup_commands.hpp"
-#include "compositor/shell/inert_toplevel_guard.hpp"
+#include "compositor/protocols/request_guard.hpp"
 #include "compositor/shell/view.hpp"
 
 #include <csignal>
@@ -72,7 +72,7 @@ Server::~Server()
         wlr_allocator_destroy(allocator_);
     if (renderer_)
         wlr_renderer_destroy(renderer_);
-    inert_toplevel_guard_.reset();  // its protocol logger lives in the display's list
+    request_guard_.reset();  // its protocol logger lives in the display's list
     if (display_)
         wl_display_destroy(display_);
 }
@@ -153,7 +153,7 @@ bool Server::start(std::string& error)
     wlr_screencopy_manager_v1_create(display_);
 
     xdg_shell_ = wlr_xdg_shell_create(display_);
-    inert_toplevel_guard_ = std::make_unique<InertToplevelGuard>(display_);
+    request_guard_ = std::make_unique<RequestGuard>(display_);
     new_xdg_surface_.connect(&xdg_shell_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_xdg_surface*>(data);
         if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {

@@ -23,7 +23,7 @@ class StartupCommands;
 class RenderBridge;
 class LinuxDmabufV1;
 class WaylandDrm;
-class InertToplevelGuard;
+class RequestGuard;
 
 class Server {
 public:
@@ -82,7 +82,7 @@ private:
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<Seat> seat_;
-    std::unique_ptr<InertToplevelGuard> inert_toplevel_guard_;
+    std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

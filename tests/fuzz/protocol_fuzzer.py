@@ -75,6 +75,14 @@ class FuzzClient:
                 return
             self.handle(events)
 
+    def read_rest(self):
+        """After a failed send: what kiln wrote before closing (the error event, usually) is still readable."""
+        try:
+            while not self.conn.eof:
+                self.handle(self.conn.receive(block=True))
+        except (TimeoutError, OSError):
+            return
+
     def roundtrip(self):
         """wl_display.sync and wait for its done; kiln must answer (or cut us off) within the connection timeout."""
         callback = self.new_id("wl_callback")
@@ -225,6 +233,7 @@ class FuzzClient:
             if self.rng.random() < 0.03 and not self.roundtrip():
                 break
         if self.conn.closed:
+            self.read_rest()
             if self.error:
                 self.stats.protocol_errors += 1
             else:
@@ -316,8 +325,14 @@ def replay(kiln, interfaces, script):
                     body += struct.pack("<I", value & 0xFFFFFFFF)
             message = wire.frame(target, opcode, body)
         check(client.conn.send(message), f"{script.name}: kiln took {step[:2]}")
-    check(client.roundtrip() and client.error is None, f"{script.name}: kiln answered after the script "
-          f"(error: {client.error})")
+    expected = json.loads(script.read_text()).get("expect_error")
+    answered = client.roundtrip()
+    if expected:
+        client.read_rest()
+        check(client.error is not None and expected in client.error,
+              f"{script.name}: the client got the protocol error '{expected}' ({client.error})")
+    else:
+        check(answered and client.error is None, f"{script.name}: kiln answered after the script ({client.error})")
     client.conn.close()
     check(kiln.alive(), f"{script.name}: kiln is alive")
 

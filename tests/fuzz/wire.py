@@ -92,7 +92,8 @@ class Connection:
         self.sock.settimeout(timeout)
         self.sock.connect(str(path))
         self.buffer = b""
-        self.closed = False
+        self.closed = False  # by kiln or by us
+        self.eof = False     # kiln's end is closed and everything it sent has been read
 
     def close(self):
         self.closed = True
@@ -129,7 +130,7 @@ class Connection:
                 for fd in fds:  # keymaps and the like: not needed here
                     os.close(fd)
         if not data:
-            self.closed = True
+            self.closed = self.eof = True
             return []
         self.buffer += data
         events = []

@@ -7,6 +7,9 @@
 // - A wl_subsurface whose parent was destroyed keeps a NULL parent, and place_above/place_below dereference it.
 //   Neither can name a sibling or parent any more, so the request is the client's protocol error (bad_surface); its
 //   handler is kept off the subsurface by hiding the user data until the resource is destroyed.
+// - xdg_surface.get_popup accepts the surface itself (or a popup below it) as the parent, and destroying such a popup
+//   recurses without end. The client gets invalid_popup_parent, and the request's parent argument (nullable) is
+//   cleared before wlroots reads it.
 #include "compositor/protocols/request_guard.hpp"
 
 #include "xdg-shell-protocol.h"
@@ -69,6 +72,34 @@ void RequestGuard::on_message(void* guard, wl_protocol_logger_type type,
                 message->message_opcode == WL_SUBSURFACE_PLACE_BELOW) &&
                is(resource, wl_subsurface_interface.name) && static_cast<wlr_subsurface*>(data)->parent == nullptr) {
         static_cast<RequestGuard*>(guard)->refuse_orphan_subsurface_restack(resource, message->message->name);
+    } else if (data != nullptr && std::strcmp(message->message->name, "get_popup") == 0 &&
+               is(resource, xdg_surface_interface.name)) {
+        refuse_popup_cycle(static_cast<wlr_xdg_surface*>(data), message);
+    }
+}
+
+void RequestGuard::refuse_popup_cycle(wlr_xdg_surface* surface, const wl_protocol_logger_message* message)
+{
+    // get_popup(id, parent, positioner): the logger sees the very arguments the handler will get.
+    auto* arguments = const_cast<wl_argument*>(message->arguments);
+    auto* parent_resource = reinterpret_cast<wl_resource*>(arguments[1].o);
+    wlr_xdg_surface* ancestor = parent_resource ? wlr_xdg_surface_from_resource(parent_resource) : nullptr;
+    // Chains are acyclic (this check keeps them so); the bound only guards against a wlroots surprise. A popup's
+    // parent is a wlr_surface, which may have no xdg role yet, so surfaces are compared too.
+    for (int depth = 0; ancestor && depth < 1000; ++depth) {
+        const bool cycle = ancestor == surface || (ancestor->role == WLR_XDG_SURFACE_ROLE_POPUP &&
+                                                   ancestor->popup->parent == surface->surface);
+        if (cycle) {
+            wl_resource_post_error(surface->client->resource, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                                   "get_popup: xdg_surface@%u would be its own ancestor",
+                                   wl_resource_get_id(surface->resource));
+            arguments[1].o = nullptr;
+            return;
+        }
+        if (ancestor->role != WLR_XDG_SURFACE_ROLE_POPUP || !ancestor->popup->parent ||
+            !wlr_surface_is_xdg_surface(ancestor->popup->parent))
+            return;
+        ancestor = wlr_xdg_surface_from_wlr_surface(ancestor->popup->parent);
     }
 }
 

@@ -28,6 +28,7 @@ private:
 
     static void on_message(void* guard, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
     void refuse_orphan_subsurface_restack(wl_resource* resource, const char* request);
+    static void refuse_popup_cycle(wlr_xdg_surface* surface, const wl_protocol_logger_message* message);
     static void give_back(wl_listener* listener, void* resource) noexcept;
     static void forget(wl_listener* listener, void* subsurface) noexcept;
 

@@ -7,6 +7,7 @@ import array
 import os
 import socket
 import struct
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -88,9 +89,18 @@ class Connection:
 
     def __init__(self, path, timeout=10.0):
         self.timeout = timeout
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
-        self.sock.connect(str(path))
+        # libwayland binds the socket before it listens: a connect in between is refused, so retry briefly.
+        for attempt in range(100):
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.settimeout(timeout)
+            try:
+                self.sock.connect(str(path))
+                break
+            except ConnectionRefusedError:
+                self.sock.close()
+                if attempt == 99:
+                    raise
+                time.sleep(0.02)
         self.buffer = b""
         self.closed = False  # by kiln or by us
         self.eof = False     # kiln's end is closed and everything it sent has been read

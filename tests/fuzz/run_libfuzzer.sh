@@ -20,7 +20,7 @@ status=0
 # The corpus is replayed first: every seed and regression input runs before any mutation.
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 tail -n 40 "$log"
-echo "$name: ${execs:-?} executions in ${seconds} s over $(ls "$corpus" | wc -l) corpus inputs (status $status)"
+echo "$name: ${execs:-?} executions (limit ${seconds} s) over $(ls "$corpus" | wc -l) corpus inputs (status $status)"
 if [ "$status" -ne 0 ]; then
   echo "$name: FAILED; the crashing input is in $artifacts/ (fix it, then add it to $corpus/)" >&2
 fi

@@ -16,6 +16,7 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
+#include "compositor/protocols/request_guard.hpp"
 #include "compositor/shell/view.hpp"
 
 #include <csignal>
@@ -85,6 +86,7 @@ Server::~Server()
         wlr_allocator_destroy(allocator_);
     if (renderer_)
         wlr_renderer_destroy(renderer_);
+    request_guard_.reset();  // its protocol logger lives in the display's list
     if (display_)
         wl_display_destroy(display_);
 }
@@ -181,6 +183,7 @@ bool Server::start(std::string& error)
 
     xdg_shell_ = wlr_xdg_shell_create(display_);
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
+    request_guard_ = std::make_unique<RequestGuard>(display_);
     new_xdg_surface_.connect(&xdg_shell_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_xdg_surface*>(data);
         if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {

@@ -30,6 +30,7 @@ class LinuxDrmSyncobjV1;
 class WlShmValidation;
 class DefunctRoleGuard;
 class PrivilegedGlobals;
+class RequestGuard;
 
 class Server {
 public:
@@ -103,6 +104,7 @@ private:
     std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
     std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
+    std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

@@ -23,7 +23,8 @@ backports=(
   libdrm-dev catch2 weston
   libdrm-tests
 )
-# From bookworm itself.
+# From bookworm itself. clang + libclang-rt-14-dev (libclang_rt.fuzzer, -fsanitize=fuzzer) build the fuzzers;
+# gcc's own libasan/libubsan (build-essential) serve the sanitizer job.
 base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
@@ -31,6 +32,7 @@ base=(
   wayland-utils grim xvfb x11-apps xauth
   sway
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
+  clang libclang-rt-14-dev
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

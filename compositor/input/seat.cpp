@@ -99,6 +99,18 @@ Seat::Seat(Server& server, wlr_backend* backend)
         // A null source clears the selection, which wlroots takes.
         wlr_seat_set_selection(seat_, event->source, event->serial);
     });
+    // kiln has no drag-and-drop yet, so it refuses every drag; wlroots 0.15 leaves freeing a requested drag to the
+    // compositor. With a data source, destroying the source frees the drag (and tells the client); without one the
+    // only way is to start it and end its keyboard grab at once, which destroys it before anything sees it.
+    request_start_drag_.connect(&seat_->events.request_start_drag, [this](void* data) {
+        wlr_drag* drag = static_cast<wlr_seat_request_start_drag_event*>(data)->drag;
+        if (drag->source) {
+            wlr_data_source_destroy(drag->source);
+        } else {
+            wlr_seat_start_drag(seat_, drag, 0);
+            wlr_seat_keyboard_end_grab(seat_);
+        }
+    });
     update_capabilities();
 }
 
@@ -106,7 +118,8 @@ Seat::~Seat()
 {
     // The cursor owns the signals most listeners hang on: let go of them before it is freed.
     for (wl::Listener* listener : {&new_input_, &cursor_motion_, &cursor_motion_absolute_, &cursor_button_,
-                                   &cursor_axis_, &cursor_frame_, &request_cursor_, &request_selection_})
+                                   &cursor_axis_, &cursor_frame_, &request_cursor_, &request_selection_,
+                                   &request_start_drag_})
         listener->disconnect();
     keyboards_.clear();
     wlr_xcursor_manager_destroy(xcursor_);

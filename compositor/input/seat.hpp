@@ -53,6 +53,7 @@ private:
     wl::Listener cursor_frame_;
     wl::Listener request_cursor_;
     wl::Listener request_selection_;
+    wl::Listener request_start_drag_;
 };
 
 }  // namespace kiln::compositor

@@ -18,21 +18,32 @@
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace {
 
 struct Connection {
     wl_display* display = nullptr;
     zwp_linux_dmabuf_v1* dmabuf = nullptr;
+    wl_registry* registry = nullptr;
+    std::vector<wl_proxy*> proxies;  // everything else this client made, freed with it (the sanitizer job checks)
     bool created = false;
     bool failed = false;
+
+    template <typename T>
+    T* keep(T* proxy)
+    {
+        if (proxy)
+            proxies.push_back(reinterpret_cast<wl_proxy*>(proxy));
+        return proxy;
+    }
 
     Connection()
     {
         display = wl_display_connect(nullptr);
         if (!display)
             return;
-        wl_registry* registry = wl_display_get_registry(display);
+        registry = wl_display_get_registry(display);
         static const wl_registry_listener listener = {
             [](void* data, wl_registry* r, uint32_t name, const char* iface, uint32_t version) {
                 if (std::strcmp(iface, zwp_linux_dmabuf_v1_interface.name) == 0)
@@ -46,6 +57,13 @@ struct Connection {
     }
     ~Connection()
     {
+        // Client-side only: wl_proxy_destroy sends nothing, so the outcome the test saw stays as it was.
+        for (auto it = proxies.rbegin(); it != proxies.rend(); ++it)
+            wl_proxy_destroy(*it);
+        if (dmabuf)
+            wl_proxy_destroy(reinterpret_cast<wl_proxy*>(dmabuf));
+        if (registry)
+            wl_registry_destroy(registry);
         if (display)
             wl_display_disconnect(display);
     }
@@ -97,7 +115,10 @@ int fd_of_kind(int kind, size_t size)
 }
 
 const zwp_linux_buffer_params_v1_listener params_listener = {
-    [](void* data, zwp_linux_buffer_params_v1*, wl_buffer*) { static_cast<Connection*>(data)->created = true; },
+    [](void* data, zwp_linux_buffer_params_v1*, wl_buffer* buffer) {
+        static_cast<Connection*>(data)->keep(buffer);
+        static_cast<Connection*>(data)->created = true;
+    },
     [](void* data, zwp_linux_buffer_params_v1*) { static_cast<Connection*>(data)->failed = true; },
 };
 
@@ -110,42 +131,42 @@ void add(zwp_linux_buffer_params_v1* params, int fd, uint32_t plane, uint32_t of
 using Case = std::function<void(Connection&, zwp_linux_buffer_params_v1*)>;
 
 const std::map<std::string, Case> cases = {
-    {"good", [](Connection&, auto* p) { add(p, memfd_of(64 * 64 * 4), 0, 0, 256);
-                                        zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
+    {"good", [](Connection& c, auto* p) { add(p, memfd_of(64 * 64 * 4), 0, 0, 256);
+                                        c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
     {"good_create", [](Connection& c, auto* p) {
          zwp_linux_buffer_params_v1_add_listener(p, &params_listener, &c);
          add(p, memfd_of(64 * 64 * 4), 0, 0, 256);
          zwp_linux_buffer_params_v1_create(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"plane_idx", [](Connection&, auto* p) { add(p, memfd_of(4096), 4, 0, 256); }},
-    {"plane_set", [](Connection&, auto* p) { add(p, memfd_of(4096), 0, 0, 256); add(p, memfd_of(4096), 0, 0, 256); }},
-    {"already_used", [](Connection&, auto* p) {
+    {"plane_idx", [](Connection& c, auto* p) { add(p, memfd_of(4096), 4, 0, 256); }},
+    {"plane_set", [](Connection& c, auto* p) { add(p, memfd_of(4096), 0, 0, 256); add(p, memfd_of(4096), 0, 0, 256); }},
+    {"already_used", [](Connection& c, auto* p) {
          add(p, memfd_of(64 * 64 * 4), 0, 0, 256);
-         zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0);
-         zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"incomplete_none", [](Connection&, auto* p) { zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"incomplete_gap", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 1, 0, 256);
-                                                  zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"incomplete_extra_plane", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
+         c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0));
+         c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"incomplete_none", [](Connection& c, auto* p) { c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"incomplete_gap", [](Connection& c, auto* p) { add(p, memfd_of(1 << 16), 1, 0, 256);
+                                                  c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"incomplete_extra_plane", [](Connection& c, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
                                                           add(p, memfd_of(1 << 16), 1, 0, 256);
-                                                          zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"invalid_format", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
-                                                  zwp_linux_buffer_params_v1_create_immed(p, 64, 64, 0x20202020, 0); }},
-    {"invalid_dimensions_zero", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
-                                                           zwp_linux_buffer_params_v1_create_immed(p, 0, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"invalid_dimensions_huge", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
-                                                           zwp_linux_buffer_params_v1_create_immed(p, 20000, 4, DRM_FORMAT_XRGB8888, 0); }},
-    {"out_of_bounds_small", [](Connection&, auto* p) { add(p, memfd_of(64 * 63 * 4), 0, 0, 256);
-                                                       zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"out_of_bounds_overflow", [](Connection&, auto* p) { add(p, memfd_of(1 << 16), 0, 0xfffffff0u, 0xfffffff0u);
-                                                          zwp_linux_buffer_params_v1_create_immed(p, 64, 16384, DRM_FORMAT_XRGB8888, 0); }},
-    {"out_of_bounds_stride", [](Connection&, auto* p) { add(p, memfd_of(1 << 20), 0, 0, 16);
-                                                        zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"dev_zero", [](Connection&, auto* p) { add(p, fd_of_kind(1, 0), 0, 0, 256);
-                                            zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"socket", [](Connection&, auto* p) { add(p, fd_of_kind(2, 0), 0, 0, 256);
-                                          zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
-    {"pipe", [](Connection&, auto* p) { add(p, fd_of_kind(3, 0), 0, 0, 256);
-                                        zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0); }},
+                                                          c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"invalid_format", [](Connection& c, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
+                                                  c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, 0x20202020, 0)); }},
+    {"invalid_dimensions_zero", [](Connection& c, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
+                                                           c.keep(zwp_linux_buffer_params_v1_create_immed(p, 0, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"invalid_dimensions_huge", [](Connection& c, auto* p) { add(p, memfd_of(1 << 16), 0, 0, 256);
+                                                           c.keep(zwp_linux_buffer_params_v1_create_immed(p, 20000, 4, DRM_FORMAT_XRGB8888, 0)); }},
+    {"out_of_bounds_small", [](Connection& c, auto* p) { add(p, memfd_of(64 * 63 * 4), 0, 0, 256);
+                                                       c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"out_of_bounds_overflow", [](Connection& c, auto* p) { add(p, memfd_of(1 << 16), 0, 0xfffffff0u, 0xfffffff0u);
+                                                          c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 16384, DRM_FORMAT_XRGB8888, 0)); }},
+    {"out_of_bounds_stride", [](Connection& c, auto* p) { add(p, memfd_of(1 << 20), 0, 0, 16);
+                                                        c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"dev_zero", [](Connection& c, auto* p) { add(p, fd_of_kind(1, 0), 0, 0, 256);
+                                            c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"socket", [](Connection& c, auto* p) { add(p, fd_of_kind(2, 0), 0, 0, 256);
+                                          c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
+    {"pipe", [](Connection& c, auto* p) { add(p, fd_of_kind(3, 0), 0, 0, 256);
+                                        c.keep(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, DRM_FORMAT_XRGB8888, 0)); }},
     {"create_bad_size", [](Connection& c, auto* p) {
          zwp_linux_buffer_params_v1_add_listener(p, &params_listener, &c);
          add(p, memfd_of(100), 0, 0, 256);
@@ -171,7 +192,7 @@ void random_description(std::mt19937& rng, Connection& c, zwp_linux_buffer_param
         zwp_linux_buffer_params_v1_add_listener(p, &params_listener, &c);
         zwp_linux_buffer_params_v1_create(p, width, height, formats[pick(4)], pick(8) == 0 ? 1 : 0);
     } else {
-        zwp_linux_buffer_params_v1_create_immed(p, width, height, formats[pick(4)], pick(8) == 0 ? 1 : 0);
+        c.keep(zwp_linux_buffer_params_v1_create_immed(p, width, height, formats[pick(4)], pick(8) == 0 ? 1 : 0));
     }
 }
 
@@ -190,7 +211,7 @@ int main(int argc, char** argv)
                 std::printf("iteration %d: cannot connect or no linux-dmabuf (kiln gone?)\n", i);
                 return 1;
             }
-            auto* params = zwp_linux_dmabuf_v1_create_params(c.dmabuf);
+            auto* params = c.keep(zwp_linux_dmabuf_v1_create_params(c.dmabuf));
             random_description(rng, c, params);
             const std::string result = c.outcome();
             if (result == "lost") {
@@ -216,7 +237,7 @@ int main(int argc, char** argv)
         std::printf("no linux-dmabuf\n");
         return 77;
     }
-    auto* params = zwp_linux_dmabuf_v1_create_params(c.dmabuf);
+    auto* params = c.keep(zwp_linux_dmabuf_v1_create_params(c.dmabuf));
     it->second(c, params);
     std::printf("%s\n", c.outcome().c_str());
     return 0;

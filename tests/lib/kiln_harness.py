@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 SKIP = 77
+# What AddressSanitizer, LeakSanitizer and UBSan print (scripts/test-sanitizers): any of these in kiln's log fails the test.
+SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "WARNING: AddressSanitizer")
 
 
 def skip(reason):
@@ -174,10 +176,32 @@ class Kiln:
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            print(f"--- kiln log ({self.log_path}) ---\n{self.logs()}", file=sys.stderr)
-        self._clean_up()
+        try:
+            self._stop_processes()
+        finally:
+            report = self.sanitizer_report()
+            if exc_type is not None or report:
+                print(f"--- kiln log ({self.log_path}) ---\n{self.logs()}", file=sys.stderr)
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        if report and exc_type is None:
+            raise AssertionError(f"kiln's log holds a sanitizer report: {report}")
         return False
+
+    def _stop_processes(self):
+        for child in self.children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        if self.proc and self.proc.poll() is None:
+            # SIGTERM first: a clean exit is where a sanitized kiln checks for leaks.
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.log:
+            self.log.close()
 
     def _clean_up(self):
         """Kills what is still running and removes the temporary directory, whatever fails on the way."""
@@ -193,6 +217,17 @@ class Kiln:
                 self.log.close()
         finally:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def sanitizer_report(self):
+        """The first line of an ASan/LSan/UBSan report in kiln's log, or None."""
+        try:
+            text = Path(self.log_path).read_text(errors="replace")
+        except OSError:
+            return None
+        for line in text.splitlines():
+            if any(marker in line for marker in SANITIZER_MARKERS):
+                return line.strip()
+        return None
 
     def logs(self):
         try:

@@ -1,0 +1,140 @@
+// Two wlroots 0.15 crashes any client can trigger, defused from a protocol logger: libwayland calls loggers for each
+// request after reading it and before invoking its handler, and reads the handler only at invoke time.
+//
+// - An xdg_toplevel whose wl_surface was destroyed is inert (user data NULL), but every handler but destroy
+//   dereferences that NULL (wlroots issue #2643). Its implementation is swapped for no-ops: an inert object ignores
+//   requests, as libwayland objects do.
+// - A wl_subsurface whose parent was destroyed keeps a NULL parent, and place_above/place_below dereference it.
+//   Neither can name a sibling or parent any more, so the request is the client's protocol error (bad_surface); its
+//   handler is kept off the subsurface by hiding the user data until the resource is destroyed.
+// - xdg_surface.get_popup accepts the surface itself (or a popup below it) as the parent, and destroying such a popup
+//   recurses without end. The client gets invalid_popup_parent, and the request's parent argument (nullable) is
+//   cleared before wlroots reads it.
+#include "compositor/protocols/request_guard.hpp"
+
+#include "xdg-shell-protocol.h"
+
+#include <cstring>
+
+namespace kiln::compositor {
+namespace {
+
+const struct xdg_toplevel_interface inert_toplevel = {
+    .destroy = [](wl_client*, wl_resource* resource) noexcept { wl_resource_destroy(resource); },
+    .set_parent = [](wl_client*, wl_resource*, wl_resource*) noexcept {},
+    .set_title = [](wl_client*, wl_resource*, const char*) noexcept {},
+    .set_app_id = [](wl_client*, wl_resource*, const char*) noexcept {},
+    .show_window_menu = [](wl_client*, wl_resource*, wl_resource*, uint32_t, int32_t, int32_t) noexcept {},
+    .move = [](wl_client*, wl_resource*, wl_resource*, uint32_t) noexcept {},
+    .resize = [](wl_client*, wl_resource*, wl_resource*, uint32_t, uint32_t) noexcept {},
+    .set_max_size = [](wl_client*, wl_resource*, int32_t, int32_t) noexcept {},
+    .set_min_size = [](wl_client*, wl_resource*, int32_t, int32_t) noexcept {},
+    .set_maximized = [](wl_client*, wl_resource*) noexcept {},
+    .unset_maximized = [](wl_client*, wl_resource*) noexcept {},
+    .set_fullscreen = [](wl_client*, wl_resource*, wl_resource*) noexcept {},
+    .unset_fullscreen = [](wl_client*, wl_resource*) noexcept {},
+    .set_minimized = [](wl_client*, wl_resource*) noexcept {},
+};
+
+bool is(wl_resource* resource, const char* interface)
+{
+    return std::strcmp(wl_resource_get_class(resource), interface) == 0;
+}
+
+}  // namespace
+
+RequestGuard::RequestGuard(wl_display* display) : logger_(wl_display_add_protocol_logger(display, on_message, this)) {}
+
+RequestGuard::~RequestGuard()
+{
+    for (auto& [resource, hidden] : hidden_) {
+        wl_list_remove(&hidden->resource_destroyed.link);
+        if (hidden->subsurface)
+            wl_list_remove(&hidden->subsurface_destroyed.link);
+        wl_resource_set_user_data(resource, hidden->subsurface);
+    }
+    if (logger_)
+        wl_protocol_logger_destroy(logger_);
+}
+
+void RequestGuard::on_message(void* guard, wl_protocol_logger_type type,
+                              const wl_protocol_logger_message* message) noexcept
+{
+    if (type != WL_PROTOCOL_LOGGER_REQUEST)
+        return;
+    wl_resource* resource = message->resource;
+    void* data = wl_resource_get_user_data(resource);
+    if (data == nullptr && is(resource, xdg_toplevel_interface.name)) {
+        // No destroy callback: wlroots' own does nothing for an inert toplevel, and nothing else is attached.
+        wl_resource_set_implementation(resource, &inert_toplevel, nullptr, nullptr);
+    } else if (data != nullptr &&
+               (message->message_opcode == WL_SUBSURFACE_PLACE_ABOVE ||
+                message->message_opcode == WL_SUBSURFACE_PLACE_BELOW) &&
+               is(resource, wl_subsurface_interface.name) && static_cast<wlr_subsurface*>(data)->parent == nullptr) {
+        static_cast<RequestGuard*>(guard)->refuse_orphan_subsurface_restack(resource, message->message->name);
+    } else if (data != nullptr && std::strcmp(message->message->name, "get_popup") == 0 &&
+               is(resource, xdg_surface_interface.name)) {
+        refuse_popup_cycle(static_cast<wlr_xdg_surface*>(data), message);
+    }
+}
+
+void RequestGuard::refuse_popup_cycle(wlr_xdg_surface* surface, const wl_protocol_logger_message* message)
+{
+    // get_popup(id, parent, positioner): the logger sees the very arguments the handler will get.
+    auto* arguments = const_cast<wl_argument*>(message->arguments);
+    auto* parent_resource = reinterpret_cast<wl_resource*>(arguments[1].o);
+    wlr_xdg_surface* ancestor = parent_resource ? wlr_xdg_surface_from_resource(parent_resource) : nullptr;
+    // Chains are acyclic (this check keeps them so); the bound only guards against a wlroots surprise. A popup's
+    // parent is a wlr_surface, which may have no xdg role yet, so surfaces are compared too.
+    for (int depth = 0; ancestor && depth < 1000; ++depth) {
+        const bool cycle = ancestor == surface || (ancestor->role == WLR_XDG_SURFACE_ROLE_POPUP &&
+                                                   ancestor->popup->parent == surface->surface);
+        if (cycle) {
+            wl_resource_post_error(surface->client->resource, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                                   "get_popup: xdg_surface@%u would be its own ancestor",
+                                   wl_resource_get_id(surface->resource));
+            arguments[1].o = nullptr;
+            return;
+        }
+        if (ancestor->role != WLR_XDG_SURFACE_ROLE_POPUP || !ancestor->popup->parent ||
+            !wlr_surface_is_xdg_surface(ancestor->popup->parent))
+            return;
+        ancestor = wlr_xdg_surface_from_wlr_surface(ancestor->popup->parent);
+    }
+}
+
+void RequestGuard::refuse_orphan_subsurface_restack(wl_resource* resource, const char* request)
+{
+    wl_resource_post_error(resource, WL_SUBSURFACE_ERROR_BAD_SURFACE, "%s: the parent surface is gone", request);
+    auto hidden = std::make_unique<Hidden>();
+    hidden->guard = this;
+    hidden->subsurface = static_cast<wlr_subsurface*>(wl_resource_get_user_data(resource));
+    hidden->resource_destroyed.notify = give_back;
+    wl_resource_add_destroy_listener(resource, &hidden->resource_destroyed);
+    // The child wl_surface may go first (clients are torn down in id order): wlroots then frees the subsurface.
+    hidden->subsurface_destroyed.notify = forget;
+    wl_signal_add(&hidden->subsurface->events.destroy, &hidden->subsurface_destroyed);
+    // wlroots' handler returns early on NULL user data (what it does for an inert subsurface).
+    wl_resource_set_user_data(resource, nullptr);
+    hidden_[resource] = std::move(hidden);
+}
+
+void RequestGuard::forget(wl_listener* listener, void*) noexcept
+{
+    Hidden* hidden = wl_container_of(listener, hidden, subsurface_destroyed);
+    wl_list_remove(&hidden->subsurface_destroyed.link);
+    hidden->subsurface = nullptr;
+}
+
+void RequestGuard::give_back(wl_listener* listener, void* resource) noexcept
+{
+    Hidden* hidden = wl_container_of(listener, hidden, resource_destroyed);
+    auto* destroyed = static_cast<wl_resource*>(resource);
+    // Destroy listeners run before the resource's destroy callback, so wlroots frees its subsurface as usual.
+    if (hidden->subsurface)
+        wl_list_remove(&hidden->subsurface_destroyed.link);
+    wl_resource_set_user_data(destroyed, hidden->subsurface);
+    hidden->guard->hidden_.erase(destroyed);  // frees `hidden`; libwayland no longer touches the listener
+}
+
+}  // namespace kiln::compositor

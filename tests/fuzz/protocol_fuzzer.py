@@ -324,7 +324,10 @@ def replay(kiln, interfaces, script):
                 else:
                     body += struct.pack("<I", value & 0xFFFFFFFF)
             message = wire.frame(target, opcode, body)
-        check(client.conn.send(message), f"{script.name}: kiln took {step[:2]}")
+        if not client.conn.send(message):
+            # A script that expects a protocol error may be cut off before its last request: that is the error.
+            check(bool(json.loads(script.read_text()).get("expect_error")), f"{script.name}: kiln took {step[:2]}")
+            break
     expected = json.loads(script.read_text()).get("expect_error")
     answered = client.roundtrip()
     if expected:

@@ -15,6 +15,9 @@ from kiln_harness import Kiln, check, client_binary, rgb, run_test  # noqa: E402
 
 CLIENT = os.environ.get("KILN_HOSTILE_CLIENT") or str(Path(__file__).resolve().parents[2] / "build" / "tests" /
                                                       "hostile" / "kiln-hostile-client")
+# The hostile client dies on purpose in the middle of the protocol, its proxies never freed: under ASan its own leak
+# report is no finding about kiln (kiln's leaks are still checked, at kiln's exit).
+CLIENT_ENV = {"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0"}
 BYSTANDER = "22aa44"
 
 # Outcomes a case may end with: "connected" (the protocol allows it), "protocol-error IFACE CODE", or
@@ -101,7 +104,7 @@ def bystander_drawing(kiln, what):
 
 def run_case(kiln, name, expected, timeout=60):
     started = time.monotonic()
-    result = kiln.run([CLIENT, name], timeout=timeout)
+    result = kiln.run([CLIENT, name], timeout=timeout, env=CLIENT_ENV)
     lines = result.stdout.strip().splitlines()
     outcome = lines[-1] if lines else ""
     print(f"{name}: {outcome} ({time.monotonic() - started:.1f} s)")
@@ -177,11 +180,11 @@ def churn():
     with Kiln() as kiln:
         bystander = with_bystander(kiln)
         # A first round warms caches (programs, allocator pools) so the measured round shows growth, not set-up.
-        result = kiln.run([CLIENT, "churn", "50"], timeout=120)
+        result = kiln.run([CLIENT, "churn", "50"], timeout=120, env=CLIENT_ENV)
         check(result.returncode == 0, f"warm-up churn ran ({result.stdout.strip()})")
         rss_before, fds_before = process_usage(kiln.proc.pid)
         started = time.monotonic()
-        result = kiln.run([CLIENT, "churn", "500"], timeout=150)
+        result = kiln.run([CLIENT, "churn", "500"], timeout=150, env=CLIENT_ENV)
         elapsed = time.monotonic() - started
         check(result.returncode == 0, f"500 connect/commit/disconnect cycles ran ({result.stdout.strip()})")
         time.sleep(0.5)  # the last disconnects are processed
@@ -190,7 +193,11 @@ def churn():
               f"({rss_after - rss_before:+d} KiB); fds {fds_before} -> {fds_after}")
         check(kiln.alive(), "kiln is alive after the churn")
         check(fds_after <= fds_before, f"no fd leaked ({fds_before} -> {fds_after})")
-        check(rss_after - rss_before < 16 * 1024, f"RSS grew less than 16 MiB ({rss_after - rss_before:+d} KiB)")
+        if os.environ.get("KILN_SANITIZED"):
+            # ASan holds freed memory in quarantine on purpose, so RSS grows; LeakSanitizer checks at kiln's exit.
+            print(f"churn: RSS bound not checked under sanitizers ({rss_after - rss_before:+d} KiB)")
+        else:
+            check(rss_after - rss_before < 16 * 1024, f"RSS grew less than 16 MiB ({rss_after - rss_before:+d} KiB)")
         check(bystander.poll() is None, "the bystander is still connected")
         bystander_drawing(kiln, "churn")
         status, _ = kiln.stop()
@@ -201,17 +208,18 @@ def privileged():
     # Unrestricted (the default): any client binds wlr-screencopy.
     with Kiln() as kiln:
         wait_listening(kiln)
-        result = kiln.run([CLIENT, "bind-screencopy"])
+        result = kiln.run([CLIENT, "bind-screencopy"], env=CLIENT_ENV)
         check("screencopy announced" in result.stdout and result.stdout.strip().endswith(CONNECTED),
               f"by default a client binds screencopy ({result.stdout.strip()!r})")
     # Restricted: not announced, and asking for it by name is refused; kiln's own -s children still get it,
     # including a grandchild (the shell forks before running the client).
     kiln = Kiln("--restrict", "screencopy", stats=False)
     startup_out = Path(kiln.tmp) / "startup.out"
-    kiln.argv += ["-s", f"true; {CLIENT} bind-screencopy > {startup_out}; true"]
+    kiln.argv += ["-s", f"true; ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" {CLIENT} bind-screencopy > {startup_out}; "
+                        "true"]
     with kiln:
         wait_listening(kiln)
-        result = kiln.run([CLIENT, "bind-screencopy"])
+        result = kiln.run([CLIENT, "bind-screencopy"], env=CLIENT_ENV)
         print(result.stdout.strip())
         check("screencopy not announced" in result.stdout, "a client kiln did not start does not see screencopy")
         check(result.stdout.strip().endswith("protocol-error wl_registry 0"),

@@ -30,9 +30,11 @@ public:
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
         });
-        destroy_.connect(&device->events.destroy, [this](void*) { seat_.keyboards_.remove_if([this](auto& k) {
-            return k.get() == this;
-        }); });
+        destroy_.connect(&device->events.destroy, [this](void*) {
+            Seat& seat = seat_;
+            seat.keyboards_.remove_if([this](auto& k) { return k.get() == this; });
+            seat.update_capabilities();
+        });
     }
 
     wlr_input_device* device() const { return device_; }
@@ -42,6 +44,25 @@ private:
     wlr_input_device* device_;
     wl::Listener modifiers_;
     wl::Listener key_;
+    wl::Listener destroy_;
+};
+
+// One pointer device on the cursor; it leaves the seat's capabilities when it goes.
+class Seat::Pointer {
+public:
+    Pointer(Seat& seat, wlr_input_device* device) : seat_(seat)
+    {
+        wlr_cursor_attach_input_device(seat.cursor_, device);
+        // wlr_cursor detaches the device itself on destroy.
+        destroy_.connect(&device->events.destroy, [this](void*) {
+            Seat& seat = seat_;
+            seat.pointers_.remove_if([this](auto& p) { return p.get() == this; });
+            seat.update_capabilities();
+        });
+    }
+
+private:
+    Seat& seat_;
     wl::Listener destroy_;
 };
 
@@ -98,6 +119,7 @@ Seat::~Seat()
                                    &cursor_axis_, &cursor_frame_, &request_cursor_, &request_selection_})
         listener->disconnect();
     keyboards_.clear();
+    pointers_.clear();
     wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);
 }
@@ -109,8 +131,7 @@ void Seat::add_input(wlr_input_device* device)
         keyboards_.push_back(std::make_unique<Keyboard>(*this, device));
         break;
     case WLR_INPUT_DEVICE_POINTER:
-        wlr_cursor_attach_input_device(cursor_, device);
-        has_pointer_ = true;
+        pointers_.push_back(std::make_unique<Pointer>(*this, device));
         break;
     default:
         break;
@@ -121,10 +142,14 @@ void Seat::add_input(wlr_input_device* device)
 void Seat::update_capabilities()
 {
     uint32_t caps = 0;
-    if (has_pointer_)
+    if (!pointers_.empty())
         caps |= WL_SEAT_CAPABILITY_POINTER;
     if (!keyboards_.empty())
         caps |= WL_SEAT_CAPABILITY_KEYBOARD;
+    // Clients redo their keyboard and pointer set-up on every capabilities event, so send only changes.
+    if (caps == capabilities_ && caps == seat_->capabilities)
+        return;
+    capabilities_ = caps;
     wlr_seat_set_capabilities(seat_, caps);
 }
 

@@ -20,14 +20,16 @@ public:
     Seat& operator=(const Seat&) = delete;
 
     wlr_seat* wlr() const { return seat_; }
+    // A keyboard or pointer joins the seat: from the backend, or from a client (virtual-keyboard, virtual-pointer).
+    void add_input(wlr_input_device* device);
     void focus_keyboard(wlr_surface* surface);
     void begin_move(View* view);
     void view_unmapped(View* view);
 
 private:
     class Keyboard;
+    class Pointer;
 
-    void add_input(wlr_input_device* device);
     void add_keyboard(wlr_input_device* device);
     void update_capabilities();
     void pointer_moved(uint32_t time_msec);
@@ -38,7 +40,8 @@ private:
     wlr_cursor* cursor_;
     wlr_xcursor_manager* xcursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;
-    bool has_pointer_ = false;
+    std::list<std::unique_ptr<Pointer>> pointers_;
+    uint32_t capabilities_ = 0;  // as last sent: wlroots re-sends wl_seat.capabilities on every set
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

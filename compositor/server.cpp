@@ -13,6 +13,9 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
+#include "compositor/input/virtual_input.hpp"
+#include "compositor/protocols/clipboard.hpp"
+#include "compositor/shell/decorations.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/shell/view.hpp"
@@ -56,6 +59,9 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    decorations_.reset();
+    virtual_input_.reset();
+    clipboard_.reset();
     acquire_fences_.reset();
     drm_syncobj_.reset();
     wayland_drm_.reset();
@@ -190,6 +196,9 @@ bool Server::start(std::string& error)
     });
 
     seat_ = std::make_unique<Seat>(*this, backend_);
+    clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
+    virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
+    decorations_ = std::make_unique<Decorations>(display_);
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
 

@@ -29,6 +29,9 @@ class LinuxDrmSyncobjV1;
 class WlShmValidation;
 class DefunctRoleGuard;
 class PrivilegedGlobals;
+class Clipboard;
+class VirtualInput;
+class Decorations;
 
 class Server {
 public:
@@ -100,6 +103,9 @@ private:
     std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
     std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
+    std::unique_ptr<Clipboard> clipboard_;
+    std::unique_ptr<VirtualInput> virtual_input_;
+    std::unique_ptr<Decorations> decorations_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

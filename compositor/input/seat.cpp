@@ -32,7 +32,11 @@ public:
         });
         destroy_.connect(&device->events.destroy, [this](void*) {
             Seat& seat = seat_;
+            wlr_keyboard* gone = device_->keyboard;
             seat.keyboards_.remove_if([this](auto& k) { return k.get() == this; });
+            // Another keyboard takes over, so clients keep a keymap (wlroots would leave the seat with none).
+            if (wlr_seat_get_keyboard(seat.seat_) == gone)
+                wlr_seat_set_keyboard(seat.seat_, seat.keyboards_.empty() ? nullptr : seat.keyboards_.front()->device());
             seat.update_capabilities();
         });
     }
@@ -129,6 +133,10 @@ void Seat::add_input(wlr_input_device* device)
     switch (device->type) {
     case WLR_INPUT_DEVICE_KEYBOARD:
         keyboards_.push_back(std::make_unique<Keyboard>(*this, device));
+        // The first keyboard is the seat's until another is typed on: a client that gets focus before any key is
+        // pressed still receives a keymap before its modifiers (wev crashes without one).
+        if (!wlr_seat_get_keyboard(seat_))
+            wlr_seat_set_keyboard(seat_, device);
         break;
     case WLR_INPUT_DEVICE_POINTER:
         pointers_.push_back(std::make_unique<Pointer>(*this, device));

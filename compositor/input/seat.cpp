@@ -154,10 +154,7 @@ void Seat::update_capabilities()
         caps |= WL_SEAT_CAPABILITY_POINTER;
     if (!keyboards_.empty())
         caps |= WL_SEAT_CAPABILITY_KEYBOARD;
-    // Clients redo their keyboard and pointer set-up on every capabilities event, so send only changes.
-    if (caps == capabilities_ && caps == seat_->capabilities)
-        return;
-    capabilities_ = caps;
+    // wlroots sends wl_seat.capabilities only when they differ from the last ones.
     wlr_seat_set_capabilities(seat_, caps);
 }
 

@@ -41,7 +41,6 @@ private:
     wlr_xcursor_manager* xcursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;
     std::list<std::unique_ptr<Pointer>> pointers_;
-    uint32_t capabilities_ = 0;  // as last sent: wlroots re-sends wl_seat.capabilities on every set
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

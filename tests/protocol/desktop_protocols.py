@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""The protocols desktop clients use: a headless seat with keyboard and pointer, clipboard (wl-clipboard, primary
+selection), virtual keyboard (wtype) and pointer, and decorations; each with a real round trip, on headless kiln."""
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import Kiln, check, need, run_test  # noqa: E402
+from wayland_wire import Connection, Toplevel  # noqa: E402
+
+NEW_GLOBALS = ["zwp_primary_selection_device_manager_v1", "zwlr_data_control_manager_v1",
+               "zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "zxdg_decoration_manager_v1",
+               "org_kde_kwin_server_decoration_manager"]
+SEAT_POINTER, SEAT_KEYBOARD = 1, 2
+BTN_LEFT = 0x110
+TEXT = "text/plain;charset=utf-8"
+
+
+def globals_listed(kiln):
+    result = kiln.run(["wayland-info"])
+    check(result.returncode == 0, f"wayland-info exits 0 (got {result.returncode})")
+    listed = {line.split("'")[1] for line in result.stdout.splitlines() if line.startswith("interface: '")}
+    for name in NEW_GLOBALS:
+        check(name in listed, f"global {name} is listed")
+    check("capabilities: pointer keyboard" in result.stdout, "wayland-info sees a seat with pointer and keyboard")
+
+
+def seat_capabilities(kiln):
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        conn.roundtrip()
+        caps = [e.args("u")[0] for e in conn.take(seat, 0)]
+        check(caps == [SEAT_POINTER | SEAT_KEYBOARD], f"headless wl_seat has pointer and keyboard (got {caps})")
+        # wtype adds a virtual keyboard and removes it: the seat still has one, so no capabilities event comes.
+        result = kiln.run(["wtype", "x"])
+        check(result.returncode == 0, f"wtype exits 0 ({result.stdout.strip()})")
+        conn.roundtrip()
+        caps = [e.args("u")[0] for e in conn.take(seat, 0)]
+        check(caps == [], f"a keyboard coming and going sends no capabilities event (got {caps})")
+
+
+def wait_paste(kiln, argv, expected, timeout=10):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = kiln.run(argv, timeout=10)
+        if last.returncode == 0 and last.stdout == expected:
+            return last
+        time.sleep(0.1)
+    raise AssertionError(f"{' '.join(argv)} never printed {expected!r} (last: {last.returncode} {last.stdout!r})")
+
+
+def clipboard(kiln):
+    # wl-clipboard uses wlr-data-control: no window or focus needed.
+    kiln.spawn(["wl-copy", "--foreground", "hello"])
+    wait_paste(kiln, ["wl-paste", "--no-newline"], "hello")
+    check(True, "wl-copy hello, then wl-paste prints hello")
+    kiln.spawn(["wl-copy", "--foreground", "--primary", "middle"])
+    wait_paste(kiln, ["wl-paste", "--primary", "--no-newline"], "middle")
+    wait_paste(kiln, ["wl-paste", "--no-newline"], "hello")
+    check(True, "wl-copy --primary middle, then wl-paste --primary prints middle and the clipboard still hello")
+
+
+def primary_selection_from_focused_client(kiln):
+    # A focused window sets the primary selection through zwp_primary_selection (the seat's request), and
+    # wl-paste --primary reads it from that window's source.
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        keyboard = conn.create("wl_keyboard", seat, 1)
+        manager = conn.bind("zwp_primary_selection_device_manager_v1", 1)
+        device = conn.create("zwp_primary_selection_device_v1", manager, 1, ("o", seat))
+        window = Toplevel(conn, "primary selection test")
+        window.commit()
+        window.map(200, 150)
+        enter = conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 1)
+        serial = enter.args("u")[0]
+        check(True, f"the mapped window has keyboard focus (enter serial {serial})")
+        source = conn.create("zwp_primary_selection_source_v1", manager, 0)
+        conn.send(source, 0, ("s", TEXT))
+        conn.send(device, 0, ("o", source), ("u", serial))
+        conn.roundtrip()
+        paste = kiln.spawn(["wl-paste", "--primary", "--no-newline"])
+        send = conn.dispatch_until(lambda e: e.obj == source and e.opcode == 0, timeout=10)
+        check(send.args("s")[0] == TEXT, f"wl-paste asks the window's source for {TEXT}")
+        fd = send.fds[0]
+        send.fds = []
+        os.write(fd, b"from the window")
+        os.close(fd)
+        out, _ = paste.communicate(timeout=10)
+        check(paste.returncode == 0 and out == b"from the window",
+              f"wl-paste --primary prints the focused window's selection (got {paste.returncode} {out!r})")
+        for event in conn.take(keyboard, 0):
+            for fd in event.fds:
+                os.close(fd)
+
+
+def virtual_keyboard(kiln):
+    need("stdbuf")
+    wev = kiln.spawn(["stdbuf", "-oL", "wev", "-f", "wl_keyboard:enter", "-f", "wl_keyboard:key"])
+    os.set_blocking(wev.stdout.fileno(), False)
+    output = b""
+
+    def wev_printed(text):
+        nonlocal output
+        chunk = wev.stdout.read()
+        if chunk:
+            output += chunk
+        return text in output.decode(errors="replace")
+
+    kiln.wait_for(lambda: wev_printed("wl_keyboard] enter"), "wev's window to get keyboard focus")
+    result = kiln.run(["wtype", "kiln"])
+    check(result.returncode == 0, f"wtype kiln exits 0 ({result.stdout.strip()})")
+    for letter in "kiln":
+        kiln.wait_for(lambda: wev_printed(f"sym: {letter} "), f"wev to print the key {letter}", timeout=5)
+    text = output.decode(errors="replace")
+    pressed = [line.split("sym: ")[1].split()[0] for line in text.splitlines() if "sym: " in line]
+    check(all(letter in pressed for letter in "kiln"),
+          f"wtype's virtual keyboard reached the focused wev window (keys {pressed})")
+
+
+def virtual_pointer(kiln):
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        pointer = conn.create("wl_pointer", seat, 0)
+        window = Toplevel(conn, "virtual pointer test")
+        window.commit()
+        window.map(400, 300)  # over the middle of the 640x480 output, wherever kiln cascades it
+        manager = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+        virtual = conn.new_id("zwlr_virtual_pointer_v1")  # create_virtual_pointer(seat, id): the id comes second
+        conn.send(manager, 0, ("o", seat), ("n", virtual))
+        conn.send(virtual, 1, ("u", 1), ("u", 232), ("u", 182), ("u", 640), ("u", 480))  # motion_absolute
+        conn.send(virtual, 4)  # frame
+        enter = conn.dispatch_until(lambda e: e.obj == pointer and e.opcode == 0)
+        _, surface, sx, sy = enter.args("uoff")
+        check(surface == window.surface and 0 < sx < 400 and 0 < sy < 300,
+              f"an absolute move of the virtual pointer entered the window (surface {surface}, {sx}, {sy})")
+        conn.send(virtual, 0, ("u", 2), ("f", 10.0), ("f", -5.0))  # relative motion
+        conn.send(virtual, 4)
+        motion = conn.dispatch_until(lambda e: e.obj == pointer and e.opcode == 2)
+        _, mx, my = motion.args("uff")
+        check((mx, my) == (sx + 10, sy - 5), f"a relative move of (10, -5) moved it to ({mx}, {my})")
+        conn.send(virtual, 2, ("u", 3), ("u", BTN_LEFT), ("u", 1))  # button pressed
+        conn.send(virtual, 4)
+        conn.send(virtual, 2, ("u", 4), ("u", BTN_LEFT), ("u", 0))
+        conn.send(virtual, 4)
+        press = conn.dispatch_until(lambda e: e.obj == pointer and e.opcode == 3)
+        _, _, button, state = press.args("uuuu")
+        check(button == BTN_LEFT and state == 1, f"the window got the virtual left button press ({button}, {state})")
+        conn.send(virtual, 8)  # destroy
+        conn.roundtrip()
+
+
+def decorations(kiln):
+    with Connection(kiln.client_env) as conn:
+        window = Toplevel(conn, "decoration test")
+        manager = conn.bind("zxdg_decoration_manager_v1", 1)
+        decoration = conn.create("zxdg_toplevel_decoration_v1", manager, 1, ("o", window.toplevel))
+        conn.send(decoration, 1, ("u", 2))  # set_mode server_side
+        window.commit()
+        window.wait_configure()
+        modes = [e.args("u")[0] for e in conn.take(decoration, 0)]
+        check(modes == [1], f"asking for server-side, the first configure says client-side (got {modes})")
+        # The spec asks for an xdg_surface.configure after each set_mode; wlroots repeats the decoration's mode only
+        # when it changes.
+        conn.send(decoration, 1, ("u", 2))
+        window.wait_configure()
+        modes = [e.args("u")[0] for e in conn.take(decoration, 0)]
+        check(modes in ([], [1]), f"asking again is answered by an xdg_surface.configure, mode unchanged ({modes})")
+
+        kde = conn.bind("org_kde_kwin_server_decoration_manager", 1)
+        conn.roundtrip()
+        modes = [e.args("u")[0] for e in conn.take(kde, 0)]
+        check(modes == [1], f"KDE server-decoration's default mode is client (got {modes})")
+
+
+def main():
+    need("wayland-info")
+    need("wl-copy")
+    need("wtype")
+    need("wev")
+    with Kiln() as kiln:
+        globals_listed(kiln)
+        seat_capabilities(kiln)
+        clipboard(kiln)
+        decorations(kiln)
+    # Each window test on a fresh kiln, so the window is the only one and has focus.
+    for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer):
+        with Kiln() as kiln:
+            test(kiln)
+            check(kiln.alive(), f"kiln is still running after {test.__name__}")
+            status, _ = kiln.stop()
+            check(status == 0, f"kiln exits 0 on SIGTERM (got {status})")
+
+
+run_test(main)

@@ -13,9 +13,11 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
+#include "compositor/input/idle.hpp"
 #include "compositor/input/virtual_input.hpp"
 #include "compositor/protocols/clipboard.hpp"
 #include "compositor/shell/decorations.hpp"
+#include "compositor/shell/xdg_activation.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/shell/view.hpp"
@@ -59,6 +61,10 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    xdg_activation_.reset();
+    if (seat_)
+        seat_->on_activity(nullptr);
+    idle_.reset();
     decorations_.reset();
     virtual_input_.reset();
     clipboard_.reset();
@@ -199,6 +205,9 @@ bool Server::start(std::string& error)
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
     decorations_ = std::make_unique<Decorations>(display_);
+    idle_ = std::make_unique<Idle>(display_, seat_->wlr());
+    seat_->on_activity([this]() { idle_->activity(); });
+    xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
 

@@ -32,6 +32,8 @@ class PrivilegedGlobals;
 class Clipboard;
 class VirtualInput;
 class Decorations;
+class Idle;
+class XdgActivation;
 
 class Server {
 public:
@@ -106,6 +108,8 @@ private:
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
     std::unique_ptr<Decorations> decorations_;
+    std::unique_ptr<Idle> idle_;
+    std::unique_ptr<XdgActivation> xdg_activation_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

@@ -27,6 +27,7 @@ public:
         });
         key_.connect(&device->keyboard->events.key, [this](void* data) {
             auto* event = static_cast<wlr_event_keyboard_key*>(data);
+            seat_.notify_activity();
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
         });
@@ -97,6 +98,7 @@ Seat::Seat(Server& server, wlr_backend* backend)
                            [this](void* data) { pointer_button(static_cast<wlr_event_pointer_button*>(data)); });
     cursor_axis_.connect(&cursor_->events.axis, [this](void* data) {
         auto* event = static_cast<wlr_event_pointer_axis*>(data);
+        notify_activity();
         wlr_seat_pointer_notify_axis(seat_, event->time_msec, event->orientation, event->delta,
                                      event->delta_discrete, event->source);
     });
@@ -183,6 +185,7 @@ void Seat::view_unmapped(View* view)
 
 void Seat::pointer_moved(uint32_t time_msec)
 {
+    notify_activity();
     if (grabbed_) {
         grabbed_->move_to(static_cast<int>(cursor_->x - grab_x_), static_cast<int>(cursor_->y - grab_y_));
         return;
@@ -205,6 +208,7 @@ void Seat::pointer_moved(uint32_t time_msec)
 
 void Seat::pointer_button(wlr_event_pointer_button* event)
 {
+    notify_activity();
     if (event->state == WLR_BUTTON_RELEASED && grabbed_) {
         grabbed_ = nullptr;
         return;

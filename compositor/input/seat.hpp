@@ -4,6 +4,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <functional>
 #include <list>
 #include <memory>
 
@@ -22,6 +23,8 @@ public:
     wlr_seat* wlr() const { return seat_; }
     // A keyboard or pointer joins the seat: from the backend, or from a client (virtual-keyboard, virtual-pointer).
     void add_input(wlr_input_device* device);
+    // Called on every key, pointer move, button and scroll (idle timers start over).
+    void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
     void focus_keyboard(wlr_surface* surface);
     void begin_move(View* view);
     void view_unmapped(View* view);
@@ -32,6 +35,11 @@ private:
 
     void add_keyboard(wlr_input_device* device);
     void update_capabilities();
+    void notify_activity()
+    {
+        if (activity_)
+            activity_();
+    }
     void pointer_moved(uint32_t time_msec);
     void pointer_button(wlr_event_pointer_button* event);
 
@@ -41,6 +49,8 @@ private:
     wlr_xcursor_manager* xcursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;
     std::list<std::unique_ptr<Pointer>> pointers_;
+
+    std::function<void()> activity_;
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

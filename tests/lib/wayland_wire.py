@@ -18,8 +18,8 @@ FD_EVENTS = {
 }
 
 
-class ProtocolError(Exception):
-    pass
+class ProtocolError(AssertionError):
+    """A protocol error from the compositor, a closed connection or an event that never came: the test fails."""
 
 
 class Event:
@@ -85,6 +85,7 @@ class Connection:
         return False
 
     def new_id(self, interface):
+        """The next object id; the compositor requires them to be used in the order they were taken."""
         obj = self.next_id
         self.next_id += 1
         self.interfaces[obj] = interface
@@ -157,7 +158,7 @@ class Connection:
             seen = len(self.events)
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError("no such event within the timeout")
+                raise ProtocolError(f"the awaited event did not come within {timeout} s")
             self._read(left)
 
     def roundtrip(self, timeout=5.0):

@@ -12,7 +12,8 @@ from wayland_wire import Connection, Toplevel  # noqa: E402
 
 NEW_GLOBALS = ["zwp_primary_selection_device_manager_v1", "zwlr_data_control_manager_v1",
                "zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "zxdg_decoration_manager_v1",
-               "org_kde_kwin_server_decoration_manager"]
+               "org_kde_kwin_server_decoration_manager", "org_kde_kwin_idle", "zwp_idle_inhibit_manager_v1",
+               "xdg_activation_v1"]
 SEAT_POINTER, SEAT_KEYBOARD = 1, 2
 BTN_LEFT = 0x110
 TEXT = "text/plain;charset=utf-8"
@@ -175,6 +176,79 @@ def decorations(kiln):
         check(modes == [1], f"KDE server-decoration's default mode is client (got {modes})")
 
 
+def close_keymaps(conn, keyboard):
+    for event in conn.take(keyboard, 0):
+        for fd in event.fds:
+            os.close(fd)
+
+
+def idle(kiln):
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        window = Toplevel(conn, "idle test")
+        window.commit()
+        window.map(200, 150)
+        inhibit = conn.bind("zwp_idle_inhibit_manager_v1", 1)
+        inhibitor = conn.create("zwp_idle_inhibitor_v1", inhibit, 1, ("o", window.surface))
+        manager = conn.bind("org_kde_kwin_idle", 1)
+        timeout = conn.create("org_kde_kwin_idle_timeout", manager, 0, ("o", seat), ("u", 300))
+        conn.roundtrip()
+        time.sleep(1.2)
+        conn.roundtrip()
+        check(conn.take(timeout) == [], "with an idle inhibitor, a 300 ms idle timeout stays quiet for 1.2 s")
+        conn.send(inhibitor, 0)  # destroy
+        conn.dispatch_until(lambda e: e.obj == timeout and e.opcode == 0, timeout=5)
+        check(True, "without it, the timeout reports idle")
+        pointers = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+        virtual = conn.new_id("zwlr_virtual_pointer_v1")  # new ids go in order: after the manager's
+        conn.send(pointers, 0, ("o", seat), ("n", virtual))
+        conn.send(virtual, 0, ("u", 1), ("f", 3.0), ("f", 3.0))  # relative motion
+        conn.send(virtual, 4)
+        conn.dispatch_until(lambda e: e.obj == timeout and e.opcode == 1, timeout=5)
+        check(True, "moving the (virtual) pointer reports resumed")
+
+
+def activation(kiln):
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        keyboard = conn.create("wl_keyboard", seat, 1)
+        first, second = Toplevel(conn, "first"), Toplevel(conn, "second")
+
+        def wait_focus(window):
+            event = conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 1 and
+                                        e.args("uo")[1] == window.surface)
+            conn.events.remove(event)
+            return event.args("u")[0]
+
+        first.commit()
+        first.map(200, 150)
+        wait_focus(first)
+        second.commit()
+        second.map(200, 150)
+        serial = wait_focus(second)
+        check(True, "the second window took keyboard focus when it mapped")
+        manager = conn.bind("xdg_activation_v1", 1)
+
+        def token(with_serial):
+            obj = conn.create("xdg_activation_token_v1", manager, 1)
+            if with_serial:
+                conn.send(obj, 0, ("u", serial), ("o", seat))  # set_serial
+            conn.send(obj, 2, ("o", second.surface))  # set_surface
+            conn.send(obj, 3)  # commit
+            return conn.dispatch_until(lambda e: e.obj == obj and e.opcode == 0).args("s")[0]
+
+        conn.send(manager, 2, ("s", token(False)), ("o", first.surface))  # activate
+        conn.roundtrip()
+        time.sleep(0.3)
+        conn.roundtrip()
+        entered = [e for e in conn.events if e.obj == keyboard and e.opcode == 1]
+        check(entered == [], "a token from no input event does not move focus")
+        conn.send(manager, 2, ("s", token(True)), ("o", first.surface))
+        wait_focus(first)
+        check(True, "a token with the focused window's input serial gives the first window keyboard focus")
+        close_keymaps(conn, keyboard)
+
+
 def main():
     need("wayland-info")
     need("wl-copy")
@@ -186,7 +260,7 @@ def main():
         clipboard(kiln)
         decorations(kiln)
     # Each window test on a fresh kiln, so the window is the only one and has focus.
-    for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer):
+    for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer, idle, activation):
         with Kiln() as kiln:
             test(kiln)
             check(kiln.alive(), f"kiln is still running after {test.__name__}")

@@ -122,7 +122,10 @@ class Connection:
 
     def _read(self, timeout):
         self.sock.settimeout(timeout)
-        data, ancillary, _, _ = self.sock.recvmsg(65536, socket.CMSG_SPACE(28 * 4))
+        try:
+            data, ancillary, _, _ = self.sock.recvmsg(65536, socket.CMSG_SPACE(28 * 4))
+        except TimeoutError:
+            return  # the caller checks its deadline
         if not data:
             raise ProtocolError("the compositor closed the connection")
         for level, kind, payload in ancillary:

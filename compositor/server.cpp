@@ -17,6 +17,7 @@
 #include "compositor/input/virtual_input.hpp"
 #include "compositor/protocols/clipboard.hpp"
 #include "compositor/shell/decorations.hpp"
+#include "compositor/shell/foreign_toplevels.hpp"
 #include "compositor/shell/xdg_activation.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
@@ -61,6 +62,7 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    foreign_toplevels_.reset();
     xdg_activation_.reset();
     if (seat_)
         seat_->on_activity(nullptr);
@@ -208,6 +210,7 @@ bool Server::start(std::string& error)
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
+    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, xdg_shell_, *this);
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
 

@@ -34,6 +34,7 @@ class VirtualInput;
 class Decorations;
 class Idle;
 class XdgActivation;
+class ForeignToplevels;
 
 class Server {
 public:
@@ -110,6 +111,7 @@ private:
     std::unique_ptr<Decorations> decorations_;
     std::unique_ptr<Idle> idle_;
     std::unique_ptr<XdgActivation> xdg_activation_;
+    std::unique_ptr<ForeignToplevels> foreign_toplevels_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

@@ -13,7 +13,7 @@ from wayland_wire import Connection, Toplevel  # noqa: E402
 NEW_GLOBALS = ["zwp_primary_selection_device_manager_v1", "zwlr_data_control_manager_v1",
                "zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "zxdg_decoration_manager_v1",
                "org_kde_kwin_server_decoration_manager", "org_kde_kwin_idle", "zwp_idle_inhibit_manager_v1",
-               "xdg_activation_v1"]
+               "xdg_activation_v1", "zwlr_foreign_toplevel_manager_v1"]
 SEAT_POINTER, SEAT_KEYBOARD = 1, 2
 BTN_LEFT = 0x110
 TEXT = "text/plain;charset=utf-8"
@@ -249,6 +249,63 @@ def activation(kiln):
         close_keymaps(conn, keyboard)
 
 
+def foreign_toplevels(kiln):
+    ACTIVATED = 2
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        keyboard = conn.create("wl_keyboard", seat, 1)
+        output = conn.bind("wl_output", 2)  # output_enter names only outputs the client bound
+        manager = conn.bind("zwlr_foreign_toplevel_manager_v1", 3)
+        windows = {}
+        for name in ("first", "second"):
+            window = Toplevel(conn, name)
+            conn.send(window.toplevel, 3, ("s", f"kiln.test.{name}"))  # set_app_id
+            window.commit()
+            window.map(200, 150)
+            windows[name] = window
+        conn.roundtrip()
+
+        handles = {}  # title -> handle id
+        for event in conn.take(manager, 0):
+            handle = event.args("n")[0]
+            conn.interfaces[handle] = "zwlr_foreign_toplevel_handle_v1"
+            conn.dispatch_until(lambda e: e.obj == handle and e.opcode == 5)  # done
+            titles = [e.args("s")[0] for e in conn.events if e.obj == handle and e.opcode == 0]
+            handles[titles[-1]] = handle
+
+        def state(handle):
+            events = [e for e in conn.events if e.obj == handle and e.opcode == 4]
+            return set(array_u32(events[-1].args("a")[0])) if events else set()
+
+        def app_id(handle):
+            return [e.args("s")[0] for e in conn.events if e.obj == handle and e.opcode == 1][-1]
+
+        check(sorted(handles) == ["first", "second"], f"a taskbar sees one handle per window ({sorted(handles)})")
+        check(app_id(handles["first"]) == "kiln.test.first", "each with its app_id")
+        check(ACTIVATED in state(handles["second"]) and ACTIVATED not in state(handles["first"]),
+              "the focused (last mapped) window is the activated one")
+        outputs = [e.args("o")[0] for e in conn.events if e.obj == handles["first"] and e.opcode == 2]
+        check(outputs == [output], f"a handle names the output the window is on ({outputs})")
+
+        conn.send(handles["first"], 4, ("o", seat))  # activate
+        conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 1 and e.args("uo")[1] == windows["first"].surface)
+        conn.roundtrip()
+        check(ACTIVATED in state(handles["first"]) and ACTIVATED not in state(handles["second"]),
+              "activating the first handle focuses that window, and the handles say so")
+
+        conn.send(handles["second"], 5)  # close
+        conn.dispatch_until(lambda e: e.obj == windows["second"].toplevel and e.opcode == 1)
+        check(True, "closing the second handle sends that window xdg_toplevel.close")
+        conn.send(windows["second"].toplevel, 0)  # the client obeys: xdg_toplevel.destroy
+        conn.dispatch_until(lambda e: e.obj == handles["second"] and e.opcode == 6)
+        check(True, "and when the window goes its handle is closed")
+        close_keymaps(conn, keyboard)
+
+
+def array_u32(data):
+    return [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data), 4)]
+
+
 def main():
     need("wayland-info")
     need("wl-copy")
@@ -260,7 +317,8 @@ def main():
         clipboard(kiln)
         decorations(kiln)
     # Each window test on a fresh kiln, so the window is the only one and has focus.
-    for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer, idle, activation):
+    for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer, idle, activation,
+                 foreign_toplevels):
         with Kiln() as kiln:
             test(kiln)
             check(kiln.alive(), f"kiln is still running after {test.__name__}")

@@ -35,6 +35,7 @@ class Decorations;
 class Idle;
 class XdgActivation;
 class ForeignToplevels;
+class RelativePointer;
 
 class Server {
 public:
@@ -112,6 +113,7 @@ private:
     std::unique_ptr<Idle> idle_;
     std::unique_ptr<XdgActivation> xdg_activation_;
     std::unique_ptr<ForeignToplevels> foreign_toplevels_;
+    std::unique_ptr<RelativePointer> relative_pointer_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

@@ -21,6 +21,7 @@ public:
     Seat& operator=(const Seat&) = delete;
 
     wlr_seat* wlr() const { return seat_; }
+    wlr_cursor* cursor() const { return cursor_; }
     // A keyboard or pointer joins the seat: from the backend, or from a client (virtual-keyboard, virtual-pointer).
     void add_input(wlr_input_device* device);
     // Called on every key, pointer move, button and scroll (idle timers start over).

@@ -13,7 +13,8 @@ from wayland_wire import Connection, Toplevel  # noqa: E402
 NEW_GLOBALS = ["zwp_primary_selection_device_manager_v1", "zwlr_data_control_manager_v1",
                "zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "zxdg_decoration_manager_v1",
                "org_kde_kwin_server_decoration_manager", "org_kde_kwin_idle", "zwp_idle_inhibit_manager_v1",
-               "xdg_activation_v1", "zwlr_foreign_toplevel_manager_v1"]
+               "xdg_activation_v1", "zwlr_foreign_toplevel_manager_v1", "zwp_relative_pointer_manager_v1",
+               "zxdg_exporter_v1", "zxdg_importer_v1", "zxdg_exporter_v2", "zxdg_importer_v2"]
 SEAT_POINTER, SEAT_KEYBOARD = 1, 2
 BTN_LEFT = 0x110
 TEXT = "text/plain;charset=utf-8"
@@ -302,6 +303,48 @@ def foreign_toplevels(kiln):
         close_keymaps(conn, keyboard)
 
 
+def relative_pointer(kiln):
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        pointer = conn.create("wl_pointer", seat, 0)
+        relative = conn.create("zwp_relative_pointer_v1", conn.bind("zwp_relative_pointer_manager_v1", 1), 1,
+                               ("o", pointer))
+        window = Toplevel(conn, "relative pointer test")
+        window.commit()
+        window.map(400, 300)
+        manager = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+        virtual = conn.new_id("zwlr_virtual_pointer_v1")
+        conn.send(manager, 0, ("o", seat), ("n", virtual))
+        conn.send(virtual, 1, ("u", 1), ("u", 232), ("u", 182), ("u", 640), ("u", 480))  # into the window
+        conn.send(virtual, 4)
+        conn.dispatch_until(lambda e: e.obj == pointer and e.opcode == 0)
+        check(conn.take(relative) == [], "an absolute move sends no relative motion")
+        conn.send(virtual, 0, ("u", 2), ("f", 7.0), ("f", -3.0))
+        conn.send(virtual, 4)
+        motion = conn.dispatch_until(lambda e: e.obj == relative and e.opcode == 0)
+        _, _, dx, dy, ux, uy = motion.args("uuffff")
+        check((dx, dy, ux, uy) == (7, -3, 7, -3), f"a relative move of (7, -3) arrives as relative motion "
+              f"({dx}, {dy}, unaccelerated {ux}, {uy})")
+
+
+def xdg_foreign(kiln):
+    with Connection(kiln.client_env) as conn:
+        parent, dialog = Toplevel(conn, "parent"), Toplevel(conn, "dialog")
+        for window in (parent, dialog):
+            window.commit()
+            window.wait_configure()
+        exported = conn.create("zxdg_exported_v2", conn.bind("zxdg_exporter_v2", 1), 1, ("o", parent.surface))
+        handle = conn.dispatch_until(lambda e: e.obj == exported and e.opcode == 0).args("s")[0]
+        check(len(handle) > 0, f"exporting a toplevel gives a handle ({handle!r})")
+        importer = conn.bind("zxdg_importer_v2", 1)
+        imported = conn.create("zxdg_imported_v2", importer, 1, ("s", handle))
+        conn.send(imported, 1, ("o", dialog.surface))  # set_parent_of
+        bogus = conn.create("zxdg_imported_v2", importer, 1, ("s", "no-such-handle"))
+        conn.roundtrip()
+        check(conn.take(imported, 0) == [], "importing it and parenting a dialog to it is accepted")
+        check(len(conn.take(bogus, 0)) == 1, "importing an unknown handle is answered with destroyed")
+
+
 def array_u32(data):
     return [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data), 4)]
 
@@ -316,9 +359,10 @@ def main():
         seat_capabilities(kiln)
         clipboard(kiln)
         decorations(kiln)
+        xdg_foreign(kiln)
     # Each window test on a fresh kiln, so the window is the only one and has focus.
     for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer, idle, activation,
-                 foreign_toplevels):
+                 foreign_toplevels, relative_pointer):
         with Kiln() as kiln:
             test(kiln)
             check(kiln.alive(), f"kiln is still running after {test.__name__}")

@@ -9,8 +9,9 @@ public:
     Inhibitor(Idle& idle, wlr_idle_inhibitor_v1* inhibitor)
     {
         destroy_.connect(&inhibitor->events.destroy, [this, &idle](void*) {
-            idle.inhibitors_.remove_if([this](auto& i) { return i.get() == this; });
-            idle.update_enabled();
+            Idle& owner = idle;  // this closure dies with the inhibitor: nothing of it is read after the removal
+            owner.inhibitors_.remove_if([this](auto& i) { return i.get() == this; });
+            owner.update_enabled();
         });
     }
 

@@ -56,7 +56,17 @@ class Connection:
     def __init__(self, env):
         path = os.path.join(env["XDG_RUNTIME_DIR"], env["WAYLAND_DISPLAY"])
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
+        # The socket file exists from bind(), a moment before the compositor listens on it.
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                self.sock.connect(path)
+                break
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline:
+                    self.sock.close()
+                    raise
+                time.sleep(0.02)
         self.buffer = b""
         self.fds = []
         self.events = []

@@ -177,6 +177,12 @@ def decorations(kiln):
         check(modes == [1], f"KDE server-decoration's default mode is client (got {modes})")
 
 
+def wait_listening(kiln):
+    """Kiln's socket file exists a moment before kiln listens; the wire client waits that moment out."""
+    with Connection(kiln.client_env) as conn:
+        conn.roundtrip()
+
+
 def close_keymaps(conn, keyboard):
     for event in conn.take(keyboard, 0):
         for fd in event.fds:
@@ -355,6 +361,7 @@ def main():
     need("wtype")
     need("wev")
     with Kiln() as kiln:
+        wait_listening(kiln)
         globals_listed(kiln)
         seat_capabilities(kiln)
         clipboard(kiln)
@@ -364,6 +371,7 @@ def main():
     for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer, idle, activation,
                  foreign_toplevels, relative_pointer):
         with Kiln() as kiln:
+            wait_listening(kiln)
             test(kiln)
             check(kiln.alive(), f"kiln is still running after {test.__name__}")
             status, _ = kiln.stop()

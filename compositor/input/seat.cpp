@@ -1,6 +1,7 @@
 // Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
 #include "compositor/input/seat.hpp"
 
+#include "compositor/input/shortcuts_inhibit.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
 
@@ -77,6 +78,7 @@ Seat::Seat(Server& server, wlr_backend* backend)
       cursor_(wlr_cursor_create()),
       xcursor_(wlr_xcursor_manager_create(nullptr, 24))
 {
+    shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(server.display(), seat_);
     wlr_cursor_attach_output_layout(cursor_, server.layout());
     // The cursor theme is loaded when a cursor is first shown, not at start-up: reading every cursor of a theme
     // (animated ones frame by frame) was about 250 opens and 1,000 seeks before the first frame, and a seat without
@@ -126,6 +128,7 @@ Seat::~Seat()
         listener->disconnect();
     keyboards_.clear();
     pointers_.clear();
+    shortcuts_inhibit_.reset();
     wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);
 }
@@ -219,9 +222,11 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
     View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
     if (event->state == WLR_BUTTON_PRESSED && view) {
         server_.focus(view);
-        // Super+drag moves a window wherever it is grabbed, like most desktops.
+        // Super+drag moves a window wherever it is grabbed, like most desktops; unless the focused window asked
+        // for kiln's shortcuts (keyboard-shortcuts-inhibit), then the click is its own.
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
-        if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT) {
+        if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT &&
+            !shortcuts_inhibit_->inhibited()) {
             begin_move(view);
             return;
         }

@@ -11,6 +11,7 @@
 namespace kiln::compositor {
 
 class Server;
+class ShortcutsInhibit;
 class View;
 
 class Seat {
@@ -52,6 +53,7 @@ private:
     std::list<std::unique_ptr<Pointer>> pointers_;
 
     std::function<void()> activity_;
+    std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

@@ -14,7 +14,8 @@ NEW_GLOBALS = ["zwp_primary_selection_device_manager_v1", "zwlr_data_control_man
                "zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "zxdg_decoration_manager_v1",
                "org_kde_kwin_server_decoration_manager", "org_kde_kwin_idle", "zwp_idle_inhibit_manager_v1",
                "xdg_activation_v1", "zwlr_foreign_toplevel_manager_v1", "zwp_relative_pointer_manager_v1",
-               "zxdg_exporter_v1", "zxdg_importer_v1", "zxdg_exporter_v2", "zxdg_importer_v2"]
+               "zxdg_exporter_v1", "zxdg_importer_v1", "zxdg_exporter_v2", "zxdg_importer_v2",
+               "zwp_keyboard_shortcuts_inhibit_manager_v1"]
 SEAT_POINTER, SEAT_KEYBOARD = 1, 2
 BTN_LEFT = 0x110
 TEXT = "text/plain;charset=utf-8"
@@ -351,6 +352,61 @@ def xdg_foreign(kiln):
         check(len(conn.take(bogus, 0)) == 1, "importing an unknown handle is answered with destroyed")
 
 
+def shortcuts_inhibit(kiln):
+    MOD4 = 1 << 6  # the core modifiers' order in every xkb keymap: Shift Lock Control Mod1..Mod5
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 5)
+        keyboard = conn.create("wl_keyboard", seat, 1)
+        pointer = conn.create("wl_pointer", seat, 0)
+        window = Toplevel(conn, "shortcuts inhibit test")
+        window.commit()
+        window.map(400, 300)
+        conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 1)  # focused
+        keymap = [e for e in conn.events if e.obj == keyboard and e.opcode == 0][-1]
+        _, keymap_size = keymap.args("uu")  # format, (fd,) size
+
+        manager = conn.bind("zwp_keyboard_shortcuts_inhibit_manager_v1", 1)
+        inhibitor = conn.create("zwp_keyboard_shortcuts_inhibitor_v1", manager, 1, ("o", window.surface),
+                                ("o", seat))
+        conn.dispatch_until(lambda e: e.obj == inhibitor and e.opcode == 0)
+        check(True, "an inhibitor on the focused window is active")
+
+        # Super held on a virtual keyboard (with kiln's own keymap), then a left click on the window.
+        keyboards = conn.bind("zwp_virtual_keyboard_manager_v1", 1)
+        virtual_keyboard = conn.new_id("zwp_virtual_keyboard_v1")
+        conn.send(keyboards, 0, ("o", seat), ("n", virtual_keyboard))
+        conn.send(virtual_keyboard, 0, ("u", 1), ("u", keymap_size), fds=[keymap.fds[0]])
+        conn.send(virtual_keyboard, 2, ("u", MOD4), ("u", 0), ("u", 0), ("u", 0))
+        pointers = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+        virtual_pointer = conn.new_id("zwlr_virtual_pointer_v1")
+        conn.send(pointers, 0, ("o", seat), ("n", virtual_pointer))
+        conn.send(virtual_pointer, 1, ("u", 1), ("u", 232), ("u", 182), ("u", 640), ("u", 480))
+        conn.send(virtual_pointer, 4)
+
+        def super_click():
+            for state in (1, 0):
+                conn.send(virtual_pointer, 2, ("u", 2), ("u", BTN_LEFT), ("u", state))
+                conn.send(virtual_pointer, 4)
+            conn.roundtrip()
+            time.sleep(0.2)
+            conn.roundtrip()
+            return [e.args("uuuu")[3] for e in conn.take(pointer, 3)]
+
+        conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 4 and e.args("uu")[1] & MOD4)
+        check(True, "the window sees Super held")
+        states = super_click()
+        check(states == [1, 0], f"with shortcuts inhibited, Super + click reaches the window ({states})")
+
+        other = Toplevel(conn, "no inhibitor")
+        other.commit()
+        other.map(400, 300)
+        conn.dispatch_until(lambda e: e.obj == inhibitor and e.opcode == 1)
+        check(True, "when another window takes focus the inhibitor turns inactive")
+        states = super_click()
+        check(states == [], f"and Super + click on that window is kiln's move again ({states})")
+        close_keymaps(conn, keyboard)
+
+
 def array_u32(data):
     return [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data), 4)]
 
@@ -369,7 +425,7 @@ def main():
         xdg_foreign(kiln)
     # Each window test on a fresh kiln, so the window is the only one and has focus.
     for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer, idle, activation,
-                 foreign_toplevels, relative_pointer):
+                 foreign_toplevels, relative_pointer, shortcuts_inhibit):
         with Kiln() as kiln:
             wait_listening(kiln)
             test(kiln)

@@ -14,6 +14,14 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
+#include "compositor/input/idle.hpp"
+#include "compositor/input/relative_pointer.hpp"
+#include "compositor/input/virtual_input.hpp"
+#include "compositor/protocols/clipboard.hpp"
+#include "compositor/protocols/xdg_foreign.hpp"
+#include "compositor/shell/decorations.hpp"
+#include "compositor/shell/foreign_toplevels.hpp"
+#include "compositor/shell/xdg_activation.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
@@ -58,6 +66,15 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    relative_pointer_.reset();
+    foreign_toplevels_.reset();
+    xdg_activation_.reset();
+    if (seat_)
+        seat_->on_activity(nullptr);
+    idle_.reset();
+    decorations_.reset();
+    virtual_input_.reset();
+    clipboard_.reset();
     acquire_fences_.reset();
     drm_syncobj_.reset();
     wayland_drm_.reset();
@@ -194,6 +211,18 @@ bool Server::start(std::string& error)
     });
 
     seat_ = std::make_unique<Seat>(*this, backend_);
+    clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
+    virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
+    decorations_ = std::make_unique<Decorations>(display_);
+    idle_ = std::make_unique<Idle>(display_, seat_->wlr());
+    seat_->on_activity([this]() { idle_->activity(); });
+    xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
+    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, xdg_shell_, *this);
+    relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
+    if (!offer_xdg_foreign(display_)) {
+        error = "cannot create the xdg-foreign globals";
+        return false;
+    }
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
 

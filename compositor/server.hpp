@@ -31,6 +31,13 @@ class WlShmValidation;
 class DefunctRoleGuard;
 class PrivilegedGlobals;
 class RequestGuard;
+class Clipboard;
+class VirtualInput;
+class Decorations;
+class Idle;
+class XdgActivation;
+class ForeignToplevels;
+class RelativePointer;
 
 class Server {
 public:
@@ -105,6 +112,13 @@ private:
     std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<RequestGuard> request_guard_;
+    std::unique_ptr<Clipboard> clipboard_;
+    std::unique_ptr<VirtualInput> virtual_input_;
+    std::unique_ptr<Decorations> decorations_;
+    std::unique_ptr<Idle> idle_;
+    std::unique_ptr<XdgActivation> xdg_activation_;
+    std::unique_ptr<ForeignToplevels> foreign_toplevels_;
+    std::unique_ptr<RelativePointer> relative_pointer_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

@@ -3,6 +3,7 @@
 
 #include "compositor/input/keymap.hpp"
 
+#include "compositor/input/shortcuts_inhibit.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
 
@@ -38,12 +39,19 @@ public:
         });
         key_.connect(&device->keyboard->events.key, [this](void* data) {
             auto* event = static_cast<wlr_event_keyboard_key*>(data);
+            seat_.notify_activity();
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
         });
-        destroy_.connect(&device->events.destroy, [this](void*) { seat_.keyboards_.remove_if([this](auto& k) {
-            return k.get() == this;
-        }); });
+        destroy_.connect(&device->events.destroy, [this](void*) {
+            Seat& seat = seat_;
+            wlr_keyboard* gone = device_->keyboard;
+            seat.keyboards_.remove_if([this](auto& k) { return k.get() == this; });
+            // Another keyboard takes over, so clients keep a keymap (wlroots would leave the seat with none).
+            if (wlr_seat_get_keyboard(seat.seat_) == gone)
+                wlr_seat_set_keyboard(seat.seat_, seat.keyboards_.empty() ? nullptr : seat.keyboards_.front()->device());
+            seat.update_capabilities();
+        });
     }
 
     wlr_input_device* device() const { return device_; }
@@ -56,12 +64,32 @@ private:
     wl::Listener destroy_;
 };
 
+// One pointer device on the cursor; it leaves the seat's capabilities when it goes.
+class Seat::Pointer {
+public:
+    Pointer(Seat& seat, wlr_input_device* device) : seat_(seat)
+    {
+        wlr_cursor_attach_input_device(seat.cursor_, device);
+        // wlr_cursor detaches the device itself on destroy.
+        destroy_.connect(&device->events.destroy, [this](void*) {
+            Seat& seat = seat_;
+            seat.pointers_.remove_if([this](auto& p) { return p.get() == this; });
+            seat.update_capabilities();
+        });
+    }
+
+private:
+    Seat& seat_;
+    wl::Listener destroy_;
+};
+
 Seat::Seat(Server& server, wlr_backend* backend)
     : server_(server),
       seat_(wlr_seat_create(server.display(), "seat0")),
       cursor_(wlr_cursor_create()),
       xcursor_(wlr_xcursor_manager_create(nullptr, 24))
 {
+    shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(server.display(), seat_);
     wlr_cursor_attach_output_layout(cursor_, server.layout());
     // The cursor theme is loaded when a cursor is first shown, not at start-up: reading every cursor of a theme
     // (animated ones frame by frame) was about 250 opens and 1,000 seeks before the first frame, and a seat without
@@ -83,6 +111,7 @@ Seat::Seat(Server& server, wlr_backend* backend)
                            [this](void* data) { pointer_button(static_cast<wlr_event_pointer_button*>(data)); });
     cursor_axis_.connect(&cursor_->events.axis, [this](void* data) {
         auto* event = static_cast<wlr_event_pointer_axis*>(data);
+        notify_activity();
         wlr_seat_pointer_notify_axis(seat_, event->time_msec, event->orientation, event->delta,
                                      event->delta_discrete, event->source);
     });
@@ -122,6 +151,8 @@ Seat::~Seat()
                                    &request_start_drag_})
         listener->disconnect();
     keyboards_.clear();
+    pointers_.clear();
+    shortcuts_inhibit_.reset();
     wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);
 }
@@ -132,13 +163,12 @@ void Seat::add_input(wlr_input_device* device)
     case WLR_INPUT_DEVICE_KEYBOARD:
         keyboards_.push_back(std::make_unique<Keyboard>(*this, device));
         // The seat's keyboard from the start, not only after its first key: a client that asks for a wl_keyboard
-        // gets this keymap (and repeat info) at once.
+        // gets this keymap (and repeat info) at once (wev crashes on modifiers that come with no keymap).
         if (!wlr_seat_get_keyboard(seat_))
             wlr_seat_set_keyboard(seat_, device);
         break;
     case WLR_INPUT_DEVICE_POINTER:
-        wlr_cursor_attach_input_device(cursor_, device);
-        has_pointer_ = true;
+        pointers_.push_back(std::make_unique<Pointer>(*this, device));
         break;
     default:
         break;
@@ -149,10 +179,11 @@ void Seat::add_input(wlr_input_device* device)
 void Seat::update_capabilities()
 {
     uint32_t caps = 0;
-    if (has_pointer_)
+    if (!pointers_.empty())
         caps |= WL_SEAT_CAPABILITY_POINTER;
     if (!keyboards_.empty())
         caps |= WL_SEAT_CAPABILITY_KEYBOARD;
+    // wlroots sends wl_seat.capabilities only when they differ from the last ones.
     wlr_seat_set_capabilities(seat_, caps);
 }
 
@@ -181,6 +212,7 @@ void Seat::view_unmapped(View* view)
 
 void Seat::pointer_moved(uint32_t time_msec)
 {
+    notify_activity();
     if (grabbed_) {
         grabbed_->move_to(static_cast<int>(cursor_->x - grab_x_), static_cast<int>(cursor_->y - grab_y_));
         return;
@@ -203,6 +235,7 @@ void Seat::pointer_moved(uint32_t time_msec)
 
 void Seat::pointer_button(wlr_event_pointer_button* event)
 {
+    notify_activity();
     if (event->state == WLR_BUTTON_RELEASED && grabbed_) {
         grabbed_ = nullptr;
         return;
@@ -213,9 +246,11 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
     View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
     if (event->state == WLR_BUTTON_PRESSED && view) {
         server_.focus(view);
-        // Super+drag moves a window wherever it is grabbed, like most desktops.
+        // Super+drag moves a window wherever it is grabbed, like most desktops; unless the focused window asked
+        // for kiln's shortcuts (keyboard-shortcuts-inhibit), then the click is its own.
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
-        if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT) {
+        if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT &&
+            !shortcuts_inhibit_->inhibited()) {
             begin_move(view);
             return;
         }

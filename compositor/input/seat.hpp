@@ -4,12 +4,14 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <functional>
 #include <list>
 #include <memory>
 
 namespace kiln::compositor {
 
 class Server;
+class ShortcutsInhibit;
 class View;
 
 class Seat {
@@ -20,16 +22,26 @@ public:
     Seat& operator=(const Seat&) = delete;
 
     wlr_seat* wlr() const { return seat_; }
+    wlr_cursor* cursor() const { return cursor_; }
+    // A keyboard or pointer joins the seat: from the backend, or from a client (virtual-keyboard, virtual-pointer).
+    void add_input(wlr_input_device* device);
+    // Called on every key, pointer move, button and scroll (idle timers start over).
+    void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
     void focus_keyboard(wlr_surface* surface);
     void begin_move(View* view);
     void view_unmapped(View* view);
 
 private:
     class Keyboard;
+    class Pointer;
 
-    void add_input(wlr_input_device* device);
     void add_keyboard(wlr_input_device* device);
     void update_capabilities();
+    void notify_activity()
+    {
+        if (activity_)
+            activity_();
+    }
     void pointer_moved(uint32_t time_msec);
     void pointer_button(wlr_event_pointer_button* event);
 
@@ -38,8 +50,11 @@ private:
     wlr_cursor* cursor_;
     wlr_xcursor_manager* xcursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;
-    bool has_pointer_ = false;
     bool keymap_reported_ = false;  // a [keyboard] xkbcommon refused is reported once, not per keyboard
+    std::list<std::unique_ptr<Pointer>> pointers_;
+
+    std::function<void()> activity_;
+    std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

@@ -58,6 +58,12 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
             wlr_backend_destroy(backend);
             backend = nullptr;
         }
+        // A keyboard and a pointer that nothing drives, so clients see a seat with both, as on a desktop.
+        if (backend && (!wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_KEYBOARD) ||
+                        !wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_POINTER))) {
+            wlr_backend_destroy(backend);
+            backend = nullptr;
+        }
         if (!backend)
             error = "cannot create the headless backend";
         break;

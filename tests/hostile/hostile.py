@@ -75,8 +75,9 @@ GROUPS = {
         "surface-destroyed-first": "protocol-error ? 4",
         "roleless-surface-destroyed": CONNECTED,
         "selection-null": CONNECTED,
-        # The headless seat has no pointer: wl_seat.missing_capability.
-        "cursor-null-surface": "protocol-error wl_seat 0",
+        # The null cursor is fine; the toplevel's surface as cursor is wl_pointer.error.role, which wlroots 0.15
+        # posts on the wl_surface (code 0). (Before headless had a pointer this was wl_seat.missing_capability.)
+        "cursor-null-surface": "protocol-error wl_surface 0",
     },
     "floods": {
         "commit-flood": CONNECTED,

@@ -1,0 +1,21 @@
+// Clipboard: the selection protocols beyond wl_data_device: primary selection (middle-click paste) and
+// wlr-data-control (clipboard managers, wl-copy/wl-paste), both acting on the one seat.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/wlr.hpp"
+
+namespace kiln::compositor {
+
+class Clipboard {
+public:
+    Clipboard(wl_display* display, wlr_seat* seat);
+    Clipboard(const Clipboard&) = delete;
+    Clipboard& operator=(const Clipboard&) = delete;
+
+private:
+    wlr_seat* seat_;
+    wl::Listener request_primary_;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,28 @@
+// xdg-activation requests turned into focus.
+#include "compositor/shell/xdg_activation.hpp"
+
+#include "compositor/server.hpp"
+#include "compositor/shell/view.hpp"
+
+namespace kiln::compositor {
+
+XdgActivation::XdgActivation(wl_display* display, Server& server) : server_(server)
+{
+    wlr_xdg_activation_v1* activation = wlr_xdg_activation_v1_create(display);  // freed with the display
+    request_activate_.connect(&activation->events.request_activate, [this](void* data) {
+        auto* event = static_cast<wlr_xdg_activation_v1_request_activate_event*>(data);
+        // wlroots issued the token only if its serial was one the client got and its surface (if named) had
+        // keyboard focus. A token without a seat came from no input event: it may not steal focus.
+        if (!event->token->seat || !wlr_surface_is_xdg_surface(event->surface))
+            return;
+        wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(event->surface);
+        if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || !xdg->data)
+            return;
+        // A toplevel's xdg_surface data is its View's scene node, whose data is the View.
+        auto* view = static_cast<View*>(static_cast<wlr_scene_node*>(xdg->data)->data);
+        if (view && view->mapped())
+            server_.focus(view);
+    });
+}
+
+}  // namespace kiln::compositor

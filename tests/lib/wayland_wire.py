@@ -1,0 +1,233 @@
+"""A minimal Wayland client speaking the wire format directly, for tests that need protocols no installed tool uses.
+
+Python 3 standard library only. Requests are sent as (object id, opcode, typed arguments); events are read raw and
+decoded by the test with the signature it expects, so opcodes come from the protocol XML by hand. Events that carry
+file descriptors get theirs attached when read (see FD_EVENTS); the test owns and closes them.
+"""
+import array
+import mmap
+import os
+import socket
+import struct
+import time
+
+# (interface, event opcode) -> how many fds the event carries.
+FD_EVENTS = {
+    ("wl_keyboard", 0): 1,                       # keymap
+    ("zwp_primary_selection_source_v1", 0): 1,   # send
+}
+
+
+class ProtocolError(AssertionError):
+    """A protocol error from the compositor, a closed connection or an event that never came: the test fails."""
+
+
+class Event:
+    def __init__(self, obj, interface, opcode, payload, fds):
+        self.obj, self.interface, self.opcode, self.payload, self.fds = obj, interface, opcode, payload, fds
+
+    def args(self, signature):
+        """Decodes the payload: u/i (32-bit), f (fixed, to float), s (string), a (array bytes), o/n (ids)."""
+        out, pos = [], 0
+        for kind in signature:
+            if kind in "uon":
+                out.append(struct.unpack_from("=I", self.payload, pos)[0])
+                pos += 4
+            elif kind == "i":
+                out.append(struct.unpack_from("=i", self.payload, pos)[0])
+                pos += 4
+            elif kind == "f":
+                out.append(struct.unpack_from("=i", self.payload, pos)[0] / 256.0)
+                pos += 4
+            elif kind in "sa":
+                length = struct.unpack_from("=I", self.payload, pos)[0]
+                data = self.payload[pos + 4:pos + 4 + length]
+                out.append(data[:-1].decode() if kind == "s" and length else data)
+                pos += 4 + (length + 3) // 4 * 4
+        return out
+
+    def __repr__(self):
+        return f"<{self.interface}@{self.obj} event {self.opcode}>"
+
+
+class Connection:
+    """One client connection to $XDG_RUNTIME_DIR/$WAYLAND_DISPLAY of `env`."""
+
+    def __init__(self, env):
+        path = os.path.join(env["XDG_RUNTIME_DIR"], env["WAYLAND_DISPLAY"])
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # The socket file exists from bind(), a moment before the compositor listens on it.
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                self.sock.connect(path)
+                break
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline:
+                    self.sock.close()
+                    raise
+                time.sleep(0.02)
+        self.buffer = b""
+        self.fds = []
+        self.events = []
+        self.interfaces = {1: "wl_display"}
+        self.next_id = 2
+        self.globals = {}
+        self.registry = self.create("wl_registry", 1, 1)
+        self.roundtrip()
+        for event in self.take(self.registry, 0):
+            name, interface, version = event.args("usu")
+            self.globals[interface] = (name, version)
+
+    def close(self):
+        for fd in self.fds:
+            os.close(fd)
+        for event in self.events:
+            for fd in event.fds:
+                os.close(fd)
+        self.sock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def new_id(self, interface):
+        """The next object id; the compositor requires them to be used in the order they were taken."""
+        obj = self.next_id
+        self.next_id += 1
+        self.interfaces[obj] = interface
+        return obj
+
+    def send(self, obj, opcode, *args, fds=()):
+        """args: ('u'|'i'|'o', int), ('f', float), ('s', str), ('n', id); fd arguments go in `fds`, in order."""
+        payload = b""
+        for kind, value in args:
+            if kind in "uon":
+                payload += struct.pack("=I", value)
+            elif kind == "i":
+                payload += struct.pack("=i", value)
+            elif kind == "f":
+                payload += struct.pack("=i", int(value * 256))
+            elif kind == "s":
+                data = value.encode() + b"\0"
+                payload += struct.pack("=I", len(data)) + data + b"\0" * (-len(data) % 4)
+        header = struct.pack("=II", obj, (8 + len(payload)) << 16 | opcode)
+        ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+        self.sock.sendmsg([header + payload], ancillary)
+
+    def create(self, interface, obj, opcode, *args):
+        """Sends a request whose first argument is the new object's id; returns that id."""
+        new = self.new_id(interface)
+        self.send(obj, opcode, ("n", new), *args)
+        return new
+
+    def bind(self, interface, version):
+        name, offered = self.globals[interface]
+        obj = self.new_id(interface)
+        self.send(self.registry, 0, ("u", name), ("s", interface), ("u", min(version, offered)), ("n", obj))
+        return obj
+
+    def _read(self, timeout):
+        self.sock.settimeout(timeout)
+        try:
+            data, ancillary, _, _ = self.sock.recvmsg(65536, socket.CMSG_SPACE(28 * 4))
+        except TimeoutError:
+            return  # the caller checks its deadline
+        if not data:
+            raise ProtocolError("the compositor closed the connection")
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds = array.array("i")
+                fds.frombytes(payload[:len(payload) - len(payload) % fds.itemsize])
+                self.fds.extend(fds)
+        self.buffer += data
+        while len(self.buffer) >= 8:
+            obj, word = struct.unpack_from("=II", self.buffer)
+            size, opcode = word >> 16, word & 0xffff
+            if len(self.buffer) < size:
+                break
+            payload, self.buffer = self.buffer[8:size], self.buffer[size:]
+            interface = self.interfaces.get(obj, "?")
+            count = FD_EVENTS.get((interface, opcode), 0)
+            fds, self.fds = self.fds[:count], self.fds[count:]
+            event = Event(obj, interface, opcode, payload, fds)
+            if obj == 1 and opcode == 0:
+                failed, code, message = event.args("uus")
+                raise ProtocolError(f"protocol error on {self.interfaces.get(failed, '?')}@{failed}: {code} {message}")
+            if obj != 1:
+                self.events.append(event)
+
+    def dispatch_until(self, predicate, timeout=5.0):
+        """Reads events until predicate(event) is true for a newly read or already queued one; returns it."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for event in self.events[seen:]:
+                if predicate(event):
+                    return event
+            seen = len(self.events)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ProtocolError(f"the awaited event did not come within {timeout} s")
+            self._read(left)
+
+    def roundtrip(self, timeout=5.0):
+        callback = self.create("wl_callback", 1, 0)
+        self.dispatch_until(lambda e: e.obj == callback, timeout)
+
+    def take(self, obj, opcode=None):
+        """Removes and returns the queued events of `obj` (with `opcode`, if given)."""
+        taken = [e for e in self.events if e.obj == obj and (opcode is None or e.opcode == opcode)]
+        self.events = [e for e in self.events if e not in taken]
+        return taken
+
+    def answer_pings(self, wm_base):
+        for event in self.take(wm_base, 0):
+            self.send(wm_base, 3, ("u", event.args("u")[0]))
+
+
+class Toplevel:
+    """An xdg toplevel: configured, and mapped with a one-colour shm buffer by map()."""
+
+    def __init__(self, conn, title="kiln wire test"):
+        self.conn = conn
+        self.compositor = conn.bind("wl_compositor", 4)
+        self.wm_base = conn.bind("xdg_wm_base", 1)
+        self.surface = conn.create("wl_surface", self.compositor, 0)
+        self.xdg_surface = conn.create("xdg_surface", self.wm_base, 2, ("o", self.surface))
+        self.toplevel = conn.create("xdg_toplevel", self.xdg_surface, 1)
+        conn.send(self.toplevel, 2, ("s", title))  # set_title
+
+    def commit(self):
+        self.conn.send(self.surface, 6)
+
+    def wait_configure(self):
+        """Waits for the next xdg_surface.configure, acknowledges it and returns its serial."""
+        event = self.conn.dispatch_until(lambda e: e.obj == self.xdg_surface and e.opcode == 0)
+        self.conn.events.remove(event)
+        serial = event.args("u")[0]
+        self.conn.send(self.xdg_surface, 4, ("u", serial))
+        return serial
+
+    def map(self, width, height, color=0xff336699):
+        shm = self.conn.bind("wl_shm", 1)
+        size = width * height * 4
+        fd = os.memfd_create("kiln-wire-test", os.MFD_CLOEXEC)
+        try:
+            os.ftruncate(fd, size)
+            with mmap.mmap(fd, size) as pixels:
+                pixels.write(struct.pack("=I", color) * (width * height))
+            pool = self.conn.new_id("wl_shm_pool")
+            self.conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
+        finally:
+            os.close(fd)
+        buffer = self.conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4),
+                                  ("u", 1))  # XRGB8888
+        self.wait_configure()
+        self.conn.send(self.surface, 1, ("o", buffer), ("i", 0), ("i", 0))
+        self.conn.send(self.surface, 2, ("i", 0), ("i", 0), ("i", width), ("i", height))
+        self.commit()
+        self.conn.roundtrip()

@@ -100,7 +100,8 @@ bool Output::has_uncommitted() const
 
 // weston's repaint window, sway's max_render_time, from measurement: on KMS a frame event comes at the flip, and the
 // next flip is a refresh period away; the frame starts as late as the recent render times allow, with a margin.
-// Other backends pace by their own clocks (headless restarts its timer at each commit), so they start at once.
+// Other backends pace by their own clocks (headless: a free-running timer; nested: the host's frame callbacks), so
+// composing starts at once there.
 int Output::repaint_delay_ms() const
 {
     if (!wlr_output_is_drm(output_) || output_->refresh <= 0)

@@ -1,16 +1,43 @@
-// libFuzzer target for the precompile list parser, reading the fuzzed bytes as the list file (a memfd).
+// libFuzzer target for the precompile list parser, reading the fuzzed bytes as the list file: written into a private
+// directory made once per process (the loader opens files relative to a directory, never through a link).
 #include "renderer/cache/precompile_list.hpp"
 
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <string>
-#include <sys/mman.h>
 #include <unistd.h>
+
+namespace {
+
+// The directory lives as long as the process and is removed at exit, with the one file in it.
+struct ScratchDir {
+    std::string path;
+    int fd = -1;
+    ScratchDir()
+    {
+        char name[] = "/tmp/kiln-fuzz-precompile-XXXXXX";
+        if (!mkdtemp(name))
+            std::abort();
+        path = name;
+        fd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+            std::abort();
+    }
+    ~ScratchDir()
+    {
+        unlinkat(fd, "precompile.list", 0);
+        close(fd);
+        rmdir(path.c_str());
+    }
+};
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    // A memfd read through /proc/self/fd: the real file path without a temp file to clean up.
-    const int fd = memfd_create("precompile-list", MFD_CLOEXEC);
+    static ScratchDir dir;
+    const int fd = openat(dir.fd, "precompile.list", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
         std::abort();
     size_t written = 0;
@@ -20,9 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             std::abort();
         written += static_cast<size_t>(n);
     }
-    kiln::cache::PrecompileList list;
-    list.load("/proc/self/fd/" + std::to_string(fd));
     close(fd);
+    kiln::cache::PrecompileList list;
+    std::string why;
+    list.load(dir.fd, "precompile.list", getuid(), why);
 
     // A recorded program is found afterwards whatever the file held, and counted once.
     kiln::cache::Sha1 key{};

@@ -14,7 +14,6 @@ NEW_GLOBALS = ["zwp_primary_selection_device_manager_v1", "zwlr_data_control_man
                "zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "zxdg_decoration_manager_v1",
                "org_kde_kwin_server_decoration_manager", "org_kde_kwin_idle", "zwp_idle_inhibit_manager_v1",
                "xdg_activation_v1", "zwlr_foreign_toplevel_manager_v1", "zwp_relative_pointer_manager_v1",
-               "zxdg_exporter_v1", "zxdg_importer_v1", "zxdg_exporter_v2", "zxdg_importer_v2",
                "zwp_keyboard_shortcuts_inhibit_manager_v1"]
 SEAT_POINTER, SEAT_KEYBOARD = 1, 2
 BTN_LEFT = 0x110
@@ -334,24 +333,6 @@ def relative_pointer(kiln):
               f"({dx}, {dy}, unaccelerated {ux}, {uy})")
 
 
-def xdg_foreign(kiln):
-    with Connection(kiln.client_env) as conn:
-        parent, dialog = Toplevel(conn, "parent"), Toplevel(conn, "dialog")
-        for window in (parent, dialog):
-            window.commit()
-            window.wait_configure()
-        exported = conn.create("zxdg_exported_v2", conn.bind("zxdg_exporter_v2", 1), 1, ("o", parent.surface))
-        handle = conn.dispatch_until(lambda e: e.obj == exported and e.opcode == 0).args("s")[0]
-        check(len(handle) > 0, f"exporting a toplevel gives a handle ({handle!r})")
-        importer = conn.bind("zxdg_importer_v2", 1)
-        imported = conn.create("zxdg_imported_v2", importer, 1, ("s", handle))
-        conn.send(imported, 1, ("o", dialog.surface))  # set_parent_of
-        bogus = conn.create("zxdg_imported_v2", importer, 1, ("s", "no-such-handle"))
-        conn.roundtrip()
-        check(conn.take(imported, 0) == [], "importing it and parenting a dialog to it is accepted")
-        check(len(conn.take(bogus, 0)) == 1, "importing an unknown handle is answered with destroyed")
-
-
 def shortcuts_inhibit(kiln):
     MOD4 = 1 << 6  # the core modifiers' order in every xkb keymap: Shift Lock Control Mod1..Mod5
     with Connection(kiln.client_env) as conn:
@@ -422,7 +403,6 @@ def main():
         seat_capabilities(kiln)
         clipboard(kiln)
         decorations(kiln)
-        xdg_foreign(kiln)
     # Each window test on a fresh kiln, so the window is the only one and has focus.
     for test in (primary_selection_from_focused_client, virtual_keyboard, virtual_pointer, idle, activation,
                  foreign_toplevels, relative_pointer, shortcuts_inhibit):

@@ -221,10 +221,11 @@ def never_signalled(bystander):
         client.proc.wait(20)
         killed_at = now_ms()
         deadline = time.monotonic() + 5
-        while fd_count(pid) != baseline_fds and time.monotonic() < deadline:
+        # A leak is growth: earlier sections' buffers may still be finishing, so the count can also drop below.
+        while fd_count(pid) > baseline_fds and time.monotonic() < deadline:
             time.sleep(0.2)
         after = fd_count(pid)
-        check(after == baseline_fds, f"[never] killing the client while its fence is pending leaks no fd "
+        check(after <= baseline_fds, f"[never] killing the client while its fence is pending leaks no fd "
               f"({baseline_fds} before, {after} after; fence still pending)")
         time.sleep(1)
         frames_after = [e for e in bystander.find("frame") if e.t > killed_at]
@@ -234,7 +235,7 @@ def never_signalled(bystander):
         client.stop()
         timeline.close()  # signals what is left (with an error)
     time.sleep(1)
-    check(kiln_pid() == pid and fd_count(pid) == baseline_fds,
+    check(kiln_pid() == pid and fd_count(pid) <= baseline_fds,
           f"[never] once the fence finally signals (with an error) kiln is still fine with {fd_count(pid)} fds")
 
 

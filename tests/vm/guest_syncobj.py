@@ -392,7 +392,8 @@ def stalls_and_errors(kiln_pid):
             time.sleep(0.3)
             expect(os.path.exists(f"/proc/{kiln_pid}") and bystander.process.poll() is None and
                    len(bystander.of("frame_done")) > before, f"{mode}: kiln and the bystander carry on")
-            if not expect(settled_fd_count(kiln_pid, fds_before, timeout=3) == fds_before,
+            # A frame still holding the killed client's buffer lets go at its fence: seconds under TCG on a busy host.
+            if not expect(settled_fd_count(kiln_pid, fds_before, timeout=10) == fds_before,
                           f"{mode}: the client's fds in kiln are gone with it"):
                 print_new_fds(kiln_pid, targets_before)
         fds_end = settled_fd_count(kiln_pid, fds_before)

@@ -29,7 +29,7 @@ base=(
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth
-  sway
+  sway gnuplot-nox
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null

@@ -7,6 +7,7 @@
 //   P <present_time_us> <commit_to_present_us> <msc> <refresh_ns>   presented
 //   D <commit_time_us>                                             discarded (never shown)
 //   F <done_time_us> <commit_to_frame_callback_us>                 the frame callback of the previous commit
+//   C <clock_id>                                                   first line: the clock of every time above
 #include "clients/client_window.hpp"
 #include "clients/shm_buffer.hpp"
 #include "presentation-time-client-protocol.h"
@@ -97,6 +98,8 @@ int main(int argc, char** argv)
         wp_presentation_add_listener(presentation, &presentation_listener, nullptr);
         wl_display_roundtrip(window.display());
     }
+    std::printf("C %d\n", static_cast<int>(presentation_clock));
+    std::fflush(stdout);
 
     std::array<std::unique_ptr<ShmBuffer>, 2> buffers;
     int64_t last_commit_us = -1;

@@ -68,7 +68,7 @@ class Clients:
         deadline = time.monotonic() + timeout
         while self.commits(proc.pid) < 2:
             if proc.poll() is not None:
-                return f"client {index} exited with status {proc.returncode}: {self.client_log(index)}"
+                return f"client {index} exited with status {proc.returncode} while starting: {self.client_log(index)}"
             if time.monotonic() > deadline:
                 return f"client {index} drew no frame within {timeout:.0f} s"
             time.sleep(0.01)
@@ -94,6 +94,19 @@ class Clients:
         if self.running.spec.window_mover == "sway":
             time.sleep(0.3)
             self.sway_move(self.probe.pid, cascade_position(index))
+
+    def probe_clock(self, timeout=5.0):
+        """The clock the probe's times are on (weston: CLOCK_MONOTONIC_RAW), from its first line."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                first = self.probe_out.read_text().split("\n", 1)[0].split()
+                if len(first) == 2 and first[0] == "C":
+                    return int(first[1])
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.02)
+        return time.CLOCK_MONOTONIC
 
     def client_log(self, index, chars=300):
         try:
@@ -156,17 +169,19 @@ def measure(running, build, kind, windows, seconds, warmup=1.0):
                 row["error"] = "compositor died while clients started"
                 return row
         clients.start_probe(windows)
+        clock = clients.probe_clock()
         time.sleep(warmup)
-        c0, cpu0, t0 = clients.total_commits(), proc_tree.tree_cpu_seconds(running.proc.pid), time.monotonic()
+        c0, cpu0, t0 = clients.total_commits(), proc_tree.tree_cpu_seconds(running.proc.pid), time.clock_gettime(clock)
         time.sleep(seconds)
-        c1, cpu1, t1 = clients.total_commits(), proc_tree.tree_cpu_seconds(running.proc.pid), time.monotonic()
+        c1, cpu1, t1 = clients.total_commits(), proc_tree.tree_cpu_seconds(running.proc.pid), time.clock_gettime(clock)
         rss = proc_tree.tree_peak_rss_kib(running.proc.pid)
         if not running.alive():
             row["error"] = f"compositor exited with status {running.proc.returncode} during the run"
             return row
         gone = clients.exited()
         if gone:
-            row["error"] = f"client {gone[0]} exited during the run: {clients.client_log(gone[0])}"
+            status = clients.procs[gone[0]].returncode
+            row["error"] = f"client {gone[0]} exited with status {status} during the run: {clients.client_log(gone[0])}"
             return row
         frames = c1 - c0
         elapsed = t1 - t0

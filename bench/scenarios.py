@@ -211,6 +211,7 @@ def main(argv=None):
         "machine": {"cpus": os.cpu_count(), "kernel": platform.release(), "loadavg_before": load_before,
                     "loadavg_after": os.getloadavg()},
         "placement": {s.name: s.placement for s in specs},
+        "notes": {s.name: s.note for s in specs if s.note},
         "window_size": workload.WINDOW,
         "skipped": skipped,
         "counted": {
@@ -237,8 +238,12 @@ def main(argv=None):
     print()
     for name, how in meta["placement"].items():
         print(f"- placement on {name}: {how}")
+    for name, note in meta["notes"].items():
+        print(f"- note on {name}: {note}")
     for line in skipped:
         print(f"- skipped {line}")
+    for what, how in meta["counted"].items():
+        print(f"- {what}: {how}")
     print(f"- load average before / after: {load_before[0]:.2f} / {meta['machine']['loadavg_after'][0]:.2f} "
           f"on {os.cpu_count()} CPUs")
     print(f"- JSON: {args.out / 'results.json'}")

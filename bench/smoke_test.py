@@ -32,7 +32,8 @@ def one_quick_kiln_run(build, out):
     check(r.returncode == 0, f"the quick kiln run succeeds (stderr tail: {r.stderr[-400:]!r})")
     data = json.loads((out / "results.json").read_text())
     runs = [x for x in data["runs"] if x["compositor"] == "kiln"]
-    check(len(runs) == 1 and "error" not in runs[0], f"one kiln window run without error ({runs[0].get('error') if runs else 'none'})")
+    check(len(runs) == 1 and "error" not in runs[0],
+          f"one kiln window run without error ({runs[0].get('error') if runs else 'no run'})")
     run = runs[0]
     check(run["client_frames"] > 10, f"the client's commits were counted ({run['client_frames']})")
     check(run["compositor_cpu_s"] > 0 and run["cpu_ms_per_client_frame"] > 0,

@@ -44,6 +44,7 @@ class Spec:
     files: dict = field(default_factory=dict)
     placement: str = ""
     window_mover: str | None = None  # "sway": the runner moves each window itself through swaymsg
+    note: str = ""  # what a reader of its numbers must know
 
     def installed(self):
         return shutil.which(self.argv[0]) is not None or os.access(self.argv[0], os.X_OK)
@@ -55,8 +56,9 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
     weston_ini = "[core]\nidle-time=0\n[shell]\npanel-position=none\nbackground-color=0xff202020\n"
     weston = ["weston", "--backend=headless", f"--width={w}", f"--height={h}", f"--refresh-rate={refresh_hz * 1000}",
               "--socket={socket}", "--idle-time=0", f"--shell={weston_shell}", "--config={runtime}/weston.ini"]
-    # Defaults kept (repaint-window 7 ms): with them weston's headless output, which reports a frame done 16 ms after
-    # each repaint and then waits for the next predicted vblank less the window, runs at about 39 Hz.
+    # Defaults kept (repaint-window 7 ms), so weston runs as shipped; the note says what that costs headless.
+    weston_note = ("weston's headless output reports each frame done 16 ms after its repaint, then waits for the next "
+                   "predicted vblank less the 7 ms repaint window: about 39 Hz, not 60, and ~41 ms commit→present")
     weston_place = ("random (desktop-shell picks a random spot on the output; weston has no way to set it)"
                     if weston_shell == "desktop" else "fullscreen (kiosk-shell)")
     sway_config = (f"xwayland disable\noutput HEADLESS-1 mode {w}x{h}@{refresh_hz}Hz\n"
@@ -66,15 +68,17 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
         "kiln": Spec("kiln", None, [kiln, "--backend", "headless", "--headless-size", size, "--socket", "{socket}"],
                      placement="cascade (kiln's own: 32 + 48 x (n mod 8) px from the top left)"),
         "weston-gl": Spec("weston-gl", "nobody", weston[:1] + ["--renderer=gl"] + weston[1:],
-                          files={"weston.ini": weston_ini}, placement=weston_place),
+                          files={"weston.ini": weston_ini}, placement=weston_place, note=weston_note),
         "weston-pixman": Spec("weston-pixman", "nobody", weston[:1] + ["--renderer=pixman"] + weston[1:],
-                              files={"weston.ini": weston_ini}, placement=weston_place),
+                              files={"weston.ini": weston_ini}, placement=weston_place, note=weston_note),
         "sway": Spec("sway", "nobody", ["sway", "-c", "{runtime}/sway.config"],
                      env={"WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_HEADLESS_OUTPUTS": "1",
                           "WLR_RENDERER": "pixman"},
                      files={"sway.config": sway_config},
                      placement="kiln's cascade, applied by the runner (floating, swaymsg move absolute position)",
-                     window_mover="sway"),
+                     window_mover="sway",
+                     note="sway 1.7 headless never answers wp_presentation feedback: latency and output Hz come "
+                          "from the probe's frame callbacks"),
     }
 
 

@@ -13,7 +13,7 @@ def plot(summary, runs, outdir):
     if shutil.which("gnuplot") is None:
         return [], "gnuplot is not installed (scripts/install-deps.sh installs gnuplot-nox)"
     outdir = Path(outdir)
-    script = ["set terminal pngcairo size 1000,600 noenhanced", "set key outside right", "set grid"]
+    script = ["set terminal pngcairo size 1000,700 noenhanced", "set key below", "set grid"]
     made = []
 
     series = {}

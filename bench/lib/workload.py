@@ -70,7 +70,8 @@ class Clients:
             if proc.poll() is not None:
                 return f"client {index} exited with status {proc.returncode} while starting: {self.client_log(index)}"
             if time.monotonic() > deadline:
-                return f"client {index} drew no frame within {timeout:.0f} s"
+                return (f"client {index} drew no frame within {timeout:.0f} s ({self.commits(proc.pid)} commits; "
+                        f"log: {self.client_log(index) or 'empty'})")
             time.sleep(0.01)
         if self.running.spec.window_mover == "sway":
             self.sway_move(proc.pid, cascade_position(index))

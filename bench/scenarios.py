@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -71,10 +72,10 @@ def parse_args(argv):
     return args
 
 
-def startup_runs(spec, kiln_cache_parent):
-    """Start-up rows for one compositor: kiln twice (cold, then warm program cache), a peer once."""
+def startup_runs(spec, kiln_cache_parent, peer_cache):
+    """Start-up rows for one compositor: kiln twice (cold, then warm program cache), a peer once (Mesa cache warm)."""
     if spec.name != "kiln":
-        return [one_startup(spec.name, spec, [])]
+        return [one_startup(spec.name, spec, [], peer_cache)]
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=kiln_cache_parent))
     rows = [one_startup("kiln (cold cache)", spec, ["--cache-dir", str(cache)]),
             one_startup("kiln (warm cache)", spec, ["--cache-dir", str(cache)])]
@@ -82,8 +83,8 @@ def startup_runs(spec, kiln_cache_parent):
     return rows
 
 
-def one_startup(label, spec, extra):
-    with compositors.Running(spec, extra) as running:
+def one_startup(label, spec, extra, peer_cache=None):
+    with compositors.Running(spec, extra, cache_home=peer_cache) as running:
         if running.start():
             return {"compositor": label, "ready_ms": running.ready_ms}
         return {"compositor": label, "error": f"{running.error}\n{running.log_tail()}"}
@@ -99,7 +100,7 @@ def shader_readiness(build):
         return {"error": str(e)}
 
 
-def window_run(spec, client, n, args, kiln_cache, dmabuf_known):
+def window_run(spec, client, n, args, kiln_cache, peer_cache, dmabuf_known):
     """One measured run of n windows; None when skipped (the compositor offers no linux-dmabuf)."""
     extra = []
     stats = None
@@ -109,7 +110,7 @@ def window_run(spec, client, n, args, kiln_cache, dmabuf_known):
         extra = ["--cache-dir", str(kiln_cache), "--stats", str(stats)]
     row = {"compositor": spec.name, "client": client, "windows": n}
     try:
-        with compositors.Running(spec, extra) as running:
+        with compositors.Running(spec, extra, cache_home=peer_cache) as running:
             if not running.start():
                 row["error"] = f"start-up failed: {running.error}\n{running.log_tail()}"
                 return row
@@ -133,7 +134,6 @@ def window_run(spec, client, n, args, kiln_cache, dmabuf_known):
                     row["kiln_stats_fps"] = data["frames"]["rendered"] / (stopped - first)
                 except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
                     row["kiln_stats_error"] = f"no stats ({e}); exit status {status}"
-            row.pop("windows_", None)
             return row
     finally:
         if stats:
@@ -169,16 +169,27 @@ def main(argv=None):
         log(f"bench: skipping {line}")
 
     args.out.mkdir(parents=True, exist_ok=True)
+    # Ends the run through the finally blocks below, so a killed runner leaves no compositor or client behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     scratch = Path(tempfile.mkdtemp(prefix="kiln-bench-"))
-    kiln_cache = scratch / "kiln-cache"  # warm after the first kiln run: window runs measure a steady kiln
+    os.chmod(scratch, 0o711)  # the peers' users reach their cache below it
+    kiln_cache = scratch / "kiln-cache"  # kiln's program cache, warm for every run after the warm-up start
+    peer_cache = scratch / "peer-cache"  # XDG_CACHE_HOME (Mesa's shader cache) of the peers and their clients
+    peer_cache.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(peer_cache, "nobody")
     runs, startups, readiness = [], [], []
     dmabuf_known = {}
     load_before = os.getloadavg()
     try:
+        for spec in specs:
+            # Unrecorded: fills Mesa's shader cache (and kiln's program cache), as on any machine used before.
+            log(f"bench: warm-up start of {spec.name}")
+            one_startup(spec.name, spec, ["--cache-dir", str(kiln_cache)] if spec.name == "kiln" else [], peer_cache)
         for rep in range(args.reps):
             for spec in specs:
                 log(f"bench: rep {rep + 1}/{args.reps} start-up {spec.name}")
-                startups += startup_runs(spec, scratch)
+                startups += startup_runs(spec, scratch, peer_cache)
             if any(s.name == "kiln" for s in specs):
                 log(f"bench: rep {rep + 1}/{args.reps} kiln shader readiness")
                 readiness.append(shader_readiness(args.build))
@@ -188,7 +199,7 @@ def main(argv=None):
                         if client == "dmabuf-memfd" and dmabuf_known.get(spec.name) is False:
                             continue
                         log(f"bench: rep {rep + 1}/{args.reps} {client} x{n} on {spec.name}")
-                        row = window_run(spec, client, n, args, kiln_cache, dmabuf_known)
+                        row = window_run(spec, client, n, args, kiln_cache, peer_cache, dmabuf_known)
                         if row is None:
                             skipped.append(f"{spec.name} dmabuf-memfd windows: it offers no zwp_linux_dmabuf_v1")
                             log(f"bench: skipping {skipped[-1]}")
@@ -224,7 +235,8 @@ def main(argv=None):
             "latency": "probe's commit to wp_presentation presented time (commit to frame callback where there is "
                        "no wp_presentation, labelled)",
             "peak_rss": "sum of VmHWM over the compositor's process tree at the end of the measuring window",
-            "startup": "exec until wayland-info (as the compositor's user) is answered",
+            "startup": "exec until wayland-info (as the compositor's user) is answered; peers after one unrecorded "
+                       "start (Mesa's shader cache warm), kiln with an empty and then a filled --cache-dir",
             "shader_readiness": "bench/program_cache.py: startup.programs_prepare_ms, --precompile fast, Mesa cache off",
         },
     }

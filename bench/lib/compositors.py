@@ -85,7 +85,7 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
 class Running:
     """One compositor process, started by start(), stopped by stop() (also on leaving a with block)."""
 
-    def __init__(self, spec, extra_args=(), timeout=30.0):
+    def __init__(self, spec, extra_args=(), timeout=30.0, cache_home=None):
         self.spec, self.extra_args, self.timeout = spec, list(extra_args), timeout
         self.proc = None
         self.ready_ms = None
@@ -100,8 +100,9 @@ class Running:
         for var in ("WAYLAND_DISPLAY", "DISPLAY", "WAYLAND_SOCKET", "SWAYSOCK", "LD_PRELOAD"):
             self.env.pop(var, None)
         if spec.user and os.geteuid() == 0:
-            # Our HOME is not theirs: Mesa's shader cache and the like go to the runtime dir, and go with it.
-            self.env.update(HOME=str(self.runtime), XDG_CACHE_HOME=str(self.runtime / "cache"))
+            # Our HOME is not theirs: Mesa's shader cache goes to `cache_home` (kept warm across runs by the caller)
+            # or to the runtime dir, and goes with it.
+            self.env.update(HOME=str(self.runtime), XDG_CACHE_HOME=str(cache_home or self.runtime / "cache"))
         self.client_env = None
 
     def __enter__(self):

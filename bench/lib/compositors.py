@@ -59,7 +59,8 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
     # Defaults kept (repaint-window 7 ms), so weston runs as shipped; the note says what that costs headless.
     weston_note = ("weston's headless output reports each frame done 16 ms after its repaint, then waits for the next "
                    "predicted vblank less the 7 ms repaint window: about 39 Hz, not 60, and ~41 ms commit→present")
-    weston_place = ("random (desktop-shell picks a random spot on the output; weston has no way to set it)"
+    weston_place = ("random: desktop-shell puts each window at a random spot of the output and weston offers no "
+                    "way to set it, so weston's windows are NOT placed like kiln's and sway's (overlap varies)"
                     if weston_shell == "desktop" else "fullscreen (kiosk-shell)")
     sway_config = (f"xwayland disable\noutput HEADLESS-1 mode {w}x{h}@{refresh_hz}Hz\n"
                    "default_border none\ndefault_floating_border none\nfocus_on_window_activation none\n"

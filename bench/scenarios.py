@@ -125,13 +125,17 @@ def window_run(spec, client, n, args, kiln_cache, peer_cache, dmabuf_known):
                 row["error"] += "\n" + running.log_tail()
             status = running.stop()
             stopped = time.monotonic()
-            if stats and "error" not in row:
+            if stats:
                 # kiln's own count of rendered output frames, over the time since its first frame (an average
-                # that includes the seconds while the windows were starting).
+                # that includes the seconds while the windows were starting); on a failed row, a clue.
                 try:
                     data = json.loads(stats.read_text())
                     first = started + data["startup"]["first_frame_ms"] / 1000
-                    row["kiln_stats_fps"] = data["frames"]["rendered"] / (stopped - first)
+                    row["kiln_frames_rendered"] = data["frames"]["rendered"]
+                    if "error" not in row:
+                        row["kiln_stats_fps"] = data["frames"]["rendered"] / (stopped - first)
+                    else:
+                        row["error"] += f"\nkiln --stats: frames.rendered {data['frames']['rendered']}"
                 except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
                     row["kiln_stats_error"] = f"no stats ({e}); exit status {status}"
             return row

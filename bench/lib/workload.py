@@ -142,8 +142,11 @@ class Clients:
             if len(f) >= 3 and f[0] in found and t0 <= int(f[1]) / 1e6 <= t1:
                 found[f[0]][0].append(int(f[2]) / 1000)
                 found[f[0]][1].append(int(f[1]) / 1e6)
-        if found["P"][0]:
+        if found["P"][0] and min(found["P"][0]) >= 0:
             return "commit→present", *found["P"]
+        if found["P"][0] and found["F"][0]:
+            # Seen once from weston-gl: presented times drifting before the commits. Not a latency; say so.
+            return "commit→frame callback (presented times came before commits)", *found["F"]
         if found["F"][0]:
             return "commit→frame callback", *found["F"]
         return None, [], []

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""bench_smoke: bench/scenarios.py refuses bad arguments with its usage, measures one quick kiln run, and turns a
+compositor that fails to start into a failed row while the run goes on. Usage: smoke_test.py BUILD_DIR."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "lib"))
+from kiln_harness import check, need, run_test  # noqa: E402
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios.py"
+
+
+def scenarios(build, *args, timeout=200):
+    return subprocess.run([sys.executable, str(SCENARIOS), "--build", str(build), *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def bad_arguments(build):
+    for args in (["--bogus"], ["--only", "mutter"], ["--windows", "0"], ["--windows", "x"], ["--clients", "gtk"]):
+        r = scenarios(build, *args, timeout=30)
+        check(r.returncode == 2 and "usage:" in r.stderr, f"{' '.join(args)} exits 2 with the usage")
+
+
+def one_quick_kiln_run(build, out):
+    r = scenarios(build, "--quick", "--only", "kiln", "--windows", "1", "--seconds", "2", "--clients", "simple-egl",
+                  "--out", str(out))
+    check(r.returncode == 0, f"the quick kiln run succeeds (stderr tail: {r.stderr[-400:]!r})")
+    data = json.loads((out / "results.json").read_text())
+    runs = [x for x in data["runs"] if x["compositor"] == "kiln"]
+    check(len(runs) == 1 and "error" not in runs[0],
+          f"one kiln window run without error ({runs[0].get('error') if runs else 'no run'})")
+    run = runs[0]
+    check(run["client_frames"] > 10, f"the client's commits were counted ({run['client_frames']})")
+    check(run["compositor_cpu_s"] > 0 and run["cpu_ms_per_client_frame"] > 0,
+          f"kiln's CPU was measured ({run['compositor_cpu_s']} s)")
+    check(run["latency_kind"] == "commit→present" and len(run["latency_ms"]) > 10,
+          f"the probe's presentation feedback was measured ({len(run['latency_ms'])} samples)")
+    check(run["refresh_hz"] and 1 < run["refresh_hz"] < 1000, f"an output refresh was measured ({run['refresh_hz']})")
+    check(run["peak_rss_mib"] > 1, f"kiln's peak RSS was read ({run['peak_rss_mib']:.1f} MiB)")
+    labels = [s["compositor"] for s in data["startup_runs"] if "ready_ms" in s]
+    check(labels == ["kiln (cold cache)", "kiln (warm cache)"], f"cold and warm start-up were measured: {labels}")
+    check("| simple-egl | 1 | kiln |" in r.stdout, "the markdown table has the kiln row")
+
+
+def failing_compositor(build, scratch):
+    """A build dir whose kiln exits at once: every kiln row is a failed one with its log, and the run still ends."""
+    fake = scratch / "fake-build"
+    (fake / "compositor").mkdir(parents=True)
+    for sub in ("bench", "clients"):
+        (fake / sub).symlink_to(build / sub)
+    kiln = fake / "compositor" / "kiln"
+    kiln.write_text("#!/bin/sh\necho 'kiln: refusing to start for the smoke test' >&2\nexit 3\n")
+    kiln.chmod(0o755)
+    out = scratch / "failed"
+    r = scenarios(fake, "--quick", "--only", "kiln", "--windows", "1", "--seconds", "1", "--clients", "simple-egl",
+                  "--out", str(out))
+    check(r.returncode == 0, "a compositor that fails to start does not end the run")
+    data = json.loads((out / "results.json").read_text())
+    check(all("refusing to start" in x.get("error", "") for x in data["runs"] + data["startup_runs"]),
+          "every kiln row failed and carries the log tail")
+    check("Failed runs:" in r.stdout, "the table lists the failed runs")
+
+
+def main():
+    need("weston-simple-egl")
+    need("wayland-info")
+    build = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "build").resolve()
+    scratch = Path(tempfile.mkdtemp(prefix="kiln-bench-smoke-"))
+    try:
+        bad_arguments(build)
+        one_quick_kiln_run(build, scratch / "quick")
+        failing_compositor(build, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    run_test(main)

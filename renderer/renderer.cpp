@@ -344,7 +344,15 @@ bool Renderer::draw_with(const ProgramSlot& slot, Texture& texture, FBox source,
     glTexParameteri(texture.target(), GL_TEXTURE_MAG_FILTER, gl_filter);
     glUniform1i(slot.tex, 0);
     glUniform1f(slot.alpha, alpha);
-    // The unit square to the source box in texture coordinates.
+    set_source(slot, texture, source);
+    draw_quad(slot, matrix);
+    glBindTexture(texture.target(), 0);
+    return true;
+}
+
+void Renderer::set_source(const ProgramSlot& slot, const Texture& texture, FBox source)
+{
+    // The unit square to the source box in (luma, for YUV) texture coordinates.
     const float tw = static_cast<float>(texture.width());
     const float th = static_cast<float>(texture.height());
     const Matrix3 tex_proj{static_cast<float>(source.width) / tw, 0, static_cast<float>(source.x) / tw,
@@ -352,9 +360,6 @@ bool Renderer::draw_with(const ProgramSlot& slot, Texture& texture, FBox source,
                            0, 0, 1};
     const Matrix3 tex_gl = transpose(tex_proj);
     glUniformMatrix3fv(slot.tex_proj, 1, GL_FALSE, tex_gl.data());
-    draw_quad(slot, matrix);
-    glBindTexture(texture.target(), 0);
-    return true;
 }
 
 bool Renderer::read_back(RenderTarget& target, std::span<const Box> boxes)

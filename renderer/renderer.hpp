@@ -97,6 +97,8 @@ private:
     // The slot with its program, fetched on first use; nullptr when it cannot be built.
     ProgramSlot* program(ShaderVariant variant, std::string* error = nullptr);
     void draw_quad(const ProgramSlot& slot, const Matrix3& matrix);
+    // Uploads the program's tex_proj: the unit square to `source` in the texture's coordinates.
+    void set_source(const ProgramSlot& slot, const Texture& texture, FBox source);
     bool draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
                    Filter filter = Filter::linear);
     // YUV through planes (renderer_yuv.cpp): bind every plane, set the encoding's conversion, draw.

@@ -46,14 +46,7 @@ bool Renderer::draw_planes_with(const ProgramSlot& slot, Texture& texture, FBox 
     glUniformMatrix3fv(slot.yuv_matrix, 1, GL_FALSE, yuv_gl.data());
     glUniform3f(slot.yuv_offset, conversion.offset[0], conversion.offset[1], conversion.offset[2]);
     glUniform1f(slot.alpha, alpha);
-    // The unit square to the source box, in luma texture coordinates (the shader scales them for chroma).
-    const float tw = static_cast<float>(texture.width());
-    const float th = static_cast<float>(texture.height());
-    const Matrix3 tex_proj{static_cast<float>(source.width) / tw, 0, static_cast<float>(source.x) / tw,
-                           0, static_cast<float>(source.height) / th, static_cast<float>(source.y) / th,
-                           0, 0, 1};
-    const Matrix3 tex_gl = column_major(tex_proj);
-    glUniformMatrix3fv(slot.tex_proj, 1, GL_FALSE, tex_gl.data());
+    set_source(slot, texture, source);  // luma coordinates: the shader scales them for chroma
     draw_quad(slot, matrix);
     for (uint32_t i = texture.plane_count(); i-- > 0;) {
         glActiveTexture(GL_TEXTURE0 + i);

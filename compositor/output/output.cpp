@@ -366,6 +366,8 @@ void Output::commit(Frame& frame)
         });
         wlr_log(WLR_ERROR, "kiln: output %s: commit failed", output_->name);
         ring_.add_damage(frame.damage);  // the slot did not reach the screen; whatever it was missing, it still is
+        // Clients wait for this frame's callbacks: try again on the next turn rather than leave them waiting.
+        wlr_output_schedule_frame(output_);
         return;
     }
     backend_ready_ = false;
@@ -391,8 +393,8 @@ void Output::commit(Frame& frame)
 // buffer" is handed to screencopy, and any other attached buffer counts as a client's, for direct scan-out (refused
 // while screencopy holds a render lock or a software cursor shows). A ring buffer is a composited frame with the
 // software cursors drawn in, so kiln presents it the way attach_render would: as the back buffer, with the renderer
-// bound to it. wlroots' commit bookkeeping looks for the back buffer in its swapchain, which must therefore exist; it
-// allocates its buffers lazily, so creating it costs nothing until something renders through it.
+// bound to it. wlroots' commit bookkeeping looks for the back buffer in its swapchain, which must therefore exist;
+// creating it allocates one buffer that is never drawn into (so never resident for shm or dumb buffers).
 bool Output::commit_composited(wlr_buffer* buffer)
 {
     if (!output_->swapchain)

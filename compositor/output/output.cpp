@@ -107,7 +107,7 @@ int Output::repaint_delay_ms() const
     if (!wlr_output_is_drm(output_) || output_->refresh <= 0)
         return 0;
     const double period_ms = 1e6 / output_->refresh;
-    constexpr double margin_ms = 3.0;
+    constexpr double margin_ms = 7.0;  // weston's default repaint window
     return std::max(0, static_cast<int>(period_ms - render_estimate_ms_ - margin_ms));
 }
 
@@ -371,6 +371,11 @@ void Output::commit(Frame& frame)
         return;
     }
     backend_ready_ = false;
+    // The repaint window must cover everything from the frame's start until its commit is done: drawing, the fence,
+    // a read-back, and what commit handlers do (screencopy copies there).
+    const double to_commit_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame.started).count();
+    render_estimate_ms_ = std::max(to_commit_ms, render_estimate_ms_);
     if (!carried.empty())
         wlr_output_schedule_frame(output_);
     // Where nothing outside GL reads the buffer (headless), it is free for the next frame at once: GL runs that

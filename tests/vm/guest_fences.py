@@ -61,9 +61,15 @@ def fd_count(pid):
 
 def pace(bystander):
     """The bystander's median frame interval over the next PACE_MS."""
+    return pace_and_gap(bystander)[0]
+
+
+def pace_and_gap(bystander):
+    """The bystander's median and longest frame interval over the next PACE_MS."""
     start = now_ms()
     time.sleep(PACE_MS / 1e3)
-    return median(frame_intervals(bystander, start, now_ms()))
+    intervals = frame_intervals(bystander, start, now_ms())
+    return median(intervals), max(intervals, default=float("inf"))
 
 
 def shots_for(duration_ms):
@@ -92,16 +98,13 @@ def pending_fence(mode, bystander, usual_interval):
         commit = client.wait_for("commit", seq=1)
         if not check(commit is not None and commit.fields["fenced"] == "1", f"[{mode}] the fenced commit was made"):
             return
-        pending_interval = pace(bystander)
+        pending_interval, pending_gap = pace_and_gap(bystander)
         pending = shots_for(PENDING_MS)
         b_counts = [s.count(B) for s in pending]
         a_counts = [s.count(A) for s in pending]
         check(all(n == 0 for n in b_counts), f"[{mode}] while the fence is pending no screenshot shows B "
               f"({len(pending)} screenshots, B px: {b_counts})")
         check(all(n == W * H for n in a_counts), f"[{mode}] while the fence is pending A stays whole (A px: {a_counts})")
-        check(pending_interval <= RATE_FACTOR * baseline_interval,
-              f"[{mode}] the bystander keeps drawing: median frame interval {pending_interval:.1f} ms while the "
-              f"fence is pending, {baseline_interval:.1f} ms before (limit {RATE_FACTOR}x)")
         frames_early = [e for e in client.find("frame", seq=1)]
         presented_early = client.find("presented", seq=1)
         releases_early = [e for e in client.find("release") if e.t > commit.t]
@@ -143,6 +146,15 @@ def pending_fence(mode, bystander, usual_interval):
                  if mode == "same-buffer" or r.fields["buffer"] == "1" or r.t < t_signal]
         named = [f"buffer {r.fields['buffer']} at {r.t - commit.t:+.0f} ms" for r in early]
         check(not early, f"[{mode}] no buffer is released while on screen: {named} (from the fenced commit)")
+        # "Normal" is the slower of the quiet windows just before the fenced commit and just after the signal (the
+        # same scene, one window in place of the other): a loaded TCG host drifts between 60, 30 and 20 Hz.
+        after_interval = pace(bystander)
+        check(pending_interval <= RATE_FACTOR * max(baseline_interval, after_interval),
+              f"[{mode}] the bystander keeps drawing: median frame interval {pending_interval:.1f} ms while the "
+              f"fence is pending; {baseline_interval:.1f} ms before, {after_interval:.1f} ms after "
+              f"(limit {RATE_FACTOR}x the slower)")
+        check(pending_gap <= 1000,
+              f"[{mode}] the bystander never waits a second: longest interval {pending_gap:.0f} ms")
         print(f"[{mode}] before the signal (ms from the fenced commit): "
               f"frame callback {[round(e.t - commit.t) for e in frames_early]}, "
               f"presented {[round(float(e.fields['at']) - commit.t) for e in presented_early]}, "
@@ -196,24 +208,27 @@ def never_signalled(bystander):
     pid = kiln_pid()
     if not check(pid is not None, "kiln's pid is known"):
         return
-    baseline_interval = pace(bystander)
     baseline_fds = fd_count(pid)
     timeline = fences.Timeline()
     # dma-heap buffers here (udmabuf elsewhere): implicit sync is the dma-buf's, whichever exporter made it.
     client = fence_client(["--mode", "two-buffers", "--source", "heap", "--size", f"{W}x{H}", "--color", f"{A:06x}",
-                           "--color-b", f"{B:06x}", "--never-signal", "--timeline-fd", str(timeline.fd)], "never",
-                          (timeline.fd,))
+                           "--color-b", f"{B:06x}", "--never-signal", "--timeline-fd", str(timeline.fd),
+                           "--commit-on-stdin"], "never", (timeline.fd,))
     try:
+        if not check(client.wait_for("frame", seq=0) is not None, "[never] the first commit (A) got its frame"):
+            return
+        # "Normal" is the same scene (bystander and A on screen) just before the fenced commit: under TCG one more
+        # window can tip the output from 60 Hz to 30, which is not what this measures.
+        baseline_interval = pace(bystander)
+        client.send("commit")
         commit = client.wait_for("commit", seq=1)
         if not check(commit is not None and commit.fields["fenced"] == "1", "[never] the fenced commit was made"):
             return
-        interval = pace(bystander)
+        interval, pending_gap = pace_and_gap(bystander)
         shots = shots_for(PENDING_MS)
         check(all(s.count(B) == 0 for s in shots), f"[never] unsignalled content never shows "
               f"(B px: {[s.count(B) for s in shots]})")
         check(kiln_pid() == pid, "[never] kiln keeps running with a fence that never signals")
-        check(interval <= RATE_FACTOR * baseline_interval, f"[never] the bystander keeps drawing: median frame "
-              f"interval {interval:.1f} ms (before: {baseline_interval:.1f} ms)")
         connected_fds = fd_count(pid)
         check(connected_fds > baseline_fds, f"[never] the fd count sees the client ({baseline_fds} fds before, "
               f"{connected_fds} with it connected)")
@@ -231,12 +246,23 @@ def never_signalled(bystander):
         frames_after = [e for e in bystander.find("frame") if e.t > killed_at]
         check(kiln_pid() == pid and len(frames_after) >= 3,
               f"[never] kiln and the bystander carry on ({len(frames_after)} bystander frames in the second after)")
+        after_interval = pace(bystander)
+        check(interval <= RATE_FACTOR * max(baseline_interval, after_interval),
+              f"[never] the bystander keeps drawing: median frame interval {interval:.1f} ms while the fence is "
+              f"pending; {baseline_interval:.1f} ms before, {after_interval:.1f} ms after its client was killed "
+              f"(limit {RATE_FACTOR}x the slower)")
+        check(pending_gap <= 1000,
+              f"[never] the bystander never waits a second: longest interval {pending_gap:.0f} ms")
     finally:
         client.stop()
         timeline.close()  # signals what is left (with an error)
-    time.sleep(1)
+    # Frames in flight hold fds for a moment (render fences, exported sync_files): wait for the count to settle.
+    deadline = time.monotonic() + 5
+    while fd_count(pid) > baseline_fds and time.monotonic() < deadline:
+        time.sleep(0.2)
     check(kiln_pid() == pid and fd_count(pid) <= baseline_fds,
-          f"[never] once the fence finally signals (with an error) kiln is still fine with {fd_count(pid)} fds")
+          f"[never] once the fence finally signals (with an error) kiln is still fine with {fd_count(pid)} fds "
+          f"({baseline_fds} before)")
 
 
 def main():

@@ -30,6 +30,8 @@ renderer::Box to_box(const pixman_box32_t& b)
 
 // wp_presentation_feedback.kind.zero_copy: the client's own buffer was on screen.
 constexpr uint32_t presentation_zero_copy = 0x8;
+// wp_presentation_feedback.kind.vsync: shown at a refresh boundary, not mid-scanout.
+constexpr uint32_t presentation_vsync = 0x1;
 
 }  // namespace
 
@@ -47,7 +49,19 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
     frame_.connect(&output_->events.frame, [this](void*) { on_frame(); });
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });
-    mode_.connect(&output_->events.mode, [this](void*) { ring_.reset(); });
+    mode_.connect(&output_->events.mode, [this](void*) {
+        ring_.reset();
+        if (vblank_)
+            vblank_->set_refresh(output_->refresh);
+    });
+    if (wlr_output_is_headless(output_)) {
+        vblank_ = std::make_unique<VirtualVblank>(wl_display_get_event_loop(server_.display()),
+                                                  [this] { on_vblank(); });
+        if (vblank_->valid())
+            vblank_->set_refresh(output_->refresh);
+        else
+            vblank_.reset();
+    }
     repaint_timer_ = wl_event_loop_add_timer(
         wl_display_get_event_loop(server_.display()),
         [](void* data) noexcept -> int {
@@ -82,6 +96,10 @@ bool Output::needs_frame() const
 
 void Output::on_frame()
 {
+    // Headless: wlroots' frame events (its timer, and wlr_output_schedule_frame) are not vblanks; the next tick of
+    // kiln's clock composes whatever is due.
+    if (vblank_)
+        return;
     backend_ready_ = true;
     commit_ready();
     const int delay = repaint_delay_ms();
@@ -93,6 +111,15 @@ void Output::on_frame()
     compose();
 }
 
+void Output::on_vblank()
+{
+    // The tick is this output's frame event: wlroots refuses a buffer commit until one was sent since the last.
+    wlr_output_send_frame(output_);
+    backend_ready_ = true;
+    commit_ready();
+    compose();
+}
+
 bool Output::has_uncommitted() const
 {
     return std::any_of(frames_.begin(), frames_.end(), [](const auto& f) { return !f->committed; });
@@ -100,7 +127,7 @@ bool Output::has_uncommitted() const
 
 // weston's repaint window, sway's max_render_time, from measurement: on KMS a frame event comes at the flip, and the
 // next flip is a refresh period away; the frame starts as late as the recent render times allow, with a margin.
-// Other backends pace by their own clocks (headless: a free-running timer; nested: the host's frame callbacks), so
+// Other backends pace by their own clocks (headless: kiln's VirtualVblank; nested: the host's frame callbacks), so
 // composing starts at once there.
 int Output::repaint_delay_ms() const
 {
@@ -428,6 +455,15 @@ void Output::presented(const wlr_output_event_present& event)
 {
     wlr_presentation_event presentation{};
     wlr_presentation_event_from_output(&presentation, &event);
+    if (vblank_) {
+        // Headless: the frame was composed and committed on the clock's latest tick, which is its vblank.
+        const int64_t at = vblank_->last_tick_ns();
+        presentation.tv_sec = static_cast<uint64_t>(at / 1'000'000'000);
+        presentation.tv_nsec = static_cast<uint32_t>(at % 1'000'000'000);
+        presentation.seq = vblank_->ticks();
+        presentation.refresh = static_cast<uint32_t>(vblank_->period_ns());
+        presentation.flags |= presentation_vsync;
+    }
     std::erase_if(feedback_, [&](PendingFeedback& pending) {
         if (pending.commit_seq != event.commit_seq)
             return false;

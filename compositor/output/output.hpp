@@ -6,6 +6,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/output/output_ring.hpp"
 #include "compositor/output/region.hpp"
+#include "compositor/output/virtual_vblank.hpp"
 #include "compositor/output/visible_set.hpp"
 #include "compositor/wlr.hpp"
 
@@ -47,6 +48,7 @@ private:
     };
 
     void on_frame();
+    void on_vblank();
     void compose();
     bool has_uncommitted() const;
     int repaint_delay_ms() const;
@@ -79,6 +81,8 @@ private:
     std::vector<PendingFeedback> feedback_;
     uint64_t next_frame_id_ = 1;
     wl_event_source* repaint_timer_ = nullptr;
+    // Headless outputs are paced by kiln's own clock, not wlroots' frame events (see VirtualVblank).
+    std::unique_ptr<VirtualVblank> vblank_;
     double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
     bool consumes_pixels_;       // the backend shows the buffer's memory (nested, KMS); headless shows nothing

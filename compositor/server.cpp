@@ -130,6 +130,8 @@ bool Server::start(std::string& error)
         return false;
     }
     renderer_ = bridge_->wlr();
+    const bool cpu_composition = bridge_->enable_cpu_composition(options_.composition == CompositionMode::automatic);
+    stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
     stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
     stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
     if (options_.precompile == PrecompileMode::fast) {
@@ -490,6 +492,7 @@ void Server::report_stats(Stats& stats) const
     }
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);
+    stats.set("frames.composed_on_cpu", frames_composed_on_cpu_);
     stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
     stats.set("frames.culled_surfaces", culled_surfaces_);
     stats.set("frames.render_ahead", frames_render_ahead_);

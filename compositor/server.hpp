@@ -75,6 +75,7 @@ public:
     // Time from a frame's start until its render-done fence signalled.
     void frame_fenced(double ms);
     void frame_rendered_ahead() { ++frames_render_ahead_; }
+    void frame_composed_on_cpu() { ++frames_composed_on_cpu_; }
 
 private:
     void add_output(wlr_output* output);
@@ -127,6 +128,7 @@ private:
     uint64_t frames_direct_scanout_ = 0;
     uint64_t culled_surfaces_ = 0;
     uint64_t frames_render_ahead_ = 0;
+    uint64_t frames_composed_on_cpu_ = 0;
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;

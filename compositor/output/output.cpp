@@ -3,6 +3,7 @@
 #include "compositor/output/output.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/server.hpp"
 #include "renderer/render_fence.hpp"
@@ -183,19 +184,35 @@ void Output::render()
     if (full_redraw)
         slot->damage = Region(0, 0, output_->width, output_->height);
     visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
-    server_.frame_culled(visible_.culled());
 
     if (try_scanout(visible_)) {
+        server_.frame_culled(visible_.culled());
         OutputRing::release(slot->buffer);
         server_.frame_rendered(thread_cpu_ms() - cpu_before, true);
         return;
     }
+
+    // Where GL is itself software, a frame of unscaled shm windows is composed by pixman, straight into the buffer.
+    const bool on_cpu = bridge_.cpu_composition() && can_compose_on_cpu(visible_, output_, slot->buffer);
+    if (on_cpu != composed_on_cpu_) {
+        // The two paths keep a slot's pixels in different places (its memory, or GL's framebuffer for it): after a
+        // switch no slot holds the other path's pixels where this one reads them, so each is redrawn whole once.
+        composed_on_cpu_ = on_cpu;
+        ring_.add_damage(Region(0, 0, output_->width, output_->height));
+        visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
+    }
+    server_.frame_culled(visible_.culled());
 
     auto frame = std::make_unique<Frame>();
     frame->id = next_frame_id_++;
     frame->buffer = slot->buffer;
     frame->damage = slot->damage;
     frame->started = started;
+    if (on_cpu) {
+        render_on_cpu(std::move(frame), *slot, cpu_before);
+        return;
+    }
+    RenderBridge::set_memory_current(slot->buffer, false);
     renderer::RenderTarget* target = bridge_.render_target(slot->buffer);
     wlr_renderer* wlr_renderer = server_.renderer();
     bridge_.set_complete_frames(false);
@@ -275,6 +292,32 @@ void Output::render()
     commit_ready();
     if (raw->fence_done)
         fence_signalled(raw->id);
+}
+
+void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before)
+{
+    if (!compose_on_cpu(visible_, output_, slot.buffer, frame->damage, server_.background())) {
+        wlr_log(WLR_ERROR, "kiln: output %s: cannot map its buffer to compose on the CPU", output_->name);
+        OutputRing::release(slot.buffer);
+        return;
+    }
+    RenderBridge::set_memory_current(slot.buffer, true);
+    slot.damage.clear();
+    if (presentation_)
+        for (const auto& v : visible_.on_output())
+            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+                frame->feedback.push_back(feedback);
+    // The pixels are in the buffer's memory already: nothing to fence or read back. shm textures are kiln's copies,
+    // so no client buffer is held either.
+    frame->cpu_ms = thread_cpu_ms() - cpu_before;
+    frame->fence_done = true;
+    const uint64_t id = frame->id;
+    const double cpu_ms = frame->cpu_ms;
+    frames_.push_back(std::move(frame));
+    server_.frame_composed_on_cpu();
+    server_.frame_rendered(cpu_ms, false);
+    commit_ready();
+    fence_signalled(id);
 }
 
 bool Output::try_scanout(const VisibleSet& visible)

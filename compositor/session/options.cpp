@@ -115,6 +115,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --cache-dir DIR        program cache directory (default $XDG_CACHE_HOME/kiln)
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
       --precompile MODE      off|fast|background: load recorded programs before/after the first frame
+      --composition MODE     auto|gl: auto composes on the CPU (pixman) where GL is software (llvmpipe) and a
+                             frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy) from clients kiln did not start with -s (repeatable)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
@@ -209,6 +211,15 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
             if (!mode)
                 return fail("unknown precompile mode '" + std::string(v) + "' (off, fast or background)");
             options.precompile = *mode;
+        } else if (arg == "--composition") {
+            if (!take_value(v))
+                return fail("--composition needs auto or gl");
+            if (v == "auto")
+                options.composition = CompositionMode::automatic;
+            else if (v == "gl")
+                options.composition = CompositionMode::gl;
+            else
+                return fail("unknown composition mode '" + std::string(v) + "' (auto or gl)");
         } else if (arg == "--debug-full-redraw") {
             options.full_redraw = true;
         } else if (arg == "--stats") {

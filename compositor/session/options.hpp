@@ -13,6 +13,9 @@ namespace kiln::compositor {
 
 enum class BackendChoice { automatic, drm, wayland, x11, headless };
 enum class PrecompileMode { off, fast, background };
+// How output frames are composed: auto composes on the CPU (pixman) where GL itself is software and a frame
+// allows it (unscaled shm windows), with GL otherwise; gl always uses GL.
+enum class CompositionMode { automatic, gl };
 // Protocols that expose other clients' content; --restrict hides one from clients kiln did not start.
 enum class PrivilegedProtocol { screencopy };
 
@@ -27,6 +30,7 @@ struct Options {
     std::string cache_dir;              // empty: $XDG_CACHE_HOME/kiln
     std::string system_cache_dir;       // empty: none
     PrecompileMode precompile = PrecompileMode::fast;
+    CompositionMode composition = CompositionMode::automatic;
     std::string stats_file;             // empty: no stats
     std::vector<PrivilegedProtocol> restricted;  // --restrict NAME, each once; empty: every client binds them
     KeyboardSettings keyboard;          // kiln.ini [keyboard]

@@ -72,6 +72,28 @@ const OutputSettings* Options::output(const std::string& name) const
     return nullptr;
 }
 
+InputSettings Options::input_for(const std::string& device_name) const
+{
+    InputSettings merged = input;
+    merged.name = device_name;
+    for (const auto& named : inputs) {
+        if (named.name != device_name)
+            continue;
+        // Each key [input NAME] sets wins over [input]'s.
+        auto over = [](auto& to, const auto& from) {
+            if (from)
+                to = from;
+        };
+        over(merged.tap, named.tap);
+        over(merged.natural_scroll, named.natural_scroll);
+        over(merged.left_handed, named.left_handed);
+        over(merged.disable_while_typing, named.disable_while_typing);
+        over(merged.accel_profile, named.accel_profile);
+        over(merged.accel_speed, named.accel_speed);
+    }
+    return merged;
+}
+
 bool Options::restricts(PrivilegedProtocol protocol) const
 {
     return std::find(restricted.begin(), restricted.end(), protocol) != restricted.end();

@@ -53,7 +53,7 @@ bool Bindings::key_pressed(wlr_keyboard* keyboard, uint32_t keycode, bool inhibi
                 continue;
             if (inhibited && binding.action != BindingAction::switch_vt)
                 return false;
-            // A copy: an action may reload nothing, but runs code that could outlive a reference into Options.
+            // A copy: the action runs with the binding list as it was, even if the action changes Options.
             run(Binding(binding));
             return true;
         }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <vector>
 
 namespace kiln::compositor {
@@ -30,12 +31,13 @@ public:
             auto* event = static_cast<wlr_event_keyboard_key*>(data);
             seat_.notify_activity();
             if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+                // Marked before the action runs: one that moves focus must not list this key as held.
+                bound_keys_.insert(event->keycode);
                 if (seat_.bindings_->key_pressed(device_->keyboard, event->keycode,
-                                                 seat_.shortcuts_inhibit_->inhibited())) {
-                    seat_.bound_keys_.insert(event->keycode);
+                                                 seat_.shortcuts_inhibit_->inhibited()))
                     return;
-                }
-            } else if (seat_.bound_keys_.erase(event->keycode)) {
+                bound_keys_.erase(event->keycode);
+            } else if (bound_keys_.erase(event->keycode)) {
                 return;
             }
             wlr_seat_set_keyboard(seat_.seat_, device_);
@@ -53,6 +55,8 @@ public:
     }
 
     wlr_input_device* device() const { return device_; }
+    // Whether this key is down because of a binding: its release is kiln's too, and no window hears of it.
+    bool bound(uint32_t keycode) const { return bound_keys_.contains(keycode); }
     // A virtual keyboard's keymap is its client's: kiln.ini's [keyboard] is not forced on it after creation.
     bool is_virtual() const { return wlr_input_device_get_virtual_keyboard(device_) != nullptr; }
 
@@ -77,6 +81,7 @@ public:
 private:
     Seat& seat_;
     wlr_input_device* device_;
+    std::set<uint32_t> bound_keys_;
     wl::Listener modifiers_;
     wl::Listener key_;
     wl::Listener destroy_;
@@ -233,9 +238,11 @@ void Seat::focus_keyboard(wlr_surface* surface)
     wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
     if (keyboard) {
         // Keys held for a binding (the Tab of Alt+Tab) are kiln's: the window entered never sees them pressed.
+        const auto owner = std::find_if(keyboards_.begin(), keyboards_.end(),
+                                        [&](const auto& k) { return k->device()->keyboard == keyboard; });
         std::vector<uint32_t> held;
         for (size_t i = 0; i < keyboard->num_keycodes; ++i)
-            if (!bound_keys_.contains(keyboard->keycodes[i]))
+            if (owner == keyboards_.end() || !(*owner)->bound(keyboard->keycodes[i]))
                 held.push_back(keyboard->keycodes[i]);
         wlr_seat_keyboard_notify_enter(seat_, surface, held.data(), held.size(), &keyboard->modifiers);
     }

@@ -7,7 +7,6 @@
 #include <functional>
 #include <list>
 #include <memory>
-#include <set>
 
 namespace kiln::compositor {
 
@@ -61,7 +60,6 @@ private:
     std::function<void()> activity_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
     std::unique_ptr<Bindings> bindings_;
-    std::set<uint32_t> bound_keys_;  // keys down whose press was a binding: their release is kiln's too
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

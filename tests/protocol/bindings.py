@@ -69,6 +69,7 @@ def main():
                 event = conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 1 and
                                             e.args("uo")[1] == window.surface)
                 conn.events.remove(event)
+                return array_u32(event.args("uoa")[2])
 
             def keys_seen():
                 return [e.args("uuuu")[2] for e in conn.take(keyboard, 3)]
@@ -95,8 +96,9 @@ def main():
                   "Super+Return ran the terminal= command, in the session's environment")
 
             keys.press(ALT, "Tab")
-            wait_focus(first)
+            held = wait_focus(first)
             check(True, "Alt+Tab moved keyboard focus to the other window")
+            check(held == [], f"its wl_keyboard.enter lists no key held: the Tab is kiln's ({held})")
             keys.press(SUPER, "Tab")
             wait_focus(second)
             check(True, "Super+Tab moved it back")

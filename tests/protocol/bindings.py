@@ -2,7 +2,8 @@
 """[bindings] act on keys from a virtual keyboard (as wtype sends them): Super+Return starts the terminal= command,
 Alt+Tab and Super+Tab move keyboard focus, Super+F and Super+Up ask for fullscreen and maximized, Super+Q sends the
 focused window xdg_toplevel.close, Super+Shift+E quits kiln; the bound keys never reach the window, other keys do.
-Children see WAYLAND_DISPLAY, XDG_CURRENT_DESKTOP=kiln and XDG_SESSION_TYPE=wayland."""
+Ctrl+Alt+F2 is a VT switch (which headless kiln declines). Children see WAYLAND_DISPLAY, XDG_CURRENT_DESKTOP=kiln
+and XDG_SESSION_TYPE=wayland, and dbus-update-activation-environment gets them when a session bus is named."""
 import os
 import shutil
 import sys
@@ -16,7 +17,7 @@ from wayland_wire import Connection, Toplevel  # noqa: E402
 
 # Core modifier bits in every xkb keymap (Shift Lock Control Mod1..Mod5) and evdev key codes.
 SHIFT, CTRL, ALT, SUPER = 1, 4, 8, 64
-KEY = {"Return": 28, "Tab": 15, "q": 16, "e": 18, "f": 33, "a": 30, "Up": 103, "x": 45, "t": 20}
+KEY = {"F2": 60, "Return": 28, "Tab": 15, "q": 16, "e": 18, "f": 33, "a": 30, "Up": 103, "x": 45, "t": 20}
 MAXIMIZED, FULLSCREEN = 1, 2  # xdg_toplevel.state
 
 
@@ -33,12 +34,18 @@ class VirtualKeyboard:
         self.time = 0
 
     def press(self, modifiers, key, sync=True):
-        """Holds `modifiers`, taps `key`, lets go: what a person typing the combination sends."""
+        """Holds `modifiers`, taps `key`, lets go: what a person typing the combination sends. Without `sync`
+        kiln may be gone after the press (quit): the rest may find the connection closed."""
         self.time += 10
         self.conn.send(self.obj, 2, ("u", modifiers), ("u", 0), ("u", 0), ("u", 0))
         self.conn.send(self.obj, 1, ("u", self.time), ("u", KEY[key]), ("u", 1))
-        self.conn.send(self.obj, 1, ("u", self.time + 1), ("u", KEY[key]), ("u", 0))
-        self.conn.send(self.obj, 2, ("u", 0), ("u", 0), ("u", 0), ("u", 0))
+        try:
+            self.conn.send(self.obj, 1, ("u", self.time + 1), ("u", KEY[key]), ("u", 0))
+            self.conn.send(self.obj, 2, ("u", 0), ("u", 0), ("u", 0), ("u", 0))
+        except (BrokenPipeError, ConnectionResetError):
+            if sync:
+                raise
+            return
         if sync:
             self.conn.roundtrip()
 
@@ -60,7 +67,15 @@ def main():
         # The terminal is a command that writes its environment: Super+Return running it is the terminal opening.
         config.write_text(f"[bindings]\nterminal=env > {terminal_env}.part && mv {terminal_env}.part {terminal_env}\n"
                           f"[startup]\ncommand=env > {startup_env}.part && mv {startup_env}.part {startup_env}\n")
-        with Kiln("--config", str(config)) as kiln, Connection(kiln.client_env) as conn:
+        # A stand-in for dbus-update-activation-environment, which kiln runs when a session bus is named.
+        fake_bin = tmp / "bin"
+        fake_bin.mkdir()
+        dbus_args = tmp / "dbus-args"
+        fake = fake_bin / "dbus-update-activation-environment"
+        fake.write_text(f"#!/bin/sh\necho \"$@\" > {dbus_args}.part && mv {dbus_args}.part {dbus_args}\n")
+        fake.chmod(0o755)
+        env = {"PATH": f"{fake_bin}:{os.environ['PATH']}", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"}
+        with Kiln("--config", str(config), env=env) as kiln, Connection(kiln.client_env) as conn:
             seat = conn.bind("wl_seat", 5)
             keyboard = conn.create("wl_keyboard", seat, 1)
             first, second = Toplevel(conn, "first"), Toplevel(conn, "second")
@@ -89,6 +104,11 @@ def main():
                   env.get("XDG_SESSION_TYPE") == "wayland",
                   f"a startup command sees WAYLAND_DISPLAY={env.get('WAYLAND_DISPLAY')}, XDG_CURRENT_DESKTOP="
                   f"{env.get('XDG_CURRENT_DESKTOP')}, XDG_SESSION_TYPE={env.get('XDG_SESSION_TYPE')}")
+
+            wait_file(kiln, dbus_args, "dbus-update-activation-environment to run")
+            check(dbus_args.read_text().split() == ["WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE"],
+                  f"with a session bus, kiln passes the session variables to D-Bus activation "
+                  f"({dbus_args.read_text().strip()})")
 
             keys.press(SUPER, "Return")
             wait_file(kiln, terminal_env, "Super+Return to run terminal=")
@@ -133,13 +153,18 @@ def main():
             event = wait_state(second, MAXIMIZED)
             check(event.args("iia")[:2] == [640, 480], "Super+Up: the window is asked to be maximized to the output")
 
+            keys.press(CTRL | ALT, "F2")
+            kiln.wait_for(lambda: "no VT to switch to: the headless backend has no session" in kiln.logs(),
+                          "Ctrl+Alt+F2 to try a VT switch")
+            check(keys_seen() == [], "Ctrl+Alt+F2 is kiln's (a VT switch; headless has no VT and says so)")
+
             keys.press(SUPER, "q")
             conn.dispatch_until(lambda e: e.obj == second.toplevel and e.opcode == 1)
             check(True, "Super+Q sent the focused window xdg_toplevel.close")
             check(not conn.take(first.toplevel, 1), "and only that window")
             check(kiln.alive(), "kiln is running (the window was asked, not killed)")
 
-            keys.press(SUPER | SHIFT, "e", sync=False)  # kiln may be gone before a roundtrip
+            keys.press(SUPER | SHIFT, "e", sync=False)
             status = kiln.proc.wait(10)
             check(status == 0, f"Super+Shift+E quit kiln with status 0 (got {status})")
             for event in conn.take(keyboard, 0):

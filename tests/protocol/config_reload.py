@@ -47,6 +47,7 @@ def main():
             conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 1)
             first = conn.take(keyboard, 0)[-1]
             check(not is_german(keymap_text(first)), "the first keymap is us (no ü)")
+            os.close(first.fds[0])
             check([e.args("i")[0] for e in conn.take(output) if e.opcode == 3] == [1], "wl_output starts at scale 1")
 
             # Start of the reload: a new layout, a new binding in place of the old, a new scale and transform,

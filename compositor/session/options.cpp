@@ -145,6 +145,9 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -d, --debug                verbose wlroots logging
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
+
+SIGHUP reads kiln.ini again: bindings, keyboard, inputs, outputs and background change, clients stay.
+Default keys: Super+Return terminal, Super+Q close, Alt+Tab next window, Super+Shift+E quit; see kiln.ini(5).
 )";
     return text;
 }

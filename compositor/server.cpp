@@ -281,7 +281,7 @@ bool Server::start(std::string& error)
     set_session_environment(socket_);
     for (const auto& command : options_.startup) {
         std::string spawn_error;
-        if (!startup_->spawn(command, socket_, spawn_error))
+        if (!startup_->spawn(command, spawn_error))
             std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), spawn_error.c_str());
     }
     return true;

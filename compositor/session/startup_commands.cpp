@@ -1,4 +1,4 @@
-// Runs startup commands through /bin/sh in the session's environment (spawn.hpp) and collects their exit statuses on SIGCHLD.
+// Runs startup commands through /bin/sh in the session's environment and reaps them (and other children) on SIGCHLD.
 #include "compositor/session/startup_commands.hpp"
 
 #include "compositor/session/spawn.hpp"
@@ -32,7 +32,7 @@ StartupCommands::~StartupCommands()
     // Commands still running are left alone: they lose their compositor and exit on their own.
 }
 
-bool StartupCommands::spawn(const std::string& command, const std::string& socket, std::string& error)
+bool StartupCommands::spawn(const std::string& command, std::string& error)
 {
     const pid_t pid = spawn_shell(command, error);
     if (pid < 0)

@@ -10,9 +10,11 @@
 #include "renderer/shaders.hpp"
 #include "renderer/types.hpp"
 
+#include <functional>
 #include <list>
 #include <set>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kiln::compositor {
@@ -66,6 +68,17 @@ public:
     // The topmost view and surface-local coordinates under a layout point, if any.
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
     void focus(View* view);
+    // The view with keyboard focus, or null.
+    View* focused_view() const;
+    // Focus goes to the next mapped view after the focused one, in the order they appeared (Alt+Tab).
+    void focus_next();
+    // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
+    void switch_vt(int vt);
+    // How kiln.ini is read again on SIGHUP: the new options (flags still on top), or nullopt to keep the old.
+    void on_reload(std::function<std::optional<Options>()> reread) { reread_ = std::move(reread); }
+    // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
+    // position), and the background; clients stay connected.
+    void reload(const Options& options);
     size_t mapped_view_count() const;
     void remove_view(View* view);
     void remove_output(Output* output);
@@ -86,7 +99,7 @@ private:
     // Returns whether it prepared one (and more may remain).
     bool prepare_programs(bool one_only);
 
-    const Options& options_;
+    Options options_;  // a copy: SIGHUP replaces its reloadable parts
     Stats& stats_;
     wl_display* display_ = nullptr;
     wlr_backend* backend_ = nullptr;
@@ -136,6 +149,8 @@ private:
 
     wl_event_source* sigterm_ = nullptr;
     wl_event_source* sigint_ = nullptr;
+    wl_event_source* sighup_ = nullptr;
+    std::function<std::optional<Options>()> reread_;
 
     wl::Listener new_output_;
     wl::Listener new_xdg_surface_;

@@ -16,6 +16,7 @@ extern "C" {
 #include <wlr/backend.h>
 #include <wlr/backend/headless.h>
 #include <wlr/backend/interface.h>
+#include <wlr/backend/libinput.h>
 #include <wlr/backend/multi.h>
 #include <wlr/backend/session.h>
 #include <wlr/backend/wayland.h>

@@ -1,15 +1,19 @@
 // Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
 #include "compositor/input/seat.hpp"
 
+#include "compositor/input/bindings.hpp"
 #include "compositor/input/keymap.hpp"
-
+#include "compositor/input/libinput_config.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
 
 #include <linux/input-event-codes.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
+#include <vector>
 
 namespace kiln::compositor {
 
@@ -18,21 +22,7 @@ class Seat::Keyboard {
 public:
     Keyboard(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
     {
-        const KeyboardSettings& settings = seat.server_.options().keyboard;
-        xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-        xkb_keymap* keymap = compile_keymap(context, settings);
-        if (!keymap) {
-            if (!seat.keymap_reported_)
-                std::fprintf(stderr, "kiln: %s; using its default\n", keymap_problem(settings).c_str());
-            seat.keymap_reported_ = true;
-            keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
-        }
-        if (keymap)
-            wlr_keyboard_set_keymap(device->keyboard, keymap);
-        xkb_keymap_unref(keymap);
-        xkb_context_unref(context);
-        wlr_keyboard_set_repeat_info(device->keyboard, settings.repeat_rate, settings.repeat_delay);
-
+        apply(seat.server_.options().keyboard);
         modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_modifiers(seat_.seat_, &device_->keyboard->modifiers);
@@ -40,6 +30,16 @@ public:
         key_.connect(&device->keyboard->events.key, [this](void* data) {
             auto* event = static_cast<wlr_event_keyboard_key*>(data);
             seat_.notify_activity();
+            if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+                // Marked before the action runs: one that moves focus must not list this key as held.
+                bound_keys_.insert(event->keycode);
+                if (seat_.bindings_->key_pressed(device_->keyboard, event->keycode,
+                                                 seat_.shortcuts_inhibit_->inhibited()))
+                    return;
+                bound_keys_.erase(event->keycode);
+            } else if (bound_keys_.erase(event->keycode)) {
+                return;
+            }
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
         });
@@ -55,10 +55,33 @@ public:
     }
 
     wlr_input_device* device() const { return device_; }
+    // Whether this key is down because of a binding: its release is kiln's too, and no window hears of it.
+    bool bound(uint32_t keycode) const { return bound_keys_.contains(keycode); }
+    // A virtual keyboard's keymap is its client's: kiln.ini's [keyboard] is not forced on it after creation.
+    bool is_virtual() const { return wlr_input_device_get_virtual_keyboard(device_) != nullptr; }
+
+    // [keyboard]'s keymap (xkbcommon's default when it cannot be made, reported once) and repeat.
+    void apply(const KeyboardSettings& settings)
+    {
+        xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+        xkb_keymap* keymap = compile_keymap(context, settings);
+        if (!keymap) {
+            if (!seat_.keymap_reported_)
+                std::fprintf(stderr, "kiln: %s; using its default\n", keymap_problem(settings).c_str());
+            seat_.keymap_reported_ = true;
+            keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        }
+        if (keymap)
+            wlr_keyboard_set_keymap(device_->keyboard, keymap);
+        xkb_keymap_unref(keymap);
+        xkb_context_unref(context);
+        wlr_keyboard_set_repeat_info(device_->keyboard, settings.repeat_rate, settings.repeat_delay);
+    }
 
 private:
     Seat& seat_;
     wlr_input_device* device_;
+    std::set<uint32_t> bound_keys_;
     wl::Listener modifiers_;
     wl::Listener key_;
     wl::Listener destroy_;
@@ -67,8 +90,9 @@ private:
 // One pointer device on the cursor; it leaves the seat's capabilities when it goes.
 class Seat::Pointer {
 public:
-    Pointer(Seat& seat, wlr_input_device* device) : seat_(seat)
+    Pointer(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
     {
+        apply(seat.server_.options());
         wlr_cursor_attach_input_device(seat.cursor_, device);
         // wlr_cursor detaches the device itself on destroy.
         destroy_.connect(&device->events.destroy, [this](void*) {
@@ -78,8 +102,18 @@ public:
         });
     }
 
+    // [input] and [input NAME] for a libinput device (touchpads, mice); other pointers have no such settings.
+    void apply(const Options& options)
+    {
+        if (!wlr_input_device_is_libinput(device_))
+            return;
+        LibinputConfig config(wlr_libinput_get_device_handle(device_));
+        apply_input_settings(options.input_for(device_->name ? device_->name : ""), config);
+    }
+
 private:
     Seat& seat_;
+    wlr_input_device* device_;
     wl::Listener destroy_;
 };
 
@@ -90,6 +124,7 @@ Seat::Seat(Server& server, wlr_backend* backend)
       xcursor_(wlr_xcursor_manager_create(nullptr, 24))
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(server.display(), seat_);
+    bindings_ = std::make_unique<Bindings>(server);
     wlr_cursor_attach_output_layout(cursor_, server.layout());
     // The cursor theme is loaded when a cursor is first shown, not at start-up: reading every cursor of a theme
     // (animated ones frame by frame) was about 250 opens and 1,000 seeks before the first frame, and a seat without
@@ -152,6 +187,7 @@ Seat::~Seat()
         listener->disconnect();
     keyboards_.clear();
     pointers_.clear();
+    bindings_.reset();
     shortcuts_inhibit_.reset();
     wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);
@@ -187,12 +223,29 @@ void Seat::update_capabilities()
     wlr_seat_set_capabilities(seat_, caps);
 }
 
+void Seat::reload()
+{
+    keymap_reported_ = false;
+    for (auto& keyboard : keyboards_)
+        if (!keyboard->is_virtual())
+            keyboard->apply(server_.options().keyboard);
+    for (auto& pointer : pointers_)
+        pointer->apply(server_.options());
+}
+
 void Seat::focus_keyboard(wlr_surface* surface)
 {
     wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
-    if (keyboard)
-        wlr_seat_keyboard_notify_enter(seat_, surface, keyboard->keycodes, keyboard->num_keycodes,
-                                       &keyboard->modifiers);
+    if (keyboard) {
+        // Keys held for a binding (the Tab of Alt+Tab) are kiln's: the window entered never sees them pressed.
+        const auto owner = std::find_if(keyboards_.begin(), keyboards_.end(),
+                                        [&](const auto& k) { return k->device()->keyboard == keyboard; });
+        std::vector<uint32_t> held;
+        for (size_t i = 0; i < keyboard->num_keycodes; ++i)
+            if (owner == keyboards_.end() || !(*owner)->bound(keyboard->keycodes[i]))
+                held.push_back(keyboard->keycodes[i]);
+        wlr_seat_keyboard_notify_enter(seat_, surface, held.data(), held.size(), &keyboard->modifiers);
+    }
     else
         wlr_seat_keyboard_notify_enter(seat_, surface, nullptr, 0, nullptr);
 }

@@ -10,6 +10,7 @@
 
 namespace kiln::compositor {
 
+class Bindings;
 class Server;
 class ShortcutsInhibit;
 class View;
@@ -30,6 +31,9 @@ public:
     void focus_keyboard(wlr_surface* surface);
     void begin_move(View* view);
     void view_unmapped(View* view);
+    // kiln.ini was read again: keyboards (not virtual ones, whose keymap is their client's) take the new keymap
+    // and repeat, which wlroots sends to clients; libinput devices take the new [input] settings.
+    void reload();
 
 private:
     class Keyboard;
@@ -55,6 +59,7 @@ private:
 
     std::function<void()> activity_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
+    std::unique_ptr<Bindings> bindings_;
 
     View* grabbed_ = nullptr;  // the view being moved, if any
     double grab_x_ = 0;

@@ -72,6 +72,28 @@ const OutputSettings* Options::output(const std::string& name) const
     return nullptr;
 }
 
+InputSettings Options::input_for(const std::string& device_name) const
+{
+    InputSettings merged = input;
+    merged.name = device_name;
+    for (const auto& named : inputs) {
+        if (named.name != device_name)
+            continue;
+        // Each key [input NAME] sets wins over [input]'s.
+        auto over = [](auto& to, const auto& from) {
+            if (from)
+                to = from;
+        };
+        over(merged.tap, named.tap);
+        over(merged.natural_scroll, named.natural_scroll);
+        over(merged.left_handed, named.left_handed);
+        over(merged.disable_while_typing, named.disable_while_typing);
+        over(merged.accel_profile, named.accel_profile);
+        over(merged.accel_speed, named.accel_speed);
+    }
+    return merged;
+}
+
 bool Options::restricts(PrivilegedProtocol protocol) const
 {
     return std::find(restricted.begin(), restricted.end(), protocol) != restricted.end();
@@ -125,6 +147,9 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -d, --debug                verbose wlroots logging
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
+
+SIGHUP reads kiln.ini again: bindings, keyboard, inputs, outputs and background change, clients stay.
+Default keys: Super+Return terminal, Super+Q close, Alt+Tab next window, Super+Shift+E quit; see kiln.ini(5).
 )";
     return text;
 }

@@ -36,6 +36,9 @@ struct Options {
     KeyboardSettings keyboard;          // kiln.ini [keyboard]
     std::vector<OutputSettings> outputs;  // kiln.ini [output NAME], one per name
     BackgroundSettings background;      // kiln.ini [background]
+    BindingSettings bindings{.bindings = default_bindings()};  // kiln.ini [bindings]
+    InputSettings input;                // kiln.ini [input]: every device
+    std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
     std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
@@ -45,6 +48,8 @@ struct Options {
 
     bool restricts(PrivilegedProtocol protocol) const;
     const OutputSettings* output(const std::string& name) const;  // its [output NAME] section, or null
+    // [input] with [input NAME]'s keys on top: what applies to the device of that name.
+    InputSettings input_for(const std::string& device_name) const;
 };
 
 struct ParseResult {

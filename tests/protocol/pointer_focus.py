@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Pointer focus follows the scene: under a pointer that does not move, a window mapping on top, being raised or
+unmapping gives wl_pointer.leave to the surface that had the pointer and wl_pointer.enter to the one now under it;
+and wl_seat.capabilities is sent once, not again while nothing changes."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import Kiln, check, run_test  # noqa: E402
+from wayland_wire import Connection, Toplevel  # noqa: E402
+
+ENTER, LEAVE, MOTION, BUTTON, AXIS, FRAME = range(6)  # wl_pointer events
+WIDTH, HEIGHT = 640, 480
+POINT = (400, 300)  # inside every window the size of the output, wherever kiln places it
+
+
+class PointerClient:
+    """A client with one output-sized window and a wl_pointer."""
+
+    def __init__(self, kiln, title, color):
+        self.conn = Connection(kiln.client_env)
+        self.seat = self.conn.bind("wl_seat", 5)
+        self.pointer = self.conn.create("wl_pointer", self.seat, 0)
+        self.window = Toplevel(self.conn, title)
+        self.window.commit()
+        self.window.map(WIDTH, HEIGHT, color=color)
+
+    def crossings(self):
+        """The enter/leave events so far, as ('enter'|'leave', surface)."""
+        self.conn.roundtrip()
+        out = []
+        for event in self.conn.take(self.pointer):
+            if event.opcode == ENTER:
+                out.append(("enter", event.args("uoff")[1]))
+            elif event.opcode == LEAVE:
+                out.append(("leave", event.args("uo")[1]))
+        return out
+
+    def wait_crossing(self, kind):
+        opcode = ENTER if kind == "enter" else LEAVE
+        self.conn.dispatch_until(lambda e: e.obj == self.pointer and e.opcode == opcode)
+        return self.crossings()
+
+    def unmap(self):
+        self.conn.send(self.window.surface, 1, ("o", 0), ("i", 0), ("i", 0))  # attach(null)
+        self.window.commit()
+        self.conn.roundtrip()
+
+
+class Panel:
+    """A taskbar (wlr-foreign-toplevel-management) that can raise a window by title, and a virtual pointer."""
+
+    def __init__(self, kiln):
+        self.conn = Connection(kiln.client_env)
+        self.seat = self.conn.bind("wl_seat", 5)
+        self.manager = self.conn.bind("zwlr_foreign_toplevel_manager_v1", 3)
+        pointers = self.conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+        self.virtual = self.conn.new_id("zwlr_virtual_pointer_v1")
+        self.conn.send(pointers, 0, ("o", self.seat), ("n", self.virtual))
+
+    def point_at(self, x, y):
+        self.conn.send(self.virtual, 1, ("u", 1), ("u", x), ("u", y), ("u", WIDTH), ("u", HEIGHT))
+        self.conn.send(self.virtual, 4)  # frame
+        self.conn.roundtrip()
+
+    def activate(self, title):
+        self.conn.roundtrip()
+        handles = {e.args("n")[0] for e in self.conn.events if e.obj == self.manager and e.opcode == 0}
+        for event in self.conn.events:
+            if event.obj in handles and event.opcode == 0 and event.args("s")[0] == title:  # title
+                self.conn.send(event.obj, 4, ("o", self.seat))  # activate
+                self.conn.roundtrip()
+                return
+        raise AssertionError(f"no foreign toplevel handle titled {title}")
+
+
+def main():
+    with Kiln(size=f"{WIDTH}x{HEIGHT}") as kiln:
+        panel = Panel(kiln)
+        a = PointerClient(kiln, "A", 0xffff0000)
+        panel.point_at(*POINT)
+        check(a.wait_crossing("enter") == [("enter", a.window.surface)], "the pointer moved onto A: A has it")
+
+        b = PointerClient(kiln, "B", 0xff00ff00)
+        got_b = b.wait_crossing("enter")
+        got_a = a.crossings()
+        check(got_a == [("leave", a.window.surface)] and got_b == [("enter", b.window.surface)],
+              f"B maps on top under the still pointer: A gets leave, B enter (A {got_a}, B {got_b})")
+
+        panel.activate("A")
+        got_a = a.wait_crossing("enter")
+        got_b = b.crossings()
+        check(got_a == [("enter", a.window.surface)] and got_b == [("leave", b.window.surface)],
+              f"A is raised over B: B gets leave, A enter (A {got_a}, B {got_b})")
+
+        a.unmap()
+        got_b = b.wait_crossing("enter")
+        got_a = a.crossings()
+        check(got_a == [("leave", a.window.surface)] and got_b == [("enter", b.window.surface)],
+              f"A unmaps: the pointer goes back to B (A {got_a}, B {got_b})")
+
+        b.conn.send(b.window.toplevel, 0)  # xdg_toplevel.destroy: unmapped with no commit
+        b.conn.roundtrip()
+        got_b = b.crossings()
+        check(got_b == [("leave", b.window.surface)], f"B's toplevel destroyed: B gets leave ({got_b})")
+
+        # Capabilities: one event per bind, none while devices come and go without changing them.
+        with Connection(kiln.client_env) as conn:
+            seat = conn.bind("wl_seat", 5)
+            conn.roundtrip()
+            first = conn.take(seat, 0)
+            pointers = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+            virtual = conn.new_id("zwlr_virtual_pointer_v1")
+            conn.send(pointers, 0, ("o", seat), ("n", virtual))
+            conn.roundtrip()
+            conn.send(virtual, 8)  # destroy
+            conn.roundtrip()
+            later = conn.take(seat, 0)
+            check(len(first) == 1 and later == [],
+                  f"wl_seat.capabilities came once, and not again for a pointer added and removed ({len(first)}, "
+                  f"{len(later)})")
+        check(kiln.alive(), "kiln is still running")
+
+
+run_test(main)

@@ -6,6 +6,7 @@
 #include "compositor/server.hpp"
 
 #include <cstring>
+#include <vector>
 
 namespace kiln::compositor {
 namespace {

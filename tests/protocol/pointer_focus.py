@@ -2,6 +2,9 @@
 """Pointer focus follows the scene: under a pointer that does not move, a window mapping on top, being raised or
 unmapping gives wl_pointer.leave to the surface that had the pointer and wl_pointer.enter to the one now under it;
 and wl_seat.capabilities is sent once, not again while nothing changes."""
+import mmap
+import os
+import struct
 import sys
 from pathlib import Path
 
@@ -41,10 +44,44 @@ class PointerClient:
         self.conn.dispatch_until(lambda e: e.obj == self.pointer and e.opcode == opcode)
         return self.crossings()
 
+    def open_popup(self, x, y, size=100):
+        """A popup of A's window centred on A's surface point (x, y), mapped; returns (popup, its surface)."""
+        conn, window = self.conn, self.window
+        positioner = conn.create("xdg_positioner", window.wm_base, 1)
+        conn.send(positioner, 1, ("i", size), ("i", size))  # set_size
+        conn.send(positioner, 2, ("i", int(x) - 1), ("i", int(y) - 1), ("i", 2), ("i", 2))  # set_anchor_rect
+        surface = conn.create("wl_surface", window.compositor, 0)
+        xdg_surface = conn.create("xdg_surface", window.wm_base, 2, ("o", surface))
+        popup = conn.create("xdg_popup", xdg_surface, 2, ("o", window.xdg_surface), ("o", positioner))
+        conn.send(surface, 6)  # commit: ask for the first configure
+        event = conn.dispatch_until(lambda e: e.obj == xdg_surface and e.opcode == 0)
+        conn.events.remove(event)
+        conn.send(xdg_surface, 4, ("u", event.args("u")[0]))  # ack_configure
+        conn.send(surface, 1, ("o", shm_buffer(conn, size, 0xff0000ff)), ("i", 0), ("i", 0))
+        conn.send(surface, 2, ("i", 0), ("i", 0), ("i", size), ("i", size))
+        conn.send(surface, 6)
+        conn.roundtrip()
+        return popup, surface
+
     def unmap(self):
         self.conn.send(self.window.surface, 1, ("o", 0), ("i", 0), ("i", 0))  # attach(null)
         self.window.commit()
         self.conn.roundtrip()
+
+
+def shm_buffer(conn, size, argb):
+    shm = conn.bind("wl_shm", 1)
+    length = size * size * 4
+    fd = os.memfd_create("kiln-popup-test", os.MFD_CLOEXEC)
+    try:
+        os.ftruncate(fd, length)
+        with mmap.mmap(fd, length) as pixels:
+            pixels.write(struct.pack("=I", argb) * (size * size))
+        pool = conn.new_id("wl_shm_pool")
+        conn.send(shm, 0, ("n", pool), ("i", length), fds=[fd])
+    finally:
+        os.close(fd)
+    return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", size), ("i", size), ("i", size * 4), ("u", 0))
 
 
 class Panel:
@@ -79,7 +116,19 @@ def main():
         panel = Panel(kiln)
         a = PointerClient(kiln, "A", 0xffff0000)
         panel.point_at(*POINT)
-        check(a.wait_crossing("enter") == [("enter", a.window.surface)], "the pointer moved onto A: A has it")
+        enter = a.conn.dispatch_until(lambda e: e.obj == a.pointer and e.opcode == ENTER)
+        check(a.crossings() == [("enter", a.window.surface)], "the pointer moved onto A: A has it")
+
+        _, _, sx, sy = enter.args("uoff")
+        popup, popup_surface = a.open_popup(sx, sy)
+        got = a.crossings()
+        check(got == [("leave", a.window.surface), ("enter", popup_surface)],
+              f"a popup opening under the pointer takes it from its window ({got})")
+        a.conn.send(popup, 0)  # xdg_popup.destroy: unmapped with no commit
+        a.conn.roundtrip()
+        got = a.crossings()
+        check(got == [("leave", popup_surface), ("enter", a.window.surface)],
+              f"and when the popup closes the window has it again ({got})")
 
         b = PointerClient(kiln, "B", 0xff00ff00)
         got_b = b.wait_crossing("enter")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Pointer focus follows the scene: under a pointer that does not move, a window mapping on top, being raised or
-unmapping gives wl_pointer.leave to the surface that had the pointer and wl_pointer.enter to the one now under it;
-and wl_seat.capabilities is sent once, not again while nothing changes."""
+"""Pointer focus follows the scene: under a pointer that does not move, a popup opening or closing, a window mapping
+on top, being raised, unmapping or growing gives wl_pointer.leave to the surface that had the pointer and
+wl_pointer.enter to the one now under it, and a window moving under it gets a motion; wl_seat.capabilities is sent
+once, not again while nothing changes."""
 import mmap
 import os
 import struct
@@ -9,7 +10,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, check, run_test  # noqa: E402
+from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 from wayland_wire import Connection, Toplevel  # noqa: E402
 
 ENTER, LEAVE, MOTION, BUTTON, AXIS, FRAME = range(6)  # wl_pointer events
@@ -20,13 +21,21 @@ POINT = (400, 300)  # inside every window the size of the output, wherever kiln 
 class PointerClient:
     """A client with one output-sized window and a wl_pointer."""
 
-    def __init__(self, kiln, title, color):
+    def __init__(self, kiln, title, color, size=(WIDTH, HEIGHT)):
         self.conn = Connection(kiln.client_env)
         self.seat = self.conn.bind("wl_seat", 5)
         self.pointer = self.conn.create("wl_pointer", self.seat, 0)
         self.window = Toplevel(self.conn, title)
         self.window.commit()
-        self.window.map(WIDTH, HEIGHT, color=color)
+        self.window.map(*size, color=color)
+
+    def attach(self, width, height, color):
+        """A new buffer of another size, committed (a resize, as far as the scene is concerned)."""
+        conn, surface = self.conn, self.window.surface
+        conn.send(surface, 1, ("o", shm_buffer(conn, width, color, height)), ("i", 0), ("i", 0))
+        conn.send(surface, 2, ("i", 0), ("i", 0), ("i", width), ("i", height))
+        conn.send(surface, 6)
+        conn.roundtrip()
 
     def crossings(self):
         """The enter/leave events so far, as ('enter'|'leave', surface)."""
@@ -69,19 +78,20 @@ class PointerClient:
         self.conn.roundtrip()
 
 
-def shm_buffer(conn, size, argb):
+def shm_buffer(conn, size, argb, height=None):
+    width, height = size, height or size
     shm = conn.bind("wl_shm", 1)
-    length = size * size * 4
+    length = width * height * 4
     fd = os.memfd_create("kiln-popup-test", os.MFD_CLOEXEC)
     try:
         os.ftruncate(fd, length)
         with mmap.mmap(fd, length) as pixels:
-            pixels.write(struct.pack("=I", argb) * (size * size))
+            pixels.write(struct.pack("=I", argb) * (width * height))
         pool = conn.new_id("wl_shm_pool")
         conn.send(shm, 0, ("n", pool), ("i", length), fds=[fd])
     finally:
         os.close(fd)
-    return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", size), ("i", size), ("i", size * 4), ("u", 0))
+    return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4), ("u", 0))
 
 
 class Panel:
@@ -168,6 +178,35 @@ def main():
             check(len(first) == 1 and later == [],
                   f"wl_seat.capabilities came once, and not again for a pointer added and removed ({len(first)}, "
                   f"{len(later)})")
+        check(kiln.alive(), "kiln is still running")
+
+    # Resize and move under a still pointer.
+    need("grim")
+    with Kiln(size=f"{WIDTH}x{HEIGHT}") as kiln:
+        panel = Panel(kiln)
+        a = PointerClient(kiln, "A", 0xffff0000, size=(200, 150))
+        x0, y0, _, _ = kiln.wait_for(lambda: kiln.screenshot().bounding_box((255, 0, 0)), "A on screen")
+        point = (x0 + 250, y0 + 50)  # right of the 200-wide window, on the desktop
+        panel.point_at(*point)
+        check(a.crossings() == [], f"the pointer at {point} is beside A: no enter")
+        a.attach(400, 300, 0xffff0000)
+        enter = a.conn.dispatch_until(lambda e: e.obj == a.pointer and e.opcode == ENTER)
+        _, _, sx, sy = enter.args("uoff")
+        check((sx, sy) == (250, 50), f"A grows to 400x300 under the still pointer: it gets enter at ({sx}, {sy})")
+        a.crossings()
+
+        # Fullscreen moves the window to the output's corner: the pointer is at another point of it, a motion says
+        # where.
+        a.conn.send(a.window.toplevel, 11, ("o", 0))  # set_fullscreen(null)
+        serial = a.window.wait_configure()
+        check(serial > 0, "fullscreen is configured")
+        a.attach(WIDTH, HEIGHT, 0xffff0000)
+
+        def motion_to_point(event):
+            return event.obj == a.pointer and event.opcode == MOTION and tuple(event.args("uff")[1:]) == point
+
+        a.conn.dispatch_until(motion_to_point)
+        check(True, f"moved to the output's corner, A gets a motion to {point}, the pointer's own layout point")
         check(kiln.alive(), "kiln is still running")
 
 

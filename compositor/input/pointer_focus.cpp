@@ -97,11 +97,12 @@ void PointerFocus::focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double 
         wlr_seat_pointer_notify_enter(seat, hit.surface, hit.sx, hit.sy);  // with its own frame
         return;
     }
-    // The same surface: a motion if the point moved within it (wlroots drops one that changes nothing).
-    const bool moved = wl_fixed_from_double(seat->pointer_state.sx) != wl_fixed_from_double(hit.sx) ||
-                       wl_fixed_from_double(seat->pointer_state.sy) != wl_fixed_from_double(hit.sy);
+    // The same surface: a motion if the point moved within it, as the client sees it (in wl_fixed_t).
+    if (wl_fixed_from_double(seat->pointer_state.sx) == wl_fixed_from_double(hit.sx) &&
+        wl_fixed_from_double(seat->pointer_state.sy) == wl_fixed_from_double(hit.sy))
+        return;
     wlr_seat_pointer_notify_motion(seat, time_msec, hit.sx, hit.sy);
-    if (moved && frame)
+    if (frame)
         wlr_seat_pointer_notify_frame(seat);
 }
 

@@ -37,12 +37,12 @@ bool locate(wl_resource* resource, wl_fixed_t x, wl_fixed_t y, wlr_input_device*
     return true;
 }
 
-void handle_destroy(wl_client*, wl_resource* resource)
+void handle_destroy(wl_client*, wl_resource* resource) noexcept
 {
     wl_resource_destroy(resource);
 }
 
-void handle_touch_down(wl_client*, wl_resource* resource, int32_t id, wl_fixed_t x, wl_fixed_t y)
+void handle_touch_down(wl_client*, wl_resource* resource, int32_t id, wl_fixed_t x, wl_fixed_t y) noexcept
 {
     wlr_event_touch_down event{};
     if (!locate(resource, x, y, &event.device, &event.x, &event.y))
@@ -52,7 +52,7 @@ void handle_touch_down(wl_client*, wl_resource* resource, int32_t id, wl_fixed_t
     wl_signal_emit(&event.device->touch->events.down, &event);
 }
 
-void handle_touch_motion(wl_client*, wl_resource* resource, int32_t id, wl_fixed_t x, wl_fixed_t y)
+void handle_touch_motion(wl_client*, wl_resource* resource, int32_t id, wl_fixed_t x, wl_fixed_t y) noexcept
 {
     wlr_event_touch_motion event{};
     if (!locate(resource, x, y, &event.device, &event.x, &event.y))
@@ -62,7 +62,7 @@ void handle_touch_motion(wl_client*, wl_resource* resource, int32_t id, wl_fixed
     wl_signal_emit(&event.device->touch->events.motion, &event);
 }
 
-void handle_touch_up(wl_client*, wl_resource* resource, int32_t id)
+void handle_touch_up(wl_client*, wl_resource* resource, int32_t id) noexcept
 {
     wlr_event_touch_up event{};
     event.device = from(resource)->seat().headless_touch();
@@ -73,14 +73,14 @@ void handle_touch_up(wl_client*, wl_resource* resource, int32_t id)
     wl_signal_emit(&event.device->touch->events.up, &event);
 }
 
-void handle_touch_frame(wl_client*, wl_resource* resource)
+void handle_touch_frame(wl_client*, wl_resource* resource) noexcept
 {
     wlr_input_device* device = from(resource)->seat().headless_touch();
     if (device)
         wl_signal_emit(&device->touch->events.frame, nullptr);
 }
 
-void handle_touch_cancel(wl_client*, wl_resource* resource, int32_t id)
+void handle_touch_cancel(wl_client*, wl_resource* resource, int32_t id) noexcept
 {
     wlr_event_touch_cancel event{};
     event.device = from(resource)->seat().headless_touch();
@@ -100,7 +100,7 @@ const struct kiln_test_input_v1_interface implementation = {
     .touch_cancel = handle_touch_cancel,
 };
 
-void bind(wl_client* client, void* data, uint32_t version, uint32_t id)
+void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 {
     wl_resource* resource = wl_resource_create(client, &kiln_test_input_v1_interface, static_cast<int>(version), id);
     if (!resource) {

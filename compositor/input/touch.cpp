@@ -13,10 +13,10 @@ namespace {
 
 // A touch grab that sends nothing: with it, wlr_seat_touch_notify_up frees a point without a wl_touch.up.
 // wlroots 0.15 has no other way to end a point (wl_touch.cancel leaves them all in the seat).
-uint32_t silent_down(wlr_seat_touch_grab*, uint32_t, wlr_touch_point*) { return 0; }
-void silent_point(wlr_seat_touch_grab*, uint32_t, wlr_touch_point*) {}
-void silent_frame(wlr_seat_touch_grab*) {}
-void silent_wl_cancel(wlr_seat_touch_grab*, wlr_surface*) {}
+uint32_t silent_down(wlr_seat_touch_grab*, uint32_t, wlr_touch_point*) noexcept { return 0; }
+void silent_point(wlr_seat_touch_grab*, uint32_t, wlr_touch_point*) noexcept {}
+void silent_frame(wlr_seat_touch_grab*) noexcept {}
+void silent_wl_cancel(wlr_seat_touch_grab*, wlr_surface*) noexcept {}
 
 const wlr_touch_grab_interface silent_grab_interface = {
     .down = silent_down,

@@ -127,7 +127,9 @@ void Touch::down(const wlr_event_touch_down& event)
         return;
     if (hit.view)
         server_.focus(hit.view);
-    // No serial: the client has no wl_touch, and no point was made.
+    // A client without a wl_touch gets no point (wlroots would log an error for each).
+    if (!wlr_surface_accepts_touch(seat_, hit.surface))
+        return;
     if (wlr_seat_touch_notify_down(seat_, hit.surface, event.time_msec, event.touch_id, hit.sx, hit.sy) != 0)
         points_.emplace(event.touch_id, std::make_unique<Point>(hit.node));
 }

@@ -172,6 +172,23 @@ def main():
         injector.frame()
         got = opcodes(b.events())
         check(got == [DOWN, FRAME], f"a point whose client left ends cleanly; its id is usable again ({got})")
+        injector.up(6)
+        injector.frame()
+        b.events()
+
+        # A window whose client has no wl_touch: a touch there reaches nobody, and touch goes on working.
+        c = Connection(kiln.client_env)
+        window = Toplevel(c, "no touch")
+        window.commit()
+        window.map(120, 120, color=0xff0000ff)
+        shot = kiln.wait_for(lambda: (s := kiln.screenshot()) and s.count((0, 0, 255), step=4) and s,
+                             "the window without touch on screen")
+        injector.down(7, *pixel_of(shot, 0xff0000ff))
+        injector.motion(7, *on_b)
+        injector.up(7)
+        injector.frame()
+        check(b.events() == [], "a touch on a client without wl_touch goes nowhere else")
+        c.close()
         check(kiln.alive(), "kiln is still running")
         status, _ = kiln.stop()
         check(status == 0, f"kiln exits 0 (got {status})")

@@ -36,16 +36,17 @@ public:
     Device(Touch& touch, wlr_input_device* device) : touch_(touch), device_(device)
     {
         wlr_cursor_attach_input_device(touch.cursor_, device);
-        // A touchscreen is one output's glass: map it there when the device says which (libinput on DRM).
-        if (device->output_name) {
-            wlr_output_layout* layout = touch.server_.layout();
-            wlr_output_layout_output* l_output = nullptr;
-            wl_list_for_each(l_output, &layout->outputs, link)
-            {
-                if (std::strcmp(l_output->output->name, device->output_name) == 0)
-                    wlr_cursor_map_input_to_output(touch.cursor_, device, l_output->output);
-            }
+        wlr_output_layout* layout = touch.server_.layout();
+        wlr_output_layout_output* l_output = nullptr;
+        wl_list_for_each(l_output, &layout->outputs, link)
+        {
+            map_to(l_output->output);
         }
+        // Its output may come later than the device (and come back after a hot-unplug).
+        if (device->output_name)
+            output_added_.connect(&layout->events.add, [this](void* data) {
+                map_to(static_cast<wlr_output_layout_output*>(data)->output);
+            });
         // wlr_cursor detaches the device itself on destroy.
         destroy_.connect(&device->events.destroy, [this](void*) {
             Touch& touch = touch_;
@@ -57,8 +58,17 @@ public:
     wlr_input_device* device() const { return device_; }
 
 private:
+    // A touchscreen is one output's glass: it maps there when the device says which (libinput on DRM); one that
+    // names none (headless) spans the layout.
+    void map_to(wlr_output* output)
+    {
+        if (device_->output_name && std::strcmp(output->name, device_->output_name) == 0)
+            wlr_cursor_map_input_to_output(touch_.cursor_, device_, output);
+    }
+
     Touch& touch_;
     wlr_input_device* device_;
+    wl::Listener output_added_;
     wl::Listener destroy_;
 };
 

@@ -16,6 +16,7 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/input/idle.hpp"
 #include "compositor/input/relative_pointer.hpp"
+#include "compositor/input/test_input.hpp"
 #include "compositor/input/virtual_input.hpp"
 #include "compositor/protocols/clipboard.hpp"
 #include "compositor/shell/decorations.hpp"
@@ -73,6 +74,7 @@ Server::~Server()
         seat_->on_activity(nullptr);
     idle_.reset();
     decorations_.reset();
+    test_input_.reset();
     virtual_input_.reset();
     clipboard_.reset();
     acquire_fences_.reset();
@@ -187,7 +189,7 @@ bool Server::start(std::string& error)
         if (drm_syncobj_)
             acquire_fences_->set_explicit_sync([this](wlr_surface* s) { return drm_syncobj_->is_explicit(s); });
     }
-    wlr_compositor_create(display_, renderer_);
+    compositor_ = wlr_compositor_create(display_, renderer_);
     wlr_data_device_manager_create(display_);
     layout_ = wlr_output_layout_create();
     wlr_xdg_output_manager_v1_create(display_, layout_);
@@ -214,9 +216,16 @@ bool Server::start(std::string& error)
         }
     });
 
-    seat_ = std::make_unique<Seat>(*this, backend_);
+    seat_ = std::make_unique<Seat>(*this, backend_, compositor_, xdg_shell_);
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
+    if (options_.test_input) {
+        // Any client could touch any window through it: tests only, never a real session.
+        if (wlr_backend_is_headless(backend_))
+            test_input_ = std::make_unique<TestInput>(display_, *seat_, layout_);
+        else
+            std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
+    }
     decorations_ = std::make_unique<Decorations>(display_);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
@@ -410,6 +419,7 @@ void Server::focus(View* view)
             wlr_xdg_toplevel_set_activated(old, false);
     }
     wlr_scene_node_raise_to_top(view->node());
+    seat_->scene_changed();
     // Keep the most recently focused view last, like a stacking order.
     view->set_activated(true);
     seat_->focus_keyboard(view->surface());

@@ -35,6 +35,7 @@ class PrivilegedGlobals;
 class RequestGuard;
 class Clipboard;
 class VirtualInput;
+class TestInput;
 class Decorations;
 class Idle;
 class XdgActivation;
@@ -111,6 +112,7 @@ private:
     wlr_scene* scene_ = nullptr;
     wlr_output_layout* layout_ = nullptr;
     wlr_xdg_shell* xdg_shell_ = nullptr;
+    wlr_compositor* compositor_ = nullptr;
     wlr_presentation* presentation_ = nullptr;
     std::string socket_;
     int exit_status_ = 0;
@@ -128,6 +130,7 @@ private:
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
+    std::unique_ptr<TestInput> test_input_;
     std::unique_ptr<Decorations> decorations_;
     std::unique_ptr<Idle> idle_;
     std::unique_ptr<XdgActivation> xdg_activation_;

@@ -31,6 +31,7 @@ base=(
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev
   scdoc man-db
+  adwaita-icon-theme
   sway gnuplot-nox
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
   clang libclang-rt-14-dev

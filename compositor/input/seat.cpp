@@ -2,9 +2,12 @@
 #include "compositor/input/seat.hpp"
 
 #include "compositor/input/bindings.hpp"
+#include "compositor/input/cursor.hpp"
 #include "compositor/input/keymap.hpp"
 #include "compositor/input/libinput_config.hpp"
+#include "compositor/input/pointer_focus.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
+#include "compositor/input/touch.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
 
@@ -117,18 +120,22 @@ private:
     wl::Listener destroy_;
 };
 
-Seat::Seat(Server& server, wlr_backend* backend)
-    : server_(server),
-      seat_(wlr_seat_create(server.display(), "seat0")),
-      cursor_(wlr_cursor_create()),
-      xcursor_(wlr_xcursor_manager_create(nullptr, 24))
+Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
+    : server_(server), seat_(wlr_seat_create(server.display(), "seat0")), cursor_(wlr_cursor_create())
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(server.display(), seat_);
     bindings_ = std::make_unique<Bindings>(server);
     wlr_cursor_attach_output_layout(cursor_, server.layout());
-    // The cursor theme is loaded when a cursor is first shown, not at start-up: reading every cursor of a theme
-    // (animated ones frame by frame) was about 250 opens and 1,000 seeks before the first frame, and a seat without
-    // a pointer (headless, tests) never needs it.
+    cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, server.layout());
+    pointer_focus_ = std::make_unique<PointerFocus>(
+        wl_display_get_event_loop(server.display()), compositor, xdg_shell, [this](uint32_t time_msec) {
+            // While Super+drag moves a window the pointer stays with it, as during a real move. A pointer no device
+            // has moved points nowhere (wlroots parks it at 100,100): it enters nothing until it is used.
+            if (!grabbed_ && pointer_used_)
+                PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, true);
+        });
+    touch_ = std::make_unique<Touch>(
+        server, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
 
     new_input_.connect(&backend->events.new_input,
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
@@ -146,18 +153,11 @@ Seat::Seat(Server& server, wlr_backend* backend)
                            [this](void* data) { pointer_button(static_cast<wlr_event_pointer_button*>(data)); });
     cursor_axis_.connect(&cursor_->events.axis, [this](void* data) {
         auto* event = static_cast<wlr_event_pointer_axis*>(data);
-        notify_activity();
+        pointer_used();
         wlr_seat_pointer_notify_axis(seat_, event->time_msec, event->orientation, event->delta,
                                      event->delta_discrete, event->source);
     });
     cursor_frame_.connect(&cursor_->events.frame, [this](void*) { wlr_seat_pointer_notify_frame(seat_); });
-    request_cursor_.connect(&seat_->events.request_set_cursor, [this](void* data) {
-        auto* event = static_cast<wlr_seat_pointer_request_set_cursor_event*>(data);
-        // Only the client with pointer focus may set the cursor image. A null surface (hide the cursor) is allowed
-        // and wlroots takes it; a surface with another role never gets here (wl_pointer.error.role).
-        if (event->seat_client == seat_->pointer_state.focused_client)
-            wlr_cursor_set_surface(cursor_, event->surface, event->hotspot_x, event->hotspot_y);
-    });
     request_selection_.connect(&seat_->events.request_set_selection, [this](void* data) {
         auto* event = static_cast<wlr_seat_request_set_selection_event*>(data);
         // A null source clears the selection, which wlroots takes.
@@ -182,14 +182,15 @@ Seat::~Seat()
 {
     // The cursor owns the signals most listeners hang on: let go of them before it is freed.
     for (wl::Listener* listener : {&new_input_, &cursor_motion_, &cursor_motion_absolute_, &cursor_button_,
-                                   &cursor_axis_, &cursor_frame_, &request_cursor_, &request_selection_,
-                                   &request_start_drag_})
+                                   &cursor_axis_, &cursor_frame_, &request_selection_, &request_start_drag_})
         listener->disconnect();
     keyboards_.clear();
     pointers_.clear();
     bindings_.reset();
+    touch_.reset();
+    pointer_focus_.reset();
+    cursor_image_.reset();
     shortcuts_inhibit_.reset();
-    wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);
 }
 
@@ -206,6 +207,9 @@ void Seat::add_input(wlr_input_device* device)
     case WLR_INPUT_DEVICE_POINTER:
         pointers_.push_back(std::make_unique<Pointer>(*this, device));
         break;
+    case WLR_INPUT_DEVICE_TOUCH:
+        touch_->add_device(device);
+        break;
     default:
         break;
     }
@@ -219,8 +223,22 @@ void Seat::update_capabilities()
         caps |= WL_SEAT_CAPABILITY_POINTER;
     if (!keyboards_.empty())
         caps |= WL_SEAT_CAPABILITY_KEYBOARD;
-    // wlroots sends wl_seat.capabilities only when they differ from the last ones.
-    wlr_seat_set_capabilities(seat_, caps);
+    if (touch_ && touch_->has_devices())
+        caps |= WL_SEAT_CAPABILITY_TOUCH;
+    // Only a change is announced: a client that hears wl_seat.capabilities re-creates its wl_pointer and friends,
+    // so a second pointer or keyboard coming and going must not be heard.
+    if (caps != seat_->capabilities)
+        wlr_seat_set_capabilities(seat_, caps);
+}
+
+void Seat::scene_changed()
+{
+    pointer_focus_->scene_changed();
+}
+
+wlr_input_device* Seat::headless_touch() const
+{
+    return touch_->headless_device();
 }
 
 void Seat::reload()
@@ -259,38 +277,36 @@ void Seat::begin_move(View* view)
 
 void Seat::view_unmapped(View* view)
 {
-    if (grabbed_ == view)
+    if (grabbed_ == view) {
         grabbed_ = nullptr;
+        scene_changed();
+    }
+}
+
+void Seat::pointer_used()
+{
+    notify_activity();
+    pointer_used_ = true;
+    cursor_image_->pointer_used();
 }
 
 void Seat::pointer_moved(uint32_t time_msec)
 {
-    notify_activity();
+    pointer_used();
     if (grabbed_) {
         grabbed_->move_to(static_cast<int>(cursor_->x - grab_x_), static_cast<int>(cursor_->y - grab_y_));
         return;
     }
-    wlr_surface* surface = nullptr;
-    double sx = 0;
-    double sy = 0;
-    View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
-    if (!view) {
-        wlr_xcursor_manager_load(xcursor_, 1);  // once: later calls find the scale loaded
-        wlr_xcursor_manager_set_cursor_image(xcursor_, "left_ptr", cursor_);
-    }
-    if (surface) {
-        wlr_seat_pointer_notify_enter(seat_, surface, sx, sy);
-        wlr_seat_pointer_notify_motion(seat_, time_msec, sx, sy);
-    } else {
-        wlr_seat_pointer_clear_focus(seat_);
-    }
+    // The device's own wl_pointer.frame follows.
+    PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, false);
 }
 
 void Seat::pointer_button(wlr_event_pointer_button* event)
 {
-    notify_activity();
+    pointer_used();
     if (event->state == WLR_BUTTON_RELEASED && grabbed_) {
         grabbed_ = nullptr;
+        scene_changed();  // the pointer meets whatever is under it now
         return;
     }
     wlr_surface* surface = nullptr;

@@ -147,6 +147,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -d, --debug                verbose wlroots logging
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
+      --test-input           for tests: offer kiln_test_input_v1, through which any client drives the headless
+                             touch device (headless backend only; never on a real session)
 
 SIGHUP reads kiln.ini again: bindings, keyboard, inputs, outputs and background change, clients stay.
 Default keys: Super+Return terminal, Super+Q close, Alt+Tab next window, Super+Shift+E quit; see kiln.ini(5).
@@ -247,6 +249,10 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
                 return fail("unknown composition mode '" + std::string(v) + "' (auto or gl)");
         } else if (arg == "--debug-full-redraw") {
             options.full_redraw = true;
+        } else if (arg == "--test-input") {
+            if (reject_inline())
+                return fail(std::string(arg) + " takes no value");
+            options.test_input = true;
         } else if (arg == "--stats") {
             if (!take_value(v) || v.empty())
                 return fail("--stats needs a file name");

@@ -43,6 +43,7 @@ struct Options {
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
     bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
+    bool test_input = false;            // --test-input: offer kiln_test_input_v1 (headless only), for tests
     bool help = false;
     bool version = false;
 

@@ -61,6 +61,7 @@ void View::move_to(int x, int y)
     x_ = x;
     y_ = y;
     wlr_scene_node_set_position(node_, x, y);
+    server_.seat().scene_changed();
 }
 
 void View::set_activated(bool activated)

@@ -83,6 +83,24 @@ private:
     wl::Listener destroy_;
 };
 
+// One touchscreen: it offers wl_touch while it exists. kiln routes no touch events of its own yet (issue #11);
+// an embedded host (compositor/embedded.cpp) sends them to the seat.
+class Seat::Touchscreen {
+public:
+    Touchscreen(Seat& seat, wlr_input_device* device) : seat_(seat)
+    {
+        destroy_.connect(&device->events.destroy, [this](void*) {
+            Seat& seat = seat_;
+            seat.touchscreens_.remove_if([this](auto& t) { return t.get() == this; });
+            seat.update_capabilities();
+        });
+    }
+
+private:
+    Seat& seat_;
+    wl::Listener destroy_;
+};
+
 Seat::Seat(Server& server, wlr_backend* backend)
     : server_(server),
       seat_(wlr_seat_create(server.display(), "seat0")),
@@ -152,6 +170,7 @@ Seat::~Seat()
         listener->disconnect();
     keyboards_.clear();
     pointers_.clear();
+    touchscreens_.clear();
     shortcuts_inhibit_.reset();
     wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);
@@ -170,6 +189,9 @@ void Seat::add_input(wlr_input_device* device)
     case WLR_INPUT_DEVICE_POINTER:
         pointers_.push_back(std::make_unique<Pointer>(*this, device));
         break;
+    case WLR_INPUT_DEVICE_TOUCH:
+        touchscreens_.push_back(std::make_unique<Touchscreen>(*this, device));
+        break;
     default:
         break;
     }
@@ -183,6 +205,8 @@ void Seat::update_capabilities()
         caps |= WL_SEAT_CAPABILITY_POINTER;
     if (!keyboards_.empty())
         caps |= WL_SEAT_CAPABILITY_KEYBOARD;
+    if (!touchscreens_.empty())
+        caps |= WL_SEAT_CAPABILITY_TOUCH;
     // wlroots sends wl_seat.capabilities only when they differ from the last ones.
     wlr_seat_set_capabilities(seat_, caps);
 }

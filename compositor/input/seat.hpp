@@ -34,6 +34,7 @@ public:
 private:
     class Keyboard;
     class Pointer;
+    class Touchscreen;
 
     void add_keyboard(wlr_input_device* device);
     void update_capabilities();
@@ -52,6 +53,7 @@ private:
     std::list<std::unique_ptr<Keyboard>> keyboards_;
     bool keymap_reported_ = false;  // a [keyboard] xkbcommon refused is reported once, not per keyboard
     std::list<std::unique_ptr<Pointer>> pointers_;
+    std::list<std::unique_ptr<Touchscreen>> touchscreens_;
 
     std::function<void()> activity_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;

@@ -36,6 +36,9 @@ struct Options {
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
     bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
+    // Inside another program (compositor/embedded.hpp): no socket, no environment changes, no signal handlers, no
+    // startup commands; the host adds clients by fd and drives input. Not a flag: only the embedding API sets it.
+    bool embedded = false;
     bool help = false;
     bool version = false;
 

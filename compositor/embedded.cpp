@@ -80,7 +80,11 @@ public:
         wake_fd_ = -1;
     }
 
-    bool running() const { return thread_.joinable(); }
+    bool running() const
+    {
+        std::lock_guard lock(mutex_);
+        return accepting_;  // false as soon as the loop ended, even on its own (the backend went away)
+    }
 
     // Runs `work` on the compositor's thread and waits until it has. The lock guards the queue only while a task is
     // added or taken, never while one runs; false when the server is not running (nothing ran).
@@ -298,7 +302,7 @@ private:
 
     Options options_;
     std::thread thread_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::deque<std::function<void()>> tasks_;  // guarded by mutex_
     bool accepting_ = false;                   // guarded by mutex_
     int wake_fd_ = -1;

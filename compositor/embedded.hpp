@@ -28,6 +28,7 @@ public:
     // Destroys the server (its clients are disconnected) on its thread and joins that thread. Does nothing when
     // not running.
     void stop();
+    // Whether the server takes work: from start() until stop(), or until its loop ended on its own.
     bool running() const;
 
     // A new client on one end of a socketpair; returns the other end (the caller owns it), or -1.

@@ -14,7 +14,6 @@
 #include <functional>
 #include <future>
 #include <list>
-#include <map>
 #include <mutex>
 #include <thread>
 
@@ -44,6 +43,9 @@ public:
         options_.embedded = true;
         options_.startup.clear();
         options_.exit_with_startup = false;
+        // The host's keys are its clients' alone: no binding starts a terminal, switches VT or quits.
+        options_.bindings.bindings.clear();
+        options_.test_input = false;
     }
     ~Loop() { stop(); }
     Loop(const Loop&) = delete;
@@ -147,12 +149,9 @@ public:
 
     void pointer_move_to(double x, double y)
     {
-        // wlroots takes absolute motion as a fraction of the layout's box, as from a tablet or a touchscreen.
-        const wlr_box* box = wlr_output_layout_get_box(server_->layout(), nullptr);
-        if (!box || box->width <= 0 || box->height <= 0)
+        wlr_event_pointer_motion_absolute event{pointer_, now_msec(), 0, 0};
+        if (!layout_fraction(x, y, event.x, event.y))
             return;
-        wlr_event_pointer_motion_absolute event{pointer_, now_msec(), (x - box->x) / box->width,
-                                                (y - box->y) / box->height};
         wl_signal_emit(&pointer_->pointer->events.motion_absolute, &event);
         wl_signal_emit(&pointer_->pointer->events.frame, pointer_->pointer);
     }
@@ -179,58 +178,59 @@ public:
         wlr_keyboard_notify_key(keyboard_->keyboard, &event);
     }
 
-    // Touch goes straight to the seat: kiln has no touch routing of its own yet (issue #11).
+    // Touch raises the events a touchscreen would on the host's touch device, in its 0..1 range over the layout, so
+    // it takes kiln's own path (compositor/input/touch.cpp) through the cursor and the seat. The ids are the host's.
     void touch_down(int32_t id, double x, double y)
     {
-        if (touch_points_.contains(id))
-            return;  // the host reused an id that is still down
-        wlr_surface* surface = nullptr;
-        double sx = 0;
-        double sy = 0;
-        server_->view_at(x, y, &surface, &sx, &sy);
-        if (!surface)
+        wlr_event_touch_down event{};
+        if (!layout_fraction(x, y, event.x, event.y))
             return;
-        wlr_seat* seat = server_->seat().wlr();
-        wlr_seat_touch_notify_down(seat, surface, now_msec(), id, sx, sy);
-        if (!wlr_seat_touch_get_point(seat, id))
-            return;  // its client has no wl_touch
-        touch_points_[id] = {x - sx, y - sy};
-        wlr_seat_touch_notify_frame(seat);
+        event.device = touch_;
+        event.time_msec = now_msec();
+        event.touch_id = id;
+        wl_signal_emit(&touch_->touch->events.down, &event);
+        wl_signal_emit(&touch_->touch->events.frame, nullptr);
     }
 
     void touch_move(int32_t id, double x, double y)
     {
-        auto point = touch_points_.find(id);
-        if (point == touch_points_.end())
+        wlr_event_touch_motion event{};
+        if (!layout_fraction(x, y, event.x, event.y))
             return;
-        wlr_seat* seat = server_->seat().wlr();
-        // Coordinates stay relative to the surface the point went down on.
-        wlr_seat_touch_notify_motion(seat, now_msec(), id, x - point->second.origin_x, y - point->second.origin_y);
-        wlr_seat_touch_notify_frame(seat);
+        event.device = touch_;
+        event.time_msec = now_msec();
+        event.touch_id = id;
+        wl_signal_emit(&touch_->touch->events.motion, &event);
+        wl_signal_emit(&touch_->touch->events.frame, nullptr);
     }
 
     void touch_up(int32_t id)
     {
-        if (!touch_points_.erase(id))
-            return;
-        wlr_seat* seat = server_->seat().wlr();
-        if (!wlr_seat_touch_get_point(seat, id))
-            return;  // its surface went away
-        wlr_seat_touch_notify_up(seat, now_msec(), id);
-        wlr_seat_touch_notify_frame(seat);
+        wlr_event_touch_up event{};
+        event.device = touch_;
+        event.time_msec = now_msec();
+        event.touch_id = id;
+        wl_signal_emit(&touch_->touch->events.up, &event);
+        wl_signal_emit(&touch_->touch->events.frame, nullptr);
     }
 
 private:
+    // wlroots takes absolute positions (a tablet's, a touchscreen's) as fractions of the layout's box.
+    bool layout_fraction(double x, double y, double& fx, double& fy) const
+    {
+        const wlr_box* box = wlr_output_layout_get_box(server_->layout(), nullptr);
+        if (!box || box->width <= 0 || box->height <= 0)
+            return false;
+        fx = (x - box->x) / box->width;
+        fy = (y - box->y) / box->height;
+        return true;
+    }
+
     // A client the host added, known by the host's end of its socketpair.
     struct Client {
         int host_fd = -1;
         wl_client* client = nullptr;
         wl::Listener destroyed;
-    };
-    // Where the surface a touch point went down on had its origin, in layout coordinates.
-    struct TouchPoint {
-        double origin_x = 0;
-        double origin_y = 0;
     };
 
     void run(std::promise<std::string>& started)
@@ -270,7 +270,6 @@ private:
         }
         run_tasks();  // any queued before the queue closed
         wl_event_source_remove(wake);
-        touch_points_.clear();
         clients_.clear();
         server.reset();  // disconnects the clients; the backend takes the devices with it
         server_ = nullptr;
@@ -312,7 +311,6 @@ private:
     wlr_input_device* pointer_ = nullptr;
     wlr_input_device* touch_ = nullptr;
     std::list<std::unique_ptr<Client>> clients_;
-    std::map<int32_t, TouchPoint> touch_points_;
 };
 
 EmbeddedServer::EmbeddedServer(Options options) : loop_(std::make_unique<Loop>(std::move(options))) {}

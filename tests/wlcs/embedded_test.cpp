@@ -52,6 +52,7 @@ struct TestClient {
     wl_seat* seat = nullptr;
     wl_pointer* pointer = nullptr;
     wl_touch* touch = nullptr;
+    wl_keyboard* keyboard = nullptr;
     uint32_t capabilities = 0;
     wl_surface* surface = nullptr;
     xdg_surface* xdg = nullptr;
@@ -69,6 +70,8 @@ struct TestClient {
     double touch_x = -1;
     double touch_y = -1;
     std::vector<int32_t> touches_up;
+    wl_surface* keyboard_surface = nullptr;
+    std::vector<uint32_t> keys_pressed;
 
     explicit TestClient(int fd) : display(wl_display_connect_to_fd(fd))
     {
@@ -156,6 +159,23 @@ struct TestClient {
             [](void*, wl_touch*, int32_t, wl_fixed_t, wl_fixed_t) {},
             [](void*, wl_touch*, int32_t, wl_fixed_t) {},
         };
+        static const wl_keyboard_listener keyboard_listener = {
+            [](void*, wl_keyboard*, uint32_t, int32_t fd, uint32_t) { close(fd); },
+            [](void* data, wl_keyboard*, uint32_t, wl_surface* s, wl_array*) {
+                static_cast<TestClient*>(data)->keyboard_surface = s;
+            },
+            [](void* data, wl_keyboard*, uint32_t, wl_surface*) {
+                static_cast<TestClient*>(data)->keyboard_surface = nullptr;
+            },
+            [](void* data, wl_keyboard*, uint32_t, uint32_t, uint32_t key, uint32_t state) {
+                if (state == WL_KEYBOARD_KEY_STATE_PRESSED)
+                    static_cast<TestClient*>(data)->keys_pressed.push_back(key);
+            },
+            [](void*, wl_keyboard*, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) {},
+            [](void*, wl_keyboard*, int32_t, int32_t) {},
+        };
+        keyboard = wl_seat_get_keyboard(seat);
+        wl_keyboard_add_listener(keyboard, &keyboard_listener, this);
         pointer = wl_seat_get_pointer(seat);
         wl_pointer_add_listener(pointer, &pointer_listener, this);
         touch = wl_seat_get_touch(seat);
@@ -277,6 +297,20 @@ TEST_CASE("a client added by fd sees the host's devices, and pointer and touch r
     kiln.pointer_move_to(700, 500);  // off the window
     REQUIRE(wl_display_roundtrip(client.display) >= 0);
     CHECK(client.pointer_surface == nullptr);
+
+    // The newly mapped window has keyboard focus; a key the host presses reaches it (no binding of kiln's takes it).
+    CHECK(client.keyboard_surface == client.surface);
+    kiln.key(KEY_A, true);
+    kiln.key(KEY_A, false);
+    REQUIRE(wl_display_roundtrip(client.display) >= 0);
+    CHECK(client.keys_pressed == std::vector<uint32_t>{KEY_A});
+    // Alt+Tab is kiln's focus-next on a desktop; embedded, it is the client's.
+    kiln.key(KEY_LEFTALT, true);
+    kiln.key(KEY_TAB, true);
+    kiln.key(KEY_TAB, false);
+    kiln.key(KEY_LEFTALT, false);
+    REQUIRE(wl_display_roundtrip(client.display) >= 0);
+    CHECK(client.keys_pressed == std::vector<uint32_t>{KEY_A, KEY_LEFTALT, KEY_TAB});
 
     kiln.touch_down(7, 350, 260);
     REQUIRE(wl_display_roundtrip(client.display) >= 0);

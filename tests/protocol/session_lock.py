@@ -2,6 +2,8 @@
 """ext-session-lock-v1 on headless kiln (640x480): while locked nothing but the lock surfaces is shown or gets
 input, a second locker is refused, a locker that dies leaves the session locked (and another may take over), and
 unlock_and_destroy brings the session back. Plus the protocol's errors."""
+import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -166,6 +168,30 @@ def lock_cycle(kiln):
         rescue.close()
 
 
+def swaylock(kiln):
+    if shutil.which("swaylock") is None:
+        print("swaylock is not installed: its case is skipped")
+        return
+    with Connection(kiln.client_env) as app:
+        window = Toplevel(app, "behind swaylock")
+        window.commit()
+        window.map(300, 200, argb(BLUE))
+        kiln.wait_for(lambda: kiln.screenshot().count(BLUE) > 0, "the window")
+        locker = kiln.spawn(["swaylock", "--color", "00ff00"])
+        lock_shown(kiln, "swaylock's green")
+        check(True, "swaylock locks the session: its green covers the output, the window is hidden")
+        locker.send_signal(signal.SIGKILL)
+        locker.wait()
+        none_of(kiln, [BLUE, GREEN], "no client's pixels after swaylock died")
+        check(True, "swaylock killed: the session stays locked, no client's pixels")
+        rescue = Locker(kiln)
+        check(rescue.answer() == LOCKED, "another locker takes over")
+        rescue.unlock()
+        kiln.wait_for(lambda: kiln.screenshot().count(BLUE) > 0, "the window back")
+        check(True, "and unlocks: the window is back")
+        rescue.close()
+
+
 def errors(kiln):
     locker = Locker(kiln)
     check(locker.answer() == LOCKED, "locked")
@@ -212,7 +238,7 @@ def errors(kiln):
 
 def main():
     need("grim")
-    for test in (lock_cycle, errors):
+    for test in (lock_cycle, swaylock, errors):
         with Kiln() as kiln:
             test(kiln)
 

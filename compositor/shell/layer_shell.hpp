@@ -16,13 +16,6 @@ namespace kiln::compositor {
 class LayerSurface;
 class Server;
 
-// Where a layer surface of `desired` size, anchors and margins goes in `bounds` (empty when it cannot fit).
-wlr_box place_layer_surface(const wlr_box& bounds, uint32_t anchor, uint32_t desired_width, uint32_t desired_height,
-                            int32_t margin_top, int32_t margin_right, int32_t margin_bottom, int32_t margin_left);
-// Takes an exclusive zone along the edge the surface is anchored to out of `usable`, clamped to what is left of it.
-void take_exclusive_zone(wlr_box& usable, uint32_t anchor, int32_t zone, int32_t margin_top, int32_t margin_right,
-                         int32_t margin_bottom, int32_t margin_left);
-
 class LayerShell {
 public:
     LayerShell(Server& server, const SceneLayers& layers);

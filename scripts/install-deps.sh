@@ -29,7 +29,7 @@ base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
-  wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock
+  wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock waybar
   sway gnuplot-nox
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
   clang libclang-rt-14-dev

@@ -2,7 +2,9 @@
 """Layer shell on headless kiln (640x480): swaybg paints the background under windows, panels take exclusive zones
 out of the usable area (clamped when too large), layers stack around windows, keyboard interactivity, popups, and
 the size error wlroots 0.15 leaves to the compositor."""
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
@@ -12,6 +14,7 @@ from wayland_wire import Connection, ProtocolError, Toplevel, shm_buffer  # noqa
 BACKGROUND, BOTTOM, TOP, OVERLAY = 0, 1, 2, 3
 ANCHOR_TOP, ANCHOR_BOTTOM, ANCHOR_LEFT, ANCHOR_RIGHT = 1, 2, 4, 8
 INTERACTIVITY_NONE, INTERACTIVITY_EXCLUSIVE, INTERACTIVITY_ON_DEMAND = 0, 1, 2
+BTN_LEFT = 0x110
 RED, GREEN, BLUE, YELLOW, MAGENTA, CYAN = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (255, 0, 255), (0, 255, 255)
 
 
@@ -116,6 +119,28 @@ def exclusive_zone(kiln):
         check(kiln.alive(), "kiln is unaffected")
 
 
+WAYBAR_CONFIG = '{"layer": "top", "position": "top", "height": 30, "modules-left": [], "modules-right": []}'
+WAYBAR_STYLE = "* { border: none; border-radius: 0; min-height: 0; } window#waybar { background-color: #00ff00; }"
+
+
+def waybar(kiln):
+    if shutil.which("waybar") is None:
+        print("waybar is not installed: its case is skipped")
+        return
+    with tempfile.TemporaryDirectory() as directory:
+        config, style = Path(directory) / "config", Path(directory) / "style.css"
+        config.write_text(WAYBAR_CONFIG)
+        style.write_text(WAYBAR_STYLE)
+        kiln.spawn(["waybar", "-c", str(config), "-s", str(style)])
+        box_of(kiln, GREEN, "waybar's strip along the top edge", (0, 0, 640, 30))
+        check(True, "waybar draws a 30 px strip along the top edge")
+        with Connection(kiln.client_env) as conn:
+            below = LayerSurface(conn, TOP, ANCHOR_TOP | ANCHOR_LEFT, (100, 20))
+            below.map(YELLOW)
+            box_of(kiln, YELLOW, "a surface in the usable area, under waybar", (0, 30, 100, 50))
+            check(True, "waybar's exclusive zone shrinks the usable area: the next surface sits under it")
+
+
 def stacking(kiln):
     with Connection(kiln.client_env) as conn:
         window = Toplevel(conn, "between the layers")
@@ -145,14 +170,14 @@ def keyboard(kiln):
 
         window = Toplevel(conn, "keyboard")
         window.commit()
-        window.map(100, 100)
+        window.map(100, 100, argb(BLUE))
         check(entered() == window.surface, "a new window takes the keyboard")
         grab = LayerSurface(conn, OVERLAY, ANCHOR_TOP, (100, 100), interactivity=INTERACTIVITY_EXCLUSIVE)
         grab.map(GREEN)
         check(entered() == grab.surface, "an overlay surface with exclusive interactivity takes the keyboard")
         other = Toplevel(conn, "no keyboard while grabbed")
         other.commit()
-        other.map(100, 100)
+        other.map(100, 100, argb(BLUE))
         conn.roundtrip()
         check([e for e in conn.events if e.obj == keyboard and e.opcode == 1] == [],
               "a window mapped during the grab does not get the keyboard")
@@ -166,6 +191,28 @@ def keyboard(kiln):
         conn.roundtrip()
         check([e for e in conn.events if e.obj == keyboard and e.opcode == 1] == [],
               "a surface without keyboard interactivity never gets it")
+
+        # Clicks: on a window it takes the keyboard, on the on-demand panel (bottom centre) the panel takes it back.
+        pointers = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+        virtual = conn.new_id("zwlr_virtual_pointer_v1")
+        conn.send(pointers, 0, ("o", seat), ("n", virtual))
+        box = kiln.screenshot().bounding_box(BLUE)
+
+        def click(x, y):
+            conn.send(virtual, 1, ("u", 1), ("u", x), ("u", y), ("u", 640), ("u", 480))
+            conn.send(virtual, 4)
+            for state in (1, 0):
+                conn.send(virtual, 2, ("u", 2), ("u", BTN_LEFT), ("u", state))
+                conn.send(virtual, 4)
+
+        click(box[2] - 5, box[3] - 5)
+        check(entered() in (window.surface, other.surface), "a click on a window gives it the keyboard")
+        click(320, 465)
+        check(entered() == panel.surface, "a click on the on-demand panel gives it the keyboard back")
+        click(15, 240)
+        conn.roundtrip()
+        check([e for e in conn.events if e.obj == keyboard and e.opcode == 1] == [],
+              "a click on the surface without interactivity does not")
 
 
 def popup(kiln):
@@ -221,7 +268,7 @@ def errors(kiln):
 
 def main():
     need("grim")
-    for test in (swaybg_under_windows, exclusive_zone, stacking, keyboard, popup, errors):
+    for test in (swaybg_under_windows, exclusive_zone, waybar, stacking, keyboard, popup, errors):
         with Kiln() as kiln:
             test(kiln)
 

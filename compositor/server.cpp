@@ -238,7 +238,10 @@ bool Server::start(std::string& error)
     layer_shell_ = std::make_unique<LayerShell>(*this, layers_);
     session_lock_ = std::make_unique<ExtSessionLockV1>(*this, layers_);
     pointer_constraints_ = std::make_unique<PointerConstraints>(display_, seat_->wlr());
-    seat_->constrain_motion([this](double& dx, double& dy) { pointer_constraints_->constrain(dx, dy); });
+    seat_->constrain_motion([this](double& dx, double& dy) {
+        if (pointer_constraints_)
+            pointer_constraints_->constrain(dx, dy);
+    });
     pointer_gestures_ = std::make_unique<PointerGestures>(display_, seat_->wlr(), seat_->cursor());
     // After new_output_: an output is set up by add_output() before output management describes it.
     output_management_ = std::make_unique<OutputManagement>(*this, backend_);
@@ -247,6 +250,8 @@ bool Server::start(std::string& error)
         privileged_->hide(output_management_->global());
     if (options_.restricts(PrivilegedProtocol::output_power))
         privileged_->hide(output_power_->global());
+    if (options_.restricts(PrivilegedProtocol::session_lock))
+        privileged_->hide(session_lock_->global());
 
     // Signals are caught before the socket exists: a client (or test) may send SIGTERM as soon as it can connect.
     wl_event_loop* loop = wl_display_get_event_loop(display_);

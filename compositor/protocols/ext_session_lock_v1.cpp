@@ -136,6 +136,7 @@ struct SessionLockRequests {
         raw->surface_destroy.connect(&surface->events.destroy, [raw](void*) {
             raw->surface = nullptr;
             raw->node = nullptr;  // the scene's subsurface tree goes with its surface
+            raw->surface_destroy.disconnect();  // the signal is freed with the surface
         });
         if (output) {
             raw->output_destroy.connect(&output->events.destroy, [raw](void*) {

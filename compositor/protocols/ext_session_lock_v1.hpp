@@ -26,6 +26,7 @@ public:
 
     // From the accepted lock request until unlock_and_destroy: nothing but lock surfaces is shown or gets input.
     bool locked() const { return locked_; }
+    const wl_global* global() const { return global_; }
 
 private:
     struct Lock;

@@ -65,6 +65,8 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
         return PrivilegedProtocol::output_management;
     if (name == "output-power")
         return PrivilegedProtocol::output_power;
+    if (name == "session-lock")
+        return PrivilegedProtocol::session_lock;
     return std::nullopt;
 }
 
@@ -87,6 +89,7 @@ const char* protocol_name(PrivilegedProtocol protocol)
     case PrivilegedProtocol::screencopy: return "screencopy";
     case PrivilegedProtocol::output_management: return "output-management";
     case PrivilegedProtocol::output_power: return "output-power";
+    case PrivilegedProtocol::session_lock: return "session-lock";
     }
     return "?";
 }
@@ -122,8 +125,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
       --precompile MODE      off|fast|background: load recorded programs before/after the first frame
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
-      --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power) from clients kiln did
-                             not start with -s (repeatable)
+      --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock) from
+                             clients kiln did not start with -s (repeatable)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
                              flags win over the file, -s and --restrict add to its [startup] and [security]
       --check-config         report kiln.ini's problems and exit: 0 when it is clean, 1 when not

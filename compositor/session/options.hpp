@@ -15,9 +15,9 @@ enum class BackendChoice { automatic, drm, wayland, x11, headless };
 enum class PrecompileMode { off, fast, background };
 // Protocols that expose other clients' content or change the whole session; --restrict hides one from clients kiln
 // did not start.
-enum class PrivilegedProtocol { screencopy, output_management, output_power };
-// Their names, as --restrict and [security] restrict= take them: "screencopy, output-management, output-power".
-inline constexpr const char* privileged_protocol_names = "screencopy, output-management, output-power";
+enum class PrivilegedProtocol { screencopy, output_management, output_power, session_lock };
+// Their names, as --restrict and [security] restrict= take them.
+inline constexpr const char* privileged_protocol_names = "screencopy, output-management, output-power, session-lock";
 
 struct Options {
     BackendChoice backend = BackendChoice::automatic;

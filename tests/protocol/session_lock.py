@@ -236,11 +236,20 @@ def errors(kiln):
     check(True, "after all those errors the session is still locked")
 
 
+def restricted():
+    with Kiln("--restrict", "session-lock") as kiln:
+        with Connection(kiln.client_env) as conn:
+            check("ext_session_lock_manager_v1" not in conn.globals,
+                  "--restrict session-lock hides the lock manager from a client kiln did not start")
+            check("wl_compositor" in conn.globals, "and nothing else")
+
+
 def main():
     need("grim")
     for test in (lock_cycle, swaylock, errors):
         with Kiln() as kiln:
             test(kiln)
+    restricted()
 
 
 if __name__ == "__main__":

@@ -112,6 +112,6 @@ TEST_CASE("--restrict names output management and output power too, and each nam
     CHECK(result.options->restricts(PrivilegedProtocol::output_power));
     CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
     for (auto protocol : {PrivilegedProtocol::screencopy, PrivilegedProtocol::output_management,
-                          PrivilegedProtocol::output_power})
+                          PrivilegedProtocol::output_power, PrivilegedProtocol::session_lock})
         CHECK(parse_privileged(protocol_name(protocol)) == protocol);
 }

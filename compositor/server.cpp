@@ -373,8 +373,9 @@ renderer::Color Server::background() const
 void Server::add_popup(wlr_xdg_surface* surface)
 {
     // The parent is the client's choice. Null is allowed until the first commit (layer-shell may name it by then):
-    // wlroots then answers xdg_surface.not_constructed but still announces the popup. An xdg_surface without a role (never given one, or whose role object is gone) is not a valid parent.
-    // data may still name the scene tree of an earlier role of this xdg_surface, destroyed with that role.
+    // wlroots then answers xdg_surface.not_constructed but still announces the popup. An xdg_surface without a role
+    // (never given one, or whose role object is gone) is not a valid parent. data may still name the scene tree of
+    // an earlier role of this xdg_surface, destroyed with that role.
     wlr_surface* parent_surface = surface->popup->parent;
     // A layer surface's popup is in the scene already: zwlr_layer_surface_v1.get_popup named its parent before this
     // first commit (LayerSurface::add_popup).

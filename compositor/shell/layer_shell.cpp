@@ -41,7 +41,8 @@ LayerShell::LayerShell(Server& server, const SceneLayers& layers)
         if (!wlr_surface_is_layer_surface(root))
             return;
         wlr_layer_surface_v1* layer = wlr_layer_surface_v1_from_wlr_surface(root);
-        if (layer && layer->mapped && layer->current.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE)
+        if (layer && layer->mapped &&
+            layer->current.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE)
             server_.seat().focus_keyboard(root);
     });
 }

@@ -15,7 +15,8 @@ BACKGROUND, BOTTOM, TOP, OVERLAY = 0, 1, 2, 3
 ANCHOR_TOP, ANCHOR_BOTTOM, ANCHOR_LEFT, ANCHOR_RIGHT = 1, 2, 4, 8
 INTERACTIVITY_NONE, INTERACTIVITY_EXCLUSIVE, INTERACTIVITY_ON_DEMAND = 0, 1, 2
 BTN_LEFT = 0x110
-RED, GREEN, BLUE, YELLOW, MAGENTA, CYAN = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (255, 0, 255), (0, 255, 255)
+RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
+YELLOW, MAGENTA, CYAN = (255, 255, 0), (255, 0, 255), (0, 255, 255)
 
 
 def argb(color):
@@ -92,7 +93,8 @@ def exclusive_zone(kiln):
     with Connection(kiln.client_env) as conn:
         bar = LayerSurface(conn, TOP, ANCHOR_TOP | ANCHOR_LEFT | ANCHOR_RIGHT, (0, 30), zone=30)
         width, height = bar.map(GREEN)
-        check((width, height) == (640, 30), f"a top bar anchored left and right is as wide as the output ({width}x{height})")
+        check((width, height) == (640, 30),
+              f"a top bar anchored left and right is as wide as the output ({width}x{height})")
         box_of(kiln, GREEN, "the bar along the top edge", (0, 0, 640, 30))
         check(True, "the bar is drawn along the top edge")
         # Anchored to the top with no zone of its own: placed in the usable area, right under the bar.
@@ -261,6 +263,34 @@ def errors(kiln):
             raise AssertionError("no protocol error for width 0 without left and right anchors")
         except ProtocolError as error:
             check(": 1 " in str(error), f"width 0 anchored to the top only: invalid_size ({error})")
+    for case in ("twice", "xdg parent", "inert"):
+        with Connection(kiln.client_env) as conn:
+            panel = LayerSurface(conn, TOP, ANCHOR_TOP | ANCHOR_LEFT | ANCHOR_RIGHT, (0, 20))
+            panel.map(GREEN)
+            wm_base = conn.bind("xdg_wm_base", 1)
+            compositor = conn.bind("wl_compositor", 4)
+            positioner = conn.create("xdg_positioner", wm_base, 1)
+            conn.send(positioner, 1, ("i", 20), ("i", 20))
+            conn.send(positioner, 2, ("i", 0), ("i", 0), ("i", 1), ("i", 1))
+            parent = 0
+            if case == "xdg parent":
+                window = Toplevel(conn, "popup parent")
+                parent = window.xdg_surface
+            surface = conn.create("wl_surface", compositor, 0)
+            xdg_surface = conn.create("xdg_surface", wm_base, 2, ("o", surface))
+            popup = conn.create("xdg_popup", xdg_surface, 2, ("o", parent), ("o", positioner))
+            if case == "inert":
+                conn.send(surface, 0)  # destroy the wl_surface under the popup: the popup is inert
+            conn.send(panel.layer_surface, 5, ("o", popup))
+            if case == "twice":
+                conn.send(panel.layer_surface, 5, ("o", popup))
+            try:
+                conn.roundtrip()
+                raise AssertionError(f"no protocol error for get_popup ({case})")
+            except ProtocolError as error:
+                check(kiln.alive(), f"get_popup with a popup that is {case}: the client's error ({error})")
+            except (BrokenPipeError, ConnectionResetError):
+                check(kiln.alive(), f"get_popup with a popup that is {case}: the client is cut off")
     with Connection(kiln.client_env) as conn:
         bar = LayerSurface(conn, TOP, ANCHOR_TOP | ANCHOR_LEFT | ANCHOR_RIGHT, (0, 20))
         check(bar.configured() == (640, 20), "kiln and other clients are unaffected")

@@ -4,6 +4,8 @@
 #include "compositor/server.hpp"
 #include "compositor/shell/layer_shell.hpp"
 
+#include <cstdlib>
+
 namespace kiln::compositor {
 
 LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
@@ -28,7 +30,22 @@ LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
         wlr_scene_node_set_enabled(&popups_->node, false);
         shell_.unmapped(*this);
     });
-    destroy_.connect(&surface->events.destroy, [this](void*) { shell_.remove(this); });
+    destroy_.connect(&surface->events.destroy, [this](void*) {
+        // wlroots 0.15 clears these only when a mapped surface unmaps: for one destroyed unmapped, its popups would
+        // keep pointing into the freed surface and its unacknowledged configures would leak.
+        wlr_xdg_popup* popup = nullptr;
+        wlr_xdg_popup* next_popup = nullptr;
+        wl_list_for_each_safe(popup, next_popup, &surface_->popups, link)
+            wlr_xdg_popup_destroy(popup->base);
+        struct wlr_layer_surface_v1_configure* configure = nullptr;
+        struct wlr_layer_surface_v1_configure* next_configure = nullptr;
+        wl_list_for_each_safe(configure, next_configure, &surface_->configure_list, link)
+        {
+            wl_list_remove(&configure->link);
+            std::free(configure);
+        }
+        shell_.remove(this);
+    });
     commit_.connect(&surface->surface->events.commit, [this](void*) { committed(); });
     new_popup_.connect(&surface->events.new_popup,
                        [this](void* data) { add_popup(static_cast<wlr_xdg_popup*>(data)); });

@@ -206,6 +206,20 @@ def shm_buffer(conn, width, height, color):
                        ("u", 1))  # XRGB8888
 
 
+def expect_protocol_error(conn, timeout=5.0):
+    """Waits for the protocol error the compositor answers the requests sent so far with; returns it (a
+    ProtocolError), or raises AssertionError when none comes."""
+    try:
+        try:
+            conn.roundtrip(timeout)
+        except (BrokenPipeError, ConnectionResetError):
+            # Cut off before the roundtrip went out: the error is in what is left to read.
+            conn.dispatch_until(lambda e: False, timeout)
+    except ProtocolError as error:
+        return error
+    raise AssertionError("no protocol error came")
+
+
 class Toplevel:
     """An xdg toplevel: configured, and mapped with a one-colour shm buffer by map()."""
 

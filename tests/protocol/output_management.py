@@ -3,6 +3,7 @@
 scale, position and transform, which clients see through wl_output and xdg-output; a configuration kiln or the
 backend refuses fails and changes nothing; a test request changes nothing; output-power answers; and
 [security] restrict hides both from clients kiln did not start."""
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -37,12 +38,18 @@ def wl_output_state(kiln):
 
 
 def changes(kiln):
+    if shutil.which("swaybg"):
+        kiln.spawn(["swaybg", "-c", "#ff0000"])
+        kiln.wait_for(lambda: kiln.screenshot().count((255, 0, 0), step=16) == 40 * 30, "swaybg's red")
     check("HEADLESS-1" in listing(kiln) and "640x480 px" in listing(kiln), "wlr-randr lists HEADLESS-1 at 640x480")
     result = randr(kiln, "--custom-mode", "800x600")
     check(result.returncode == 0, f"wlr-randr --custom-mode 800x600 succeeds ({result.stdout.strip()})")
     check(wl_output_state(kiln)[0] == (800, 600), "a client's wl_output reports the 800x600 mode")
     kiln.wait_for(lambda: (lambda s: (s.width, s.height) == (800, 600))(kiln.screenshot()), "an 800x600 screenshot")
     check(True, "and a screenshot is 800x600")
+    if shutil.which("swaybg"):
+        kiln.wait_for(lambda: kiln.screenshot().count((255, 0, 0), step=20) == 40 * 30, "swaybg over all 800x600")
+        check(True, "swaybg's background was configured to the new size: red over the whole 800x600 output")
 
     result = randr(kiln, "--scale", "2")
     check(result.returncode == 0 and wl_output_state(kiln)[1] == 2, "--scale 2: wl_output's scale is 2")

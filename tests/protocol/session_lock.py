@@ -42,6 +42,7 @@ class Locker:
         lock_surface = self.conn.create("ext_session_lock_surface_v1", self.lock, 1, ("o", surface),
                                         ("o", self.output))
         configure = self.conn.dispatch_until(lambda e: e.obj == lock_surface and e.opcode == 0)
+        self.conn.events.remove(configure)
         serial, width, height = configure.args("uuu")
         self.conn.send(lock_surface, 1, ("u", serial))  # ack_configure
         width, height = size or (width, height)
@@ -228,6 +229,33 @@ def errors(kiln):
     check(True, "after all those errors the session is still locked")
 
 
+def resized_while_locked(kiln):
+    if shutil.which("wlr-randr") is None:
+        print("wlr-randr is not installed: its case is skipped")
+        return
+    locker = Locker(kiln)
+    check(locker.answer() == LOCKED, "locked")
+    locker.lock_surface(GREEN)
+    lock_surface = max(obj for obj, name in locker.conn.interfaces.items() if name == "ext_session_lock_surface_v1")
+    result = kiln.run(["wlr-randr", "--output", "HEADLESS-1", "--custom-mode", "800x600"])
+    check(result.returncode == 0, "the output changes to 800x600 while locked")
+    configure = locker.conn.dispatch_until(lambda e: e.obj == lock_surface and e.opcode == 0)
+    check(tuple(configure.args("uuu")[1:]) == (800, 600), "the lock surface is configured to the new size")
+    serial = configure.args("u")[0]
+    locker.conn.send(lock_surface, 1, ("u", serial))
+    surface = [obj for obj, name in locker.conn.interfaces.items() if name == "wl_surface"][-1]
+    buffer = shm_buffer(locker.conn, 800, 600, argb(GREEN))
+    locker.conn.send(surface, 1, ("o", buffer), ("i", 0), ("i", 0))
+    locker.conn.send(surface, 2, ("i", 0), ("i", 0), ("i", 800), ("i", 600))
+    locker.conn.send(surface, 6)
+    locker.conn.roundtrip()
+    kiln.wait_for(lambda: (lambda s: s.width == 800 and s.count(GREEN, step=10) >= 80 * 60 - 20)(kiln.screenshot()),
+                  "the lock surface over the whole 800x600 output")
+    check(True, "and covers the whole resized output")
+    locker.unlock()
+    locker.close()
+
+
 def restricted():
     with Kiln("--restrict", "session-lock") as kiln:
         with Connection(kiln.client_env) as conn:
@@ -238,7 +266,7 @@ def restricted():
 
 def main():
     need("grim")
-    for test in (lock_cycle, swaylock, errors):
+    for test in (lock_cycle, swaylock, resized_while_locked, errors):
         with Kiln() as kiln:
             test(kiln)
     restricted()

@@ -274,9 +274,9 @@ void ExtSessionLockV1::lock(Lock& lock)
 {
     owner_ = &lock;
     if (locked_) {
-        // Taking over from a locker that died: nothing but the lock background has shown since.
-        lock.locked_sent = true;
-        ext_session_lock_v1_send_locked(lock.resource);
+        // Taking over from a locker that died: locked at once, unless frames from before the first lock may still
+        // be on their way to an output (that locker died quickly), then when they are through.
+        send_locked_once_shown();
         return;
     }
     locked_ = true;
@@ -318,7 +318,9 @@ void ExtSessionLockV1::send_locked_when_shown()
         pending->output = output;
         pending->commits_left = OutputRing::capacity;
         Pending* raw = pending.get();
-        raw->commit.connect(&output->events.commit, [this, raw](void*) {
+        raw->commit.connect(&output->events.commit, [this, raw](void* data) {
+            if (!(static_cast<wlr_output_event_commit*>(data)->committed & WLR_OUTPUT_STATE_BUFFER))
+                return;  // a mode or scale change, no frame
             if (--raw->commits_left > 0) {
                 if (wlr_scene_output* scene_output = wlr_scene_get_scene_output(server_.scene(), raw->output))
                     wlr_output_damage_add_whole(scene_output->damage);
@@ -326,21 +328,21 @@ void ExtSessionLockV1::send_locked_when_shown()
             }
             raw->commit.disconnect();
             raw->destroy.disconnect();
-            frame_committed(raw->output);
+            send_locked_once_shown();
         });
         raw->destroy.connect(&output->events.destroy, [this, raw](void*) {
             raw->commit.disconnect();
             raw->destroy.disconnect();
-            frame_committed(raw->output);
+            send_locked_once_shown();
         });
         if (wlr_scene_output* scene_output = wlr_scene_get_scene_output(server_.scene(), output))
             wlr_output_damage_add_whole(scene_output->damage);
         pending_.push_back(std::move(pending));
     }
-    frame_committed(nullptr);
+    send_locked_once_shown();
 }
 
-void ExtSessionLockV1::frame_committed(wlr_output*)
+void ExtSessionLockV1::send_locked_once_shown()
 {
     for (const auto& pending : pending_)
         if (pending->commit.connected())

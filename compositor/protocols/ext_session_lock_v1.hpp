@@ -43,8 +43,10 @@ private:
     void arrange();
     // Gives the keyboard to the owner's first lock surface with a buffer.
     void focus_lock_surface();
-    void frame_committed(wlr_output* output);
+    // Starts waiting for every output to commit frames drawn after the lock hid everything.
     void send_locked_when_shown();
+    // Sends `locked` to the owner once no output has frames from before the lock on their way any more.
+    void send_locked_once_shown();
 
     Server& server_;
     SceneLayers layers_;

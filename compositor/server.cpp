@@ -237,7 +237,7 @@ bool Server::start(std::string& error)
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
     layer_shell_ = std::make_unique<LayerShell>(*this, layers_);
     session_lock_ = std::make_unique<ExtSessionLockV1>(*this, layers_);
-    pointer_constraints_ = std::make_unique<PointerConstraints>(display_, seat_->wlr());
+    pointer_constraints_ = std::make_unique<PointerConstraints>(display_, seat_->wlr(), seat_->cursor());
     seat_->constrain_motion([this](double& dx, double& dy) {
         if (pointer_constraints_)
             pointer_constraints_->constrain(dx, dy);

@@ -8,8 +8,8 @@ struct PointerConstraints::Tracked {
     wl::Listener destroy;
 };
 
-PointerConstraints::PointerConstraints(wl_display* display, wlr_seat* seat)
-    : constraints_(wlr_pointer_constraints_v1_create(display)), seat_(seat)
+PointerConstraints::PointerConstraints(wl_display* display, wlr_seat* seat, wlr_cursor* cursor)
+    : constraints_(wlr_pointer_constraints_v1_create(display)), seat_(seat), cursor_(cursor)
 {
     new_constraint_.connect(&constraints_->events.new_constraint, [this](void* data) {
         auto* constraint = static_cast<wlr_pointer_constraint_v1*>(data);
@@ -17,8 +17,10 @@ PointerConstraints::PointerConstraints(wl_display* display, wlr_seat* seat)
         Tracked* raw = tracked.get();
         raw->constraint = constraint;
         raw->destroy.connect(&constraint->events.destroy, [this, raw](void*) {
-            if (active_ == raw->constraint)
+            if (active_ == raw->constraint) {
+                warp_to_hint(active_);
                 active_ = nullptr;
+            }
             tracked_.remove_if([raw](const auto& t) { return t.get() == raw; });
         });
         tracked_.push_back(std::move(tracked));
@@ -47,11 +49,27 @@ void PointerConstraints::set_active(wlr_pointer_constraint_v1* constraint)
     // A one-shot constraint is destroyed by its deactivation, which clears active_ on the way.
     wlr_pointer_constraint_v1* old = active_;
     active_ = nullptr;
-    if (old)
+    if (old) {
+        warp_to_hint(old);
         wlr_pointer_constraint_v1_send_deactivated(old);
+    }
     active_ = constraint;
     if (constraint)
         wlr_pointer_constraint_v1_send_activated(constraint);
+}
+
+void PointerConstraints::warp_to_hint(wlr_pointer_constraint_v1* constraint)
+{
+    if (constraint->type != WLR_POINTER_CONSTRAINT_V1_LOCKED ||
+        !(constraint->current.committed & WLR_POINTER_CONSTRAINT_V1_STATE_CURSOR_HINT) ||
+        constraint->surface != seat_->pointer_state.focused_surface)
+        return;
+    // The surface's origin in the layout: the cursor less its surface-local position.
+    const double x = constraint->current.cursor_hint.x;
+    const double y = constraint->current.cursor_hint.y;
+    wlr_cursor_warp(cursor_, nullptr, cursor_->x - seat_->pointer_state.sx + x,
+                    cursor_->y - seat_->pointer_state.sy + y);
+    wlr_seat_pointer_warp(seat_, x, y);
 }
 
 void PointerConstraints::constrain(double& dx, double& dy) const

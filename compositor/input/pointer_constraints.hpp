@@ -12,7 +12,7 @@ namespace kiln::compositor {
 
 class PointerConstraints {
 public:
-    PointerConstraints(wl_display* display, wlr_seat* seat);
+    PointerConstraints(wl_display* display, wlr_seat* seat, wlr_cursor* cursor);
     ~PointerConstraints();
     PointerConstraints(const PointerConstraints&) = delete;
     PointerConstraints& operator=(const PointerConstraints&) = delete;
@@ -25,9 +25,12 @@ private:
     struct Tracked;
 
     void set_active(wlr_pointer_constraint_v1* constraint);
+    // A locked pointer let go of puts the cursor where the client hinted it would be (its own drawn cursor).
+    void warp_to_hint(wlr_pointer_constraint_v1* constraint);
 
     wlr_pointer_constraints_v1* constraints_;
     wlr_seat* seat_;
+    wlr_cursor* cursor_;
     wlr_pointer_constraint_v1* active_ = nullptr;
     std::list<std::unique_ptr<Tracked>> tracked_;
 

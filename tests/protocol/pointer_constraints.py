@@ -57,6 +57,19 @@ def constraints(kiln):
         moved = position()
         check(moved == (start[0] + 10, start[1] - 5), f"unlocked, it moves again ({start} -> {moved})")
 
+        # A hint says where the client drew its own cursor: unlocking puts kiln's there.
+        locked = conn.create("zwp_locked_pointer_v1", constraints, 1, ("o", window.surface), ("o", pointer),
+                             ("o", 0), ("u", PERSISTENT))
+        conn.dispatch_until(lambda e: e.obj == locked and e.opcode == 0)
+        conn.send(locked, 1, ("f", 50.0), ("f", 60.0))  # set_cursor_position_hint
+        window.commit()  # the hint is double-buffered state of the surface
+        conn.roundtrip()
+        conn.send(locked, 0)
+        move(1.0, 1.0)
+        check(position() == (51.0, 61.0), f"unlocked with a hint at (50, 60), the cursor continues from it "
+              f"({position()})")
+        moved = position()
+
         compositor = conn.bind("wl_compositor", 4)
         region = conn.create("wl_region", compositor, 1)
         x0, y0 = int(moved[0]) - 20, int(moved[1]) - 20

@@ -11,6 +11,7 @@
 #include "renderer/shaders.hpp"
 #include "renderer/types.hpp"
 
+#include <functional>
 #include <list>
 #include <set>
 #include <memory>
@@ -35,6 +36,7 @@ class PrivilegedGlobals;
 class RequestGuard;
 class Clipboard;
 class VirtualInput;
+class TestInput;
 class Decorations;
 class Idle;
 class XdgActivation;
@@ -85,6 +87,17 @@ public:
     void focus_top_view();
     // After a lock or a keyboard-grabbing panel let go: the panel that still grabs it, else the topmost window.
     void restore_focus();
+    // The view with keyboard focus, or null.
+    View* focused_view() const;
+    // Focus goes to the next mapped view after the focused one, in the order they appeared (Alt+Tab).
+    void focus_next();
+    // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
+    void switch_vt(int vt);
+    // How kiln.ini is read again on SIGHUP: the new options (flags still on top), or nullopt to keep the old.
+    void on_reload(std::function<std::optional<Options>()> reread) { reread_ = std::move(reread); }
+    // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
+    // position), and the background; clients stay connected.
+    void reload(const Options& options);
     size_t mapped_view_count() const;
     void remove_view(View* view);
     void remove_output(Output* output);
@@ -97,6 +110,7 @@ public:
     // Time from a frame's start until its render-done fence signalled.
     void frame_fenced(double ms);
     void frame_rendered_ahead() { ++frames_render_ahead_; }
+    void frame_composed_on_cpu() { ++frames_composed_on_cpu_; }
 
 private:
     void add_output(wlr_output* output);
@@ -107,7 +121,7 @@ private:
     // Returns whether it prepared one (and more may remain).
     bool prepare_programs(bool one_only);
 
-    const Options& options_;
+    Options options_;  // a copy: SIGHUP replaces its reloadable parts
     Stats& stats_;
     wl_display* display_ = nullptr;
     wlr_backend* backend_ = nullptr;
@@ -120,6 +134,7 @@ private:
     SceneLayers layers_;
     wlr_output_layout* layout_ = nullptr;
     wlr_xdg_shell* xdg_shell_ = nullptr;
+    wlr_compositor* compositor_ = nullptr;
     wlr_presentation* presentation_ = nullptr;
     std::string socket_;
     int exit_status_ = 0;
@@ -137,6 +152,7 @@ private:
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
+    std::unique_ptr<TestInput> test_input_;
     std::unique_ptr<Decorations> decorations_;
     std::unique_ptr<Idle> idle_;
     std::unique_ptr<XdgActivation> xdg_activation_;
@@ -156,6 +172,8 @@ private:
     uint64_t frames_direct_scanout_ = 0;
     uint64_t culled_surfaces_ = 0;
     uint64_t frames_render_ahead_ = 0;
+    uint64_t frames_composed_on_cpu_ = 0;
+    PrecompileMode precompile_ = PrecompileMode::fast;  // options' mode, automatic resolved
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;
@@ -163,6 +181,8 @@ private:
 
     wl_event_source* sigterm_ = nullptr;
     wl_event_source* sigint_ = nullptr;
+    wl_event_source* sighup_ = nullptr;
+    std::function<std::optional<Options>()> reread_;
 
     wl::Listener new_output_;
     wl::Listener new_xdg_surface_;

@@ -283,9 +283,10 @@ void ExtSessionLockV1::lock(Lock& lock)
     for (wlr_scene_tree* tree : layers_.unlocked())
         wlr_scene_node_set_enabled(&tree->node, false);
     wlr_scene_node_set_enabled(&layers_.lock->node, true);
-    // No other client keeps the keyboard or the pointer.
+    // No other client keeps the keyboard or the pointer; the pointer finds what is under it now.
     wlr_seat_keyboard_clear_focus(server_.seat().wlr());
     wlr_seat_pointer_clear_focus(server_.seat().wlr());
+    server_.seat().scene_changed();
     arrange();
     send_locked_when_shown();
 }
@@ -299,6 +300,7 @@ void ExtSessionLockV1::unlock()
     for (wlr_scene_tree* tree : layers_.unlocked())
         wlr_scene_node_set_enabled(&tree->node, true);
     wlr_seat_keyboard_clear_focus(server_.seat().wlr());
+    server_.seat().scene_changed();
     server_.restore_focus();
 }
 

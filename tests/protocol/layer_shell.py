@@ -303,10 +303,18 @@ def errors(kiln):
         check(bar.configured() == (640, 20), "kiln and other clients are unaffected")
 
 
+def listening(kiln):
+    """Kiln's socket file exists a moment before kiln listens: clients other than the wire one (swaybg, grim)
+    start only once it does."""
+    with Connection(kiln.client_env) as conn:
+        conn.roundtrip()
+
+
 def main():
     need("grim")
     for test in (swaybg_under_windows, exclusive_zone, waybar, stacking, keyboard, popup, errors):
         with Kiln() as kiln:
+            listening(kiln)
             test(kiln)
 
 

@@ -117,6 +117,7 @@ def output_power(kiln):
 
 def restricted(kiln_args):
     with Kiln(*kiln_args) as kiln:
+        listening(kiln)
         result = kiln.run(["wayland-info"])
         for name in ("zwlr_output_manager_v1", "zwlr_output_power_manager_v1"):
             check(f"'{name}'" not in result.stdout, f"restricted: {name} hidden from a client kiln did not start")
@@ -125,12 +126,20 @@ def restricted(kiln_args):
         check(result.returncode != 0, "and wlr-randr cannot change outputs")
 
 
+def listening(kiln):
+    """Kiln's socket file exists a moment before kiln listens: clients other than the wire one (swaybg, grim)
+    start only once it does."""
+    with Connection(kiln.client_env) as conn:
+        conn.roundtrip()
+
+
 def main():
     need("wlr-randr")
     need("grim")
     need("wayland-info")
     for test in (changes, refusals, test_request, output_power):
         with Kiln() as kiln:
+            listening(kiln)
             test(kiln)
     restricted(["--restrict", "output-management", "--restrict", "output-power"])
     with tempfile.TemporaryDirectory() as directory:

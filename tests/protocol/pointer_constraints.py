@@ -106,9 +106,17 @@ def gestures(kiln):
         check(True, "swipe, pinch and hold gestures are created and destroyed without error")
 
 
+def listening(kiln):
+    """Kiln's socket file exists a moment before kiln listens: clients other than the wire one (swaybg, grim)
+    start only once it does."""
+    with Connection(kiln.client_env) as conn:
+        conn.roundtrip()
+
+
 def main():
     for test in (constraints, gestures):
         with Kiln() as kiln:
+            listening(kiln)
             test(kiln)
 
 

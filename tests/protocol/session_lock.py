@@ -229,6 +229,38 @@ def errors(kiln):
     check(True, "after all those errors the session is still locked")
 
 
+def keys_while_locked(kiln):
+    MOD4, KEY_Q = 1 << 6, 16
+    with Connection(kiln.client_env) as app:
+        seat = app.bind("wl_seat", 5)
+        window = Toplevel(app, "Super+Q must not close me while locked")
+        window.commit()
+        window.map(200, 150, argb(BLUE))
+        locker = Locker(kiln)
+        check(locker.answer() == LOCKED, "locked")
+        seat_l = locker.conn.bind("wl_seat", 5)
+        keyboard_l = locker.conn.create("wl_keyboard", seat_l, 1)
+        surface, _ = locker.lock_surface(GREEN)
+        enter = locker.conn.dispatch_until(lambda e: e.obj == keyboard_l and e.opcode == 1)
+        check(enter.args("uo")[1] == surface, "the lock surface has the keyboard")
+        keymap = [e for e in locker.conn.events if e.obj == keyboard_l and e.opcode == 0][-1]
+        keyboards = app.bind("zwp_virtual_keyboard_manager_v1", 1)
+        virtual = app.new_id("zwp_virtual_keyboard_v1")
+        app.send(keyboards, 0, ("o", seat), ("n", virtual))
+        app.send(virtual, 0, ("u", 1), ("u", keymap.args("uu")[1]), fds=[keymap.fds[0]])
+        app.send(virtual, 2, ("u", MOD4), ("u", 0), ("u", 0), ("u", 0))  # Super held
+        app.send(virtual, 1, ("u", 1), ("u", KEY_Q), ("u", 1))
+        app.send(virtual, 1, ("u", 2), ("u", KEY_Q), ("u", 0))
+        app.roundtrip()
+        key = locker.conn.dispatch_until(lambda e: e.obj == keyboard_l and e.opcode == 3)
+        check(key.args("uuuu")[2] == KEY_Q, "Super+Q while locked reaches the lock surface")
+        app.roundtrip()
+        check([e for e in app.events if e.obj == window.toplevel and e.opcode == 1] == [],
+              "and is not kiln's close binding: the hidden window gets no close")
+        locker.unlock()
+        locker.close()
+
+
 def resized_while_locked(kiln):
     if shutil.which("wlr-randr") is None:
         print("wlr-randr is not installed: its case is skipped")
@@ -264,10 +296,18 @@ def restricted():
             check("wl_compositor" in conn.globals, "and nothing else")
 
 
+def listening(kiln):
+    """Kiln's socket file exists a moment before kiln listens: clients other than the wire one (swaybg, grim)
+    start only once it does."""
+    with Connection(kiln.client_env) as conn:
+        conn.roundtrip()
+
+
 def main():
     need("grim")
-    for test in (lock_cycle, swaylock, resized_while_locked, errors):
+    for test in (lock_cycle, swaylock, keys_while_locked, resized_while_locked, errors):
         with Kiln() as kiln:
+            listening(kiln)
             test(kiln)
     restricted()
 

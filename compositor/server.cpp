@@ -27,6 +27,12 @@
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
 #include "compositor/shell/view.hpp"
+#include "compositor/shell/layer_shell.hpp"
+#include "compositor/protocols/ext_session_lock_v1.hpp"
+#include "compositor/session/output_management.hpp"
+#include "compositor/session/output_power.hpp"
+#include "compositor/input/pointer_constraints.hpp"
+#include "compositor/input/pointer_gestures.hpp"
 
 #include <csignal>
 #include <sys/stat.h>
@@ -67,6 +73,12 @@ Server::~Server()
     if (display_)
         wl_display_destroy_clients(display_);
     views_.clear();
+    pointer_gestures_.reset();
+    pointer_constraints_.reset();
+    output_power_.reset();
+    output_management_.reset();
+    session_lock_.reset();
+    layer_shell_.reset();
     relative_pointer_.reset();
     foreign_toplevels_.reset();
     xdg_activation_.reset();
@@ -198,14 +210,15 @@ bool Server::start(std::string& error)
     wlr_xdg_output_manager_v1_create(display_, layout_);
     scene_ = wlr_scene_create();
     wlr_scene_attach_output_layout(scene_, layout_);
+    layers_ = SceneLayers::create(scene_);
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
-    if (options_.restricts(PrivilegedProtocol::screencopy)) {
+    if (!options_.restricted.empty())
         privileged_ = std::make_unique<PrivilegedGlobals>(
             display_, [this](pid_t pid) { return startup_ && startup_->started(pid); });
+    if (options_.restricts(PrivilegedProtocol::screencopy))
         privileged_->hide(screencopy->global);
-    }
 
     xdg_shell_ = wlr_xdg_shell_create(display_);
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
@@ -239,6 +252,23 @@ bool Server::start(std::string& error)
     // destroy_imported), a leak per import that LeakSanitizer reports; it comes back with kiln's own implementation.
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
+    layer_shell_ = std::make_unique<LayerShell>(*this, layers_);
+    session_lock_ = std::make_unique<ExtSessionLockV1>(*this, layers_);
+    pointer_constraints_ = std::make_unique<PointerConstraints>(display_, seat_->wlr(), seat_->cursor());
+    seat_->constrain_motion([this](double& dx, double& dy) {
+        if (pointer_constraints_)
+            pointer_constraints_->constrain(dx, dy);
+    });
+    pointer_gestures_ = std::make_unique<PointerGestures>(display_, seat_->wlr(), seat_->cursor());
+    // After new_output_: an output is set up by add_output() before output management describes it.
+    output_management_ = std::make_unique<OutputManagement>(*this, backend_);
+    output_power_ = std::make_unique<OutputPower>(display_);
+    if (options_.restricts(PrivilegedProtocol::output_management))
+        privileged_->hide(output_management_->global());
+    if (options_.restricts(PrivilegedProtocol::output_power))
+        privileged_->hide(output_power_->global());
+    if (options_.restricts(PrivilegedProtocol::session_lock))
+        privileged_->hide(session_lock_->global());
 
     // Signals are caught before the socket exists: a client (or test) may send SIGTERM as soon as it can connect.
     wl_event_loop* loop = wl_display_get_event_loop(display_);
@@ -339,15 +369,33 @@ void Server::add_output(wlr_output* output)
     }
     if (settings && settings->enabled == false)
         return;  // [output NAME] enabled=false: off, outside the layout, never drawn
-    if (settings && settings->position)
-        wlr_output_layout_add(layout_, output, settings->position->x, settings->position->y);
+    show_output(output, settings ? settings->position : std::nullopt);
+}
+
+void Server::show_output(wlr_output* output, std::optional<OutputPosition> position)
+{
+    if (position)
+        wlr_output_layout_add(layout_, output, position->x, position->y);
     else
         wlr_output_layout_add_auto(layout_, output);
+    for (const auto& o : outputs_)
+        if (o->wlr() == output)
+            return;
     wlr_scene_output* scene_output = wlr_scene_get_scene_output(scene_, output);
     if (!scene_output)
         scene_output = wlr_scene_output_create(scene_, output);
     outputs_.push_back(
         std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_));
+}
+
+wlr_box Server::usable_area(wlr_output* output) const
+{
+    return layer_shell_->usable_area(output);
+}
+
+bool Server::locked() const
+{
+    return session_lock_ && session_lock_->locked();
 }
 
 renderer::Color Server::background() const
@@ -359,12 +407,16 @@ renderer::Color Server::background() const
 
 void Server::add_popup(wlr_xdg_surface* surface)
 {
-    // The parent is the client's choice. Null is allowed until the first commit (another protocol, e.g. layer-shell,
-    // would name it; kiln offers none): wlroots then answers xdg_surface.not_constructed but still announces the
-    // popup. An xdg_surface without a role (never given one, or whose role object is gone) is not a valid parent.
-    // data may still name the scene tree of an earlier role of this xdg_surface, destroyed with that role.
-    surface->data = nullptr;
+    // The parent is the client's choice. Null is allowed until the first commit (layer-shell may name it by then):
+    // wlroots then answers xdg_surface.not_constructed but still announces the popup. An xdg_surface without a role
+    // (never given one, or whose role object is gone) is not a valid parent. data may still name the scene tree of
+    // an earlier role of this xdg_surface, destroyed with that role.
     wlr_surface* parent_surface = surface->popup->parent;
+    // A layer surface's popup is in the scene already: zwlr_layer_surface_v1.get_popup named its parent before this
+    // first commit (LayerSurface::add_popup).
+    if (parent_surface && wlr_surface_is_layer_surface(parent_surface))
+        return;
+    surface->data = nullptr;
     if (!parent_surface)
         return;
     // A parent whose role object is gone keeps its surface role but has no scene tree left.
@@ -419,6 +471,12 @@ View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, d
 
 void Server::focus(View* view)
 {
+    // Locked, or a panel holds the keyboard (layer-shell exclusive): the window comes to the front, unfocused.
+    if (locked() || (layer_shell_ && layer_shell_->keyboard_grab())) {
+        wlr_scene_node_raise_to_top(view->node());
+        seat_->scene_changed();
+        return;
+    }
     wlr_surface* previous = seat_->wlr()->keyboard_state.focused_surface;
     if (previous == view->surface())
         return;
@@ -432,6 +490,20 @@ void Server::focus(View* view)
     // Keep the most recently focused view last, like a stacking order.
     view->set_activated(true);
     seat_->focus_keyboard(view->surface());
+}
+
+void Server::focus_top_view()
+{
+    // The windows tree lists its children bottom to top; each view's tree carries its View.
+    wlr_scene_node* node = nullptr;
+    wl_list_for_each_reverse(node, &layers_.windows->node.state.children, state.link)
+    {
+        auto* view = static_cast<View*>(node->data);
+        if (view && view->mapped()) {
+            focus(view);
+            return;
+        }
+    }
 }
 
 View* Server::focused_view() const
@@ -459,6 +531,16 @@ void Server::focus_next()
             return;
         }
     }
+}
+
+void Server::restore_focus()
+{
+    if (locked())
+        return;
+    if (wlr_surface* grab = layer_shell_->keyboard_grab())
+        seat_->focus_keyboard(grab);
+    else
+        focus_top_view();
 }
 
 void Server::switch_vt(int vt)

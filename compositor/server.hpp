@@ -3,6 +3,7 @@
 
 #include "compositor/listener.hpp"
 #include "compositor/session/options.hpp"
+#include "compositor/shell/scene_layers.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 
@@ -41,6 +42,12 @@ class Idle;
 class XdgActivation;
 class ForeignToplevels;
 class RelativePointer;
+class LayerShell;
+class ExtSessionLockV1;
+class OutputManagement;
+class OutputPower;
+class PointerConstraints;
+class PointerGestures;
 
 class Server {
 public:
@@ -59,6 +66,13 @@ public:
     wlr_backend* backend() const { return backend_; }
     wlr_renderer* renderer() const { return renderer_; }
     wlr_scene* scene() const { return scene_; }
+    // The scene's trees in stacking order: layer-shell layers around the windows, the lock on top.
+    const SceneLayers& layers() const { return layers_; }
+    // The part of `output` (layout coordinates) windows are placed and maximized in: the output less the
+    // exclusive zones of panels (layer-shell). Empty for an output outside the layout.
+    wlr_box usable_area(wlr_output* output) const;
+    // A session locker (ext-session-lock-v1) holds the session: no other surface is shown or gets input.
+    bool locked() const;
     wlr_output_layout* layout() const { return layout_; }
     Seat& seat() { return *seat_; }
     Stats& stats() { return stats_; }
@@ -70,6 +84,10 @@ public:
     // The topmost view and surface-local coordinates under a layout point, if any.
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
     void focus(View* view);
+    // Keyboard focus to the topmost mapped window (none: no focus).
+    void focus_top_view();
+    // After a lock or a keyboard-grabbing panel let go: the panel that still grabs it, else the topmost window.
+    void restore_focus();
     // The view with keyboard focus, or null.
     View* focused_view() const;
     // Focus goes to the next mapped view after the focused one, in the order they appeared (Alt+Tab).
@@ -84,6 +102,9 @@ public:
     size_t mapped_view_count() const;
     void remove_view(View* view);
     void remove_output(Output* output);
+    // Puts an enabled output in the layout at `position` (unset: right of the others), and gives it kiln's frame
+    // pipeline if it has none yet (an output kiln.ini left off, turned on by output management).
+    void show_output(wlr_output* output, std::optional<OutputPosition> position);
     void frame_rendered(double cpu_ms, bool direct_scanout);
     // Surfaces in a frame's damage that were wholly under opaque ones, so not drawn.
     void frame_culled(size_t surfaces) { culled_surfaces_ += surfaces; }
@@ -111,6 +132,7 @@ private:
     wlr_renderer* renderer_ = nullptr;
     wlr_allocator* allocator_ = nullptr;
     wlr_scene* scene_ = nullptr;
+    SceneLayers layers_;
     wlr_output_layout* layout_ = nullptr;
     wlr_xdg_shell* xdg_shell_ = nullptr;
     wlr_compositor* compositor_ = nullptr;
@@ -137,6 +159,12 @@ private:
     std::unique_ptr<XdgActivation> xdg_activation_;
     std::unique_ptr<ForeignToplevels> foreign_toplevels_;
     std::unique_ptr<RelativePointer> relative_pointer_;
+    std::unique_ptr<LayerShell> layer_shell_;
+    std::unique_ptr<ExtSessionLockV1> session_lock_;
+    std::unique_ptr<OutputManagement> output_management_;
+    std::unique_ptr<OutputPower> output_power_;
+    std::unique_ptr<PointerConstraints> pointer_constraints_;
+    std::unique_ptr<PointerGestures> pointer_gestures_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;

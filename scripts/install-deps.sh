@@ -30,7 +30,7 @@ base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
-  wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev
+  wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock waybar
   scdoc man-db
   adwaita-icon-theme
   sway gnuplot-nox

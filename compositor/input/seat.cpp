@@ -36,8 +36,9 @@ public:
             if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
                 // Marked before the action runs: one that moves focus must not list this key as held.
                 bound_keys_.insert(event->keycode);
+                // While the session is locked only VT switching is kiln's: keys are the locker's.
                 if (seat_.bindings_->key_pressed(device_->keyboard, event->keycode,
-                                                 seat_.shortcuts_inhibit_->inhibited()))
+                                                 seat_.shortcuts_inhibit_->inhibited() || seat_.server_.locked()))
                     return;
                 bound_keys_.erase(event->keycode);
             } else if (bound_keys_.erase(event->keycode)) {
@@ -141,12 +142,24 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
     cursor_motion_.connect(&cursor_->events.motion, [this](void* data) {
         auto* event = static_cast<wlr_event_pointer_motion*>(data);
-        wlr_cursor_move(cursor_, event->device, event->delta_x, event->delta_y);
+        double dx = event->delta_x;
+        double dy = event->delta_y;
+        if (constrain_)
+            constrain_(dx, dy);
+        wlr_cursor_move(cursor_, event->device, dx, dy);
         pointer_moved(event->time_msec);
     });
     cursor_motion_absolute_.connect(&cursor_->events.motion_absolute, [this](void* data) {
         auto* event = static_cast<wlr_event_pointer_motion_absolute*>(data);
-        wlr_cursor_warp_absolute(cursor_, event->device, event->x, event->y);
+        // As a move from where the cursor is, so a pointer constraint applies to it too.
+        double lx = 0;
+        double ly = 0;
+        wlr_cursor_absolute_to_layout_coords(cursor_, event->device, event->x, event->y, &lx, &ly);
+        double dx = lx - cursor_->x;
+        double dy = ly - cursor_->y;
+        if (constrain_)
+            constrain_(dx, dy);
+        wlr_cursor_move(cursor_, event->device, dx, dy);
         pointer_moved(event->time_msec);
     });
     cursor_button_.connect(&cursor_->events.button,

@@ -38,6 +38,8 @@ public:
     wlr_input_device* headless_touch() const;
     // Called on every key, pointer move, button and scroll (idle timers start over).
     void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
+    // Trims each pointer move before the cursor makes it (pointer constraints: locked or confined).
+    void constrain_motion(std::function<void(double& dx, double& dy)> constrain) { constrain_ = std::move(constrain); }
     void focus_keyboard(wlr_surface* surface);
     void begin_move(View* view);
     void view_unmapped(View* view);
@@ -68,6 +70,7 @@ private:
     std::list<std::unique_ptr<Pointer>> pointers_;
 
     std::function<void()> activity_;
+    std::function<void(double& dx, double& dy)> constrain_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
     std::unique_ptr<Bindings> bindings_;
     std::unique_ptr<CursorImage> cursor_image_;

@@ -14,8 +14,12 @@
 //   a file shorter than `size` (SIGBUS on the pages past its end) or a keymap with no NUL within it (read past the
 //   mapping) kills kiln. Such a keymap is the client's error (no_keymap, the protocol's only one), and the fd in the
 //   request is swapped for /dev/null, which cannot be mapped, so wlroots refuses it without reading.
+// - zwlr_layer_surface_v1.get_popup dereferences an inert popup's NULL xdg_surface, and links a popup that already
+//   has a parent (or asked twice) into a second list. The client gets invalid_surface_state and the layer surface's
+//   user data is hidden, as for the subsurface, so wlroots' handler returns early.
 #include "compositor/protocols/request_guard.hpp"
 
+#include "wlr-layer-shell-unstable-v1-protocol.h"
 #include "xdg-shell-protocol.h"
 
 #include <fcntl.h>
@@ -91,9 +95,9 @@ RequestGuard::~RequestGuard()
 {
     for (auto& [resource, hidden] : hidden_) {
         wl_list_remove(&hidden->resource_destroyed.link);
-        if (hidden->subsurface)
-            wl_list_remove(&hidden->subsurface_destroyed.link);
-        wl_resource_set_user_data(resource, hidden->subsurface);
+        if (hidden->data)
+            wl_list_remove(&hidden->data_destroyed.link);
+        wl_resource_set_user_data(resource, hidden->data);
     }
     if (logger_)
         wl_protocol_logger_destroy(logger_);
@@ -119,7 +123,22 @@ void RequestGuard::on_message(void* guard, wl_protocol_logger_type type,
         refuse_popup_cycle(static_cast<wlr_xdg_surface*>(data), message);
     } else if (message->message_opcode == 0 && is(resource, "zwp_virtual_keyboard_v1")) {
         refuse_bad_keymap(resource, message);
+    } else if (data != nullptr && std::strcmp(message->message->name, "get_popup") == 0 &&
+               is(resource, zwlr_layer_surface_v1_interface.name)) {
+        static_cast<RequestGuard*>(guard)->refuse_layer_popup(resource, message);
     }
+}
+
+void RequestGuard::refuse_layer_popup(wl_resource* resource, const wl_protocol_logger_message* message)
+{
+    auto* popup_resource = reinterpret_cast<wl_resource*>(message->arguments[0].o);
+    wlr_xdg_surface* popup = popup_resource ? wlr_xdg_surface_from_popup_resource(popup_resource) : nullptr;
+    if (popup && popup->role == WLR_XDG_SURFACE_ROLE_POPUP && popup->popup->parent == nullptr)
+        return;
+    wl_resource_post_error(resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE,
+                           "get_popup: the xdg_popup is gone or already has a parent");
+    auto* layer_surface = static_cast<wlr_layer_surface_v1*>(wl_resource_get_user_data(resource));
+    hide_until_destroyed(resource, &layer_surface->events.destroy);
 }
 
 void RequestGuard::refuse_popup_cycle(wlr_xdg_surface* surface, const wl_protocol_logger_message* message)
@@ -150,34 +169,42 @@ void RequestGuard::refuse_popup_cycle(wlr_xdg_surface* surface, const wl_protoco
 void RequestGuard::refuse_orphan_subsurface_restack(wl_resource* resource, const char* request)
 {
     wl_resource_post_error(resource, WL_SUBSURFACE_ERROR_BAD_SURFACE, "%s: the parent surface is gone", request);
+    auto* subsurface = static_cast<wlr_subsurface*>(wl_resource_get_user_data(resource));
+    hide_until_destroyed(resource, &subsurface->events.destroy);
+}
+
+void RequestGuard::hide_until_destroyed(wl_resource* resource, wl_signal* data_destroyed)
+{
+    if (hidden_.contains(resource))
+        return;
     auto hidden = std::make_unique<Hidden>();
     hidden->guard = this;
-    hidden->subsurface = static_cast<wlr_subsurface*>(wl_resource_get_user_data(resource));
+    hidden->data = wl_resource_get_user_data(resource);
     hidden->resource_destroyed.notify = give_back;
     wl_resource_add_destroy_listener(resource, &hidden->resource_destroyed);
-    // The child wl_surface may go first (clients are torn down in id order): wlroots then frees the subsurface.
-    hidden->subsurface_destroyed.notify = forget;
-    wl_signal_add(&hidden->subsurface->events.destroy, &hidden->subsurface_destroyed);
-    // wlroots' handler returns early on NULL user data (what it does for an inert subsurface).
+    // The wl_surface may go first (clients are torn down in id order): wlroots then frees the object.
+    hidden->data_destroyed.notify = forget;
+    wl_signal_add(data_destroyed, &hidden->data_destroyed);
+    // wlroots' handlers return early on NULL user data (what they do for an inert object).
     wl_resource_set_user_data(resource, nullptr);
     hidden_[resource] = std::move(hidden);
 }
 
 void RequestGuard::forget(wl_listener* listener, void*) noexcept
 {
-    Hidden* hidden = wl_container_of(listener, hidden, subsurface_destroyed);
-    wl_list_remove(&hidden->subsurface_destroyed.link);
-    hidden->subsurface = nullptr;
+    Hidden* hidden = wl_container_of(listener, hidden, data_destroyed);
+    wl_list_remove(&hidden->data_destroyed.link);
+    hidden->data = nullptr;
 }
 
 void RequestGuard::give_back(wl_listener* listener, void* resource) noexcept
 {
     Hidden* hidden = wl_container_of(listener, hidden, resource_destroyed);
     auto* destroyed = static_cast<wl_resource*>(resource);
-    // Destroy listeners run before the resource's destroy callback, so wlroots frees its subsurface as usual.
-    if (hidden->subsurface)
-        wl_list_remove(&hidden->subsurface_destroyed.link);
-    wl_resource_set_user_data(destroyed, hidden->subsurface);
+    // Destroy listeners run before the resource's destroy callback, so wlroots frees its object as usual.
+    if (hidden->data)
+        wl_list_remove(&hidden->data_destroyed.link);
+    wl_resource_set_user_data(destroyed, hidden->data);
     hidden->guard->hidden_.erase(destroyed);  // frees `hidden`; libwayland no longer touches the listener
 }
 

@@ -63,6 +63,12 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
 {
     if (name == "screencopy")
         return PrivilegedProtocol::screencopy;
+    if (name == "output-management")
+        return PrivilegedProtocol::output_management;
+    if (name == "output-power")
+        return PrivilegedProtocol::output_power;
+    if (name == "session-lock")
+        return PrivilegedProtocol::session_lock;
     return std::nullopt;
 }
 
@@ -105,6 +111,9 @@ const char* protocol_name(PrivilegedProtocol protocol)
 {
     switch (protocol) {
     case PrivilegedProtocol::screencopy: return "screencopy";
+    case PrivilegedProtocol::output_management: return "output-management";
+    case PrivilegedProtocol::output_power: return "output-power";
+    case PrivilegedProtocol::session_lock: return "session-lock";
     }
     return "?";
 }
@@ -143,7 +152,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --composition MODE     auto|gl: auto composes on the CPU (pixman) where GL is software (llvmpipe) and a
                              frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
-      --restrict PROTOCOL    hide PROTOCOL (screencopy) from clients kiln did not start with -s (repeatable)
+      --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock) from
+                             clients kiln did not start with -s (repeatable)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
                              flags win over the file, -s and --restrict add to its [startup] and [security]
       --check-config         report kiln.ini's problems and exit: 0 when it is clean, 1 when not
@@ -262,10 +272,11 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
             options.stats_file = v;
         } else if (arg == "--restrict") {
             if (!take_value(v))
-                return fail("--restrict needs a protocol name (screencopy)");
+                return fail(std::string("--restrict needs a protocol name (") + privileged_protocol_names + ")");
             auto protocol = parse_privileged(v);
             if (!protocol)
-                return fail("unknown protocol '" + std::string(v) + "' for --restrict (screencopy)");
+                return fail("unknown protocol '" + std::string(v) + "' for --restrict (" + privileged_protocol_names +
+                            ")");
             if (!options.restricts(*protocol))
                 options.restricted.push_back(*protocol);
         } else if (arg == "--config") {

@@ -7,7 +7,7 @@
 namespace kiln::compositor {
 
 View::View(Server& server, wlr_xdg_surface* surface)
-    : server_(server), xdg_(surface), node_(wlr_scene_xdg_surface_create(&server.scene()->node, surface))
+    : server_(server), xdg_(surface), node_(wlr_scene_xdg_surface_create(&server.layers().windows->node, surface))
 {
     // Popups find their parent's scene node through data.
     xdg_->data = node_;

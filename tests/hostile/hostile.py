@@ -27,8 +27,8 @@ DISCONNECTED = "disconnected"
 
 GROUPS = {
     "popups": {
-        # A null parent must be named by another protocol before the first commit; kiln offers none, so wlroots
-        # answers xdg_surface.not_constructed (kiln crashed on it before: SIGSEGV).
+        # A null parent must be named by another protocol (layer-shell's get_popup) before the first commit; these
+        # never name one, so wlroots answers xdg_surface.not_constructed (kiln crashed on it before: SIGSEGV).
         "popup-null-parent": "protocol-error xdg_surface 1",
         "popup-nested-null-parent": "protocol-error xdg_surface 1",
         # A parent must be an xdg_toplevel or xdg_popup: xdg_wm_base.invalid_popup_parent (kiln aborted before).

@@ -189,6 +189,37 @@ class Connection:
             self.send(wm_base, 3, ("u", event.args("u")[0]))
 
 
+def shm_buffer(conn, width, height, color):
+    """A wl_buffer of width x height XRGB8888 pixels, all `color` (0xAARRGGBB)."""
+    shm = conn.bind("wl_shm", 1)
+    size = width * height * 4
+    fd = os.memfd_create("kiln-wire-test", os.MFD_CLOEXEC)
+    try:
+        os.ftruncate(fd, size)
+        with mmap.mmap(fd, size) as pixels:
+            pixels.write(struct.pack("=I", color) * (width * height))
+        pool = conn.new_id("wl_shm_pool")
+        conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
+    finally:
+        os.close(fd)
+    return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4),
+                       ("u", 1))  # XRGB8888
+
+
+def expect_protocol_error(conn, timeout=5.0):
+    """Waits for the protocol error the compositor answers the requests sent so far with; returns it (a
+    ProtocolError), or raises AssertionError when none comes."""
+    try:
+        try:
+            conn.roundtrip(timeout)
+        except (BrokenPipeError, ConnectionResetError):
+            # Cut off before the roundtrip went out: the error is in what is left to read.
+            conn.dispatch_until(lambda e: False, timeout)
+    except ProtocolError as error:
+        return error
+    raise AssertionError("no protocol error came")
+
+
 class Toplevel:
     """An xdg toplevel: configured, and mapped with a one-colour shm buffer by map()."""
 
@@ -213,19 +244,7 @@ class Toplevel:
         return serial
 
     def map(self, width, height, color=0xff336699):
-        shm = self.conn.bind("wl_shm", 1)
-        size = width * height * 4
-        fd = os.memfd_create("kiln-wire-test", os.MFD_CLOEXEC)
-        try:
-            os.ftruncate(fd, size)
-            with mmap.mmap(fd, size) as pixels:
-                pixels.write(struct.pack("=I", color) * (width * height))
-            pool = self.conn.new_id("wl_shm_pool")
-            self.conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
-        finally:
-            os.close(fd)
-        buffer = self.conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4),
-                                  ("u", 1))  # XRGB8888
+        buffer = shm_buffer(self.conn, width, height, color)
         self.wait_configure()
         self.conn.send(self.surface, 1, ("o", buffer), ("i", 0), ("i", 0))
         self.conn.send(self.surface, 2, ("i", 0), ("i", 0), ("i", width), ("i", height))

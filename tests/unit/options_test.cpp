@@ -103,3 +103,15 @@ TEST_CASE("--restrict takes a protocol name, in both spellings, and may repeat")
     CHECK(unknown.error.find("data-device") != std::string::npos);
     CHECK(std::string(protocol_name(PrivilegedProtocol::screencopy)) == "screencopy");
 }
+
+TEST_CASE("--restrict names output management and output power too, and each name reads back")
+{
+    auto result = parse({"--restrict", "output-management", "--restrict=output-power"});
+    REQUIRE(result.options);
+    CHECK(result.options->restricts(PrivilegedProtocol::output_management));
+    CHECK(result.options->restricts(PrivilegedProtocol::output_power));
+    CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
+    for (auto protocol : {PrivilegedProtocol::screencopy, PrivilegedProtocol::output_management,
+                          PrivilegedProtocol::output_power, PrivilegedProtocol::session_lock})
+        CHECK(parse_privileged(protocol_name(protocol)) == protocol);
+}

@@ -1,0 +1,58 @@
+// LayerShell: zwlr_layer_shell_v1 (panels, backgrounds, notifications, lock-screen backgrounds): where each layer
+// surface goes on its output, the usable area exclusive zones leave to windows, and who holds the keyboard.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/shell/scene_layers.hpp"
+#include "compositor/wlr.hpp"
+
+#include <list>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace kiln::compositor {
+
+class LayerSurface;
+class Server;
+
+class LayerShell {
+public:
+    LayerShell(Server& server, const SceneLayers& layers);
+    ~LayerShell();
+    LayerShell(const LayerShell&) = delete;
+    LayerShell& operator=(const LayerShell&) = delete;
+
+    Server& server() const { return server_; }
+    const SceneLayers& layers() const { return layers_; }
+    // The part of `output` (layout coordinates) no exclusive zone takes: the whole output when none does.
+    wlr_box usable_area(wlr_output* output) const;
+    // The layer surface that keeps the keyboard from windows (exclusive interactivity, top or overlay), or null.
+    wlr_surface* keyboard_grab() const;
+    // Places every layer surface of `output` and recomputes its usable area.
+    void arrange(wlr_output* output);
+    void mapped(LayerSurface& surface);
+    void unmapped(LayerSurface& surface);
+    void remove(LayerSurface* surface);
+    wlr_scene_tree* tree_for(uint32_t layer) const;
+    // Gives the keyboard to the layer surface that grabs it, or back to the windows when the one holding it
+    // (`leaving`, or a surface whose layer role is gone) no longer takes it.
+    void update_keyboard(wlr_surface* leaving = nullptr);
+
+private:
+    void arrange_all();
+    void schedule_close(LayerSurface* surface);
+
+    Server& server_;
+    SceneLayers layers_;
+    wlr_layer_shell_v1* shell_;
+    std::list<std::unique_ptr<LayerSurface>> surfaces_;
+    std::map<wlr_output*, wlr_box> usable_;  // outputs arranged so far; the others' usable area is the output
+    wl_event_source* close_later_ = nullptr;  // closes the surfaces marked closing, once arrange() is done
+
+    wl::Listener new_surface_;
+    wl::Listener layout_change_;
+    wl::Listener cursor_button_;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,141 @@
+// LayerSurface: scene trees, map and unmap, the size check wlroots 0.15 leaves out, popups kept on the output.
+#include "compositor/shell/layer_surface.hpp"
+
+#include "compositor/server.hpp"
+#include "compositor/shell/layer_shell.hpp"
+
+#include <cstdlib>
+
+namespace kiln::compositor {
+
+LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
+    : shell_(shell),
+      surface_(surface),
+      tree_(wlr_scene_tree_create(&shell.tree_for(surface->current.layer)->node)),
+      popups_(wlr_scene_tree_create(&shell.layers().layer_popups->node)),
+      layer_(surface->current.layer)
+{
+    wlr_scene_subsurface_tree_create(&tree_->node, surface->surface);
+    // Shown from its map on: a surface committed before its configure is wlroots' protocol error, not a frame.
+    wlr_scene_node_set_enabled(&tree_->node, false);
+    wlr_scene_node_set_enabled(&popups_->node, false);
+
+    map_.connect(&surface->events.map, [this](void*) {
+        wlr_scene_node_set_enabled(&tree_->node, true);
+        wlr_scene_node_set_enabled(&popups_->node, true);
+        shell_.mapped(*this);
+    });
+    unmap_.connect(&surface->events.unmap, [this](void*) {
+        wlr_scene_node_set_enabled(&tree_->node, false);
+        wlr_scene_node_set_enabled(&popups_->node, false);
+        shell_.unmapped(*this);
+    });
+    destroy_.connect(&surface->events.destroy, [this](void*) {
+        // wlroots 0.15 clears these only when a mapped surface unmaps: for one destroyed unmapped, its popups would
+        // keep pointing into the freed surface and its unacknowledged configures would leak.
+        wlr_xdg_popup* popup = nullptr;
+        wlr_xdg_popup* next_popup = nullptr;
+        wl_list_for_each_safe(popup, next_popup, &surface_->popups, link)
+            wlr_xdg_popup_destroy(popup->base);
+        struct wlr_layer_surface_v1_configure* configure = nullptr;
+        struct wlr_layer_surface_v1_configure* next_configure = nullptr;
+        wl_list_for_each_safe(configure, next_configure, &surface_->configure_list, link)
+        {
+            wl_list_remove(&configure->link);
+            std::free(configure);
+        }
+        shell_.remove(this);
+    });
+    commit_.connect(&surface->surface->events.commit, [this](void*) { committed(); });
+    new_popup_.connect(&surface->events.new_popup,
+                       [this](void* data) { add_popup(static_cast<wlr_xdg_popup*>(data)); });
+    output_destroy_.connect(&surface->output->events.destroy, [this](void*) {
+        // Its output is gone: the client is told (closed) and may ask again for another.
+        surface_->output = nullptr;
+        close();
+    });
+}
+
+LayerSurface::~LayerSurface()
+{
+    // Popups find their parent's scene tree through data (Server::add_popup): those trees go with popups_.
+    wlr_xdg_popup* popup = nullptr;
+    wl_list_for_each(popup, &surface_->popups, link)
+        popup->base->data = nullptr;
+    wlr_scene_node_destroy(&popups_->node);
+    wlr_scene_node_destroy(&tree_->node);
+}
+
+void LayerSurface::close()
+{
+    // wlroots sends closed and destroys the object, whose destroy signal removes this LayerSurface.
+    wlr_layer_surface_v1_destroy(surface_);
+}
+
+bool LayerSurface::size_valid()
+{
+    const wlr_layer_surface_v1_state& s = surface_->current;
+    const uint32_t horizontal = ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
+    const uint32_t vertical = ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
+    if (s.desired_width == 0 && (s.anchor & horizontal) != horizontal) {
+        wl_resource_post_error(surface_->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+                               "width 0 needs anchors on both the left and the right edge");
+        return false;
+    }
+    if (s.desired_height == 0 && (s.anchor & vertical) != vertical) {
+        wl_resource_post_error(surface_->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+                               "height 0 needs anchors on both the top and the bottom edge");
+        return false;
+    }
+    return true;
+}
+
+void LayerSurface::committed()
+{
+    if (!surface_->output)
+        return;
+    const bool changed = surface_->current.committed != 0;
+    if ((changed || !configured_) && !size_valid())
+        return;
+    if (surface_->current.layer != layer_) {
+        layer_ = surface_->current.layer;
+        wlr_scene_node_reparent(&tree_->node, &shell_.tree_for(layer_)->node);
+    }
+    // The first commit asks for a configure; later ones only when what it asked for changed.
+    if (!configured_ || changed) {
+        configure_pending_ = true;
+        shell_.arrange(surface_->output);
+        shell_.update_keyboard();  // its keyboard interactivity may have changed
+    }
+}
+
+void LayerSurface::place(int x, int y, uint32_t width, uint32_t height)
+{
+    x_ = x;
+    y_ = y;
+    wlr_scene_node_set_position(&tree_->node, x, y);
+    wlr_scene_node_set_position(&popups_->node, x, y);
+    if (configure_pending_ || !configured_ || width != width_ || height != height_) {
+        wlr_layer_surface_v1_configure(surface_, width, height);
+        configured_ = true;
+        configure_pending_ = false;
+        width_ = width;
+        height_ = height;
+    }
+}
+
+void LayerSurface::add_popup(wlr_xdg_popup* popup)
+{
+    wlr_scene_node* node = wlr_scene_xdg_surface_create(&popups_->node, popup->base);
+    popup->base->data = node;  // its own popups nest in it (Server::add_popup)
+    // Kept on the output: the box is the output's, in the layer surface's coordinates.
+    if (!surface_->output)
+        return;
+    const wlr_box* output = wlr_output_layout_get_box(shell_.server().layout(), surface_->output);
+    if (!output)
+        return;
+    wlr_box box{output->x - x_, output->y - y_, output->width, output->height};
+    wlr_xdg_popup_unconstrain_from_box(popup, &box);
+}
+
+}  // namespace kiln::compositor

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -122,6 +123,17 @@ def private_env(directory, **extra):
     return env
 
 
+def _accepts(path):
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+
+
 def client_binary(name):
     return str(build_dir() / "clients" / name)
 
@@ -171,6 +183,11 @@ class Kiln:
                                          f"{self.logs()}")
                 if time.monotonic() > deadline:
                     raise AssertionError(f"kiln did not open {sock} in {self.timeout}s:\n{self.logs()}")
+                time.sleep(0.02)
+            # The file exists from bind(), a moment before listen(): a client connecting then is refused.
+            while not _accepts(sock):
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"kiln does not accept connections on {sock}:\n{self.logs()}")
                 time.sleep(0.02)
         except BaseException:
             self._clean_up()

@@ -14,6 +14,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
+#include "compositor/input/text_input.hpp"
 #include "compositor/input/idle.hpp"
 #include "compositor/input/relative_pointer.hpp"
 #include "compositor/input/test_input.hpp"
@@ -198,11 +199,11 @@ bool Server::start(std::string& error)
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
-    if (options_.restricts(PrivilegedProtocol::screencopy)) {
+    if (!options_.restricted.empty())
         privileged_ = std::make_unique<PrivilegedGlobals>(
             display_, [this](pid_t pid) { return startup_ && startup_->started(pid); });
+    if (options_.restricts(PrivilegedProtocol::screencopy))
         privileged_->hide(screencopy->global);
-    }
 
     xdg_shell_ = wlr_xdg_shell_create(display_);
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
@@ -217,6 +218,8 @@ bool Server::start(std::string& error)
     });
 
     seat_ = std::make_unique<Seat>(*this, backend_, compositor_, xdg_shell_);
+    if (options_.restricts(PrivilegedProtocol::input_method))
+        privileged_->hide(seat_->text_input().input_method_global());
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
     if (options_.test_input) {

@@ -291,7 +291,7 @@ const std::vector<KeySpec>& security_keys()
          [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto protocol = parse_privileged(value);
              if (!protocol)
-                 return "a protocol name: screencopy";
+                 return "a protocol name: screencopy, input-method";
              if (!options.restricts(*protocol))
                  options.restricted.push_back(*protocol);
              return std::nullopt;

@@ -61,6 +61,8 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
 {
     if (name == "screencopy")
         return PrivilegedProtocol::screencopy;
+    if (name == "input-method")
+        return PrivilegedProtocol::input_method;
     return std::nullopt;
 }
 
@@ -103,6 +105,7 @@ const char* protocol_name(PrivilegedProtocol protocol)
 {
     switch (protocol) {
     case PrivilegedProtocol::screencopy: return "screencopy";
+    case PrivilegedProtocol::input_method: return "input-method";
     }
     return "?";
 }
@@ -140,7 +143,7 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --composition MODE     auto|gl: auto composes on the CPU (pixman) where GL is software (llvmpipe) and a
                              frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
-      --restrict PROTOCOL    hide PROTOCOL (screencopy) from clients kiln did not start with -s (repeatable)
+      --restrict PROTOCOL    hide PROTOCOL (screencopy, input-method) from clients kiln did not start with -s (repeatable)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
                              flags win over the file, -s and --restrict add to its [startup] and [security]
       --check-config         report kiln.ini's problems and exit: 0 when it is clean, 1 when not
@@ -259,10 +262,10 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
             options.stats_file = v;
         } else if (arg == "--restrict") {
             if (!take_value(v))
-                return fail("--restrict needs a protocol name (screencopy)");
+                return fail("--restrict needs a protocol name (screencopy, input-method)");
             auto protocol = parse_privileged(v);
             if (!protocol)
-                return fail("unknown protocol '" + std::string(v) + "' for --restrict (screencopy)");
+                return fail("unknown protocol '" + std::string(v) + "' for --restrict (screencopy, input-method)");
             if (!options.restricts(*protocol))
                 options.restricted.push_back(*protocol);
         } else if (arg == "--config") {

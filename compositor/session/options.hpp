@@ -16,8 +16,8 @@ enum class PrecompileMode { off, fast, background };
 // How output frames are composed: auto composes on the CPU (pixman) where GL itself is software and a frame
 // allows it (unscaled shm windows), with GL otherwise; gl always uses GL.
 enum class CompositionMode { automatic, gl };
-// Protocols that expose other clients' content; --restrict hides one from clients kiln did not start.
-enum class PrivilegedProtocol { screencopy };
+// Protocols that expose other clients' content or input; --restrict hides one from clients kiln did not start.
+enum class PrivilegedProtocol { screencopy, input_method };
 
 struct Options {
     BackendChoice backend = BackendChoice::automatic;

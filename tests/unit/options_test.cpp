@@ -103,3 +103,12 @@ TEST_CASE("--restrict takes a protocol name, in both spellings, and may repeat")
     CHECK(unknown.error.find("data-device") != std::string::npos);
     CHECK(std::string(protocol_name(PrivilegedProtocol::screencopy)) == "screencopy");
 }
+
+TEST_CASE("--restrict input-method hides the input method (fcitx5, IBus) alone")
+{
+    auto result = parse({"--restrict", "input-method"});
+    REQUIRE(result.options);
+    CHECK(result.options->restricts(PrivilegedProtocol::input_method));
+    CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
+    CHECK(std::string(protocol_name(PrivilegedProtocol::input_method)) == "input-method");
+}

@@ -30,6 +30,7 @@ base=(
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev
+  fcitx5 fcitx5-pinyin
   scdoc man-db
   adwaita-icon-theme
   sway gnuplot-nox

@@ -24,10 +24,10 @@ WINDOW_A, WINDOW_B, POPUP = "3366cc", "33cc66", "ff00ff"
 class LoggedClient:
     """A test client whose stdout lines (after the timestamp) are collected, and whose stdin takes commands."""
 
-    def __init__(self, kiln, name, *args):
+    def __init__(self, kiln, name, *args, argv=None, env=None):
         self.kiln = kiln
         self.name = name
-        self.proc = kiln.spawn([client_binary(name), *args], stdin=subprocess.PIPE)
+        self.proc = kiln.spawn(argv or [client_binary(name), *args], env=env, stdin=subprocess.PIPE)
         self.lines = []
         self._queue = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -36,7 +36,9 @@ class LoggedClient:
     def _read(self):
         for raw in self.proc.stdout:
             text = raw.decode("utf-8", errors="replace").rstrip("\n")
-            self._queue.put(text.split(" ", 1)[1] if " " in text else text)
+            # The test clients stamp each line with a time; other programs' lines are taken whole.
+            stamp, _, rest = text.partition(" ")
+            self._queue.put(rest if stamp.replace(".", "", 1).isdigit() else text)
 
     def _drain(self):
         while True:

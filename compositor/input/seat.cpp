@@ -142,7 +142,7 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
         });
     touch_ = std::make_unique<Touch>(
         server, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
-    text_input_ = std::make_unique<TextInputRelay>(server.display(), seat_, server.scene());
+    text_input_ = std::make_unique<TextInputRelay>(server.display(), seat_, server.scene(), server.layout());
 
     new_input_.connect(&backend->events.new_input,
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });

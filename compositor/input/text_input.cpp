@@ -1,6 +1,8 @@
 // TextInputRelay behaviour: text inputs follow keyboard focus, the input method's state travels both ways.
 #include "compositor/input/text_input.hpp"
 
+#include <algorithm>
+
 namespace kiln::compositor {
 
 // One application's zwp_text_input_v3. While no input method runs, the surface it would have entered is kept
@@ -75,6 +77,12 @@ public:
                 });
             relay_.place_popups();
         });
+        // A candidate list grows and shrinks as the user types: a new size may need a new place.
+        commit_.connect(&popup->surface->events.commit, [this](void*) {
+            if (node_ && (popup_->surface->current.width != placed_width_ ||
+                          popup_->surface->current.height != placed_height_))
+                relay_.place_popups();
+        });
         unmap_.connect(&popup->events.unmap, [this](void*) { drop_node(); });
         destroy_.connect(&popup->events.destroy, [this](void*) {
             TextInputRelay& relay = relay_;
@@ -85,8 +93,9 @@ public:
     Popup(const Popup&) = delete;
     Popup& operator=(const Popup&) = delete;
 
-    // Below the text cursor rectangle `cursor` (layout coordinates), told where the cursor is relative to itself;
-    // hidden when no text input has focus.
+    // Below the text cursor rectangle `cursor` (layout coordinates), or above it where the output ends below, and
+    // moved left where it would leave the output on the right; told where the cursor is relative to itself. Hidden
+    // when no text input has focus.
     void place(const wlr_box* cursor)
     {
         if (!node_)
@@ -94,10 +103,29 @@ public:
         wlr_scene_node_set_enabled(node_, cursor != nullptr);
         if (!cursor)
             return;
-        wlr_scene_node_set_position(node_, cursor->x, cursor->y + cursor->height);
+        const int width = popup_->surface->current.width;
+        const int height = popup_->surface->current.height;
+        int x = cursor->x;
+        int y = cursor->y + cursor->height;
+        wlr_output* output = wlr_output_layout_output_at(relay_.layout_, cursor->x, cursor->y);
+        if (const wlr_box* area = output ? wlr_output_layout_get_box(relay_.layout_, output) : nullptr) {
+            if (y + height > area->y + area->height && cursor->y - height >= area->y)
+                y = cursor->y - height;
+            if (x + width > area->x + area->width)
+                x = std::max(area->x, area->x + area->width - width);
+        }
+        wlr_scene_node_set_position(node_, x, y);
         wlr_scene_node_raise_to_top(node_);
-        wlr_box relative{0, -cursor->height, cursor->width, cursor->height};
-        wlr_input_popup_surface_v2_send_text_input_rectangle(popup_, &relative);
+        placed_width_ = width;
+        placed_height_ = height;
+        // Told only on a change: an input method may redraw (and commit) on each one.
+        wlr_box relative{cursor->x - x, cursor->y - y, cursor->width, cursor->height};
+        const bool same = told_ && relative.x == told_relative_.x && relative.y == told_relative_.y &&
+                          relative.width == told_relative_.width && relative.height == told_relative_.height;
+        if (!same)
+            wlr_input_popup_surface_v2_send_text_input_rectangle(popup_, &relative);
+        told_ = true;
+        told_relative_ = relative;
     }
 
 private:
@@ -112,14 +140,19 @@ private:
     TextInputRelay& relay_;
     wlr_input_popup_surface_v2* popup_;
     wlr_scene_node* node_ = nullptr;
+    int placed_width_ = 0;
+    int placed_height_ = 0;
+    bool told_ = false;
+    wlr_box told_relative_{};
     wl::Listener map_;
+    wl::Listener commit_;
     wl::Listener unmap_;
     wl::Listener destroy_;
     wl::Listener node_destroy_;
 };
 
-TextInputRelay::TextInputRelay(wl_display* display, wlr_seat* seat, wlr_scene* scene)
-    : seat_(seat), scene_(scene), text_input_manager_(wlr_text_input_manager_v3_create(display)),
+TextInputRelay::TextInputRelay(wl_display* display, wlr_seat* seat, wlr_scene* scene, wlr_output_layout* layout)
+    : seat_(seat), scene_(scene), layout_(layout), text_input_manager_(wlr_text_input_manager_v3_create(display)),
       input_method_manager_(wlr_input_method_manager_v2_create(display))
 {
     new_text_input_.connect(&text_input_manager_->events.text_input,

@@ -153,6 +153,15 @@ def relay(kiln):
     check(popup == (window[0] + 20, window[1] + 46, window[0] + 60, window[1] + 70),
           f"the popup is drawn under the text cursor (window at {window[:2]}, popup {popup})")
 
+    # A text cursor in the bottom-right corner of the 640x480 output (at 610,460): the popup goes above the cursor
+    # and left of it, and is told so.
+    mark = im.mark()
+    a.command(f"cursor {610 - window[0]} {460 - window[1]} 2 16")
+    im.wait("popup_rectangle 10 24 2 16", mark)
+    shot = kiln.wait_for(lambda: (s := kiln.screenshot()).bounding_box(rgb(POPUP)) == (600, 436, 640, 460) and s,
+                         "the popup to move into the output's corner")
+    check(True, "near the output's edges the popup goes above the text cursor and stays on the output")
+
     # The keyboard grab: keys go to the input method first; it types a key back as another (a -> b).
     # A key held down when the grab begins is released to the window that saw it pressed.
     keys = VirtualKeyboard(kiln)

@@ -229,6 +229,17 @@ def focus_and_errors(kiln, im, a, keys):
     third.wait("done", mark_im)
     check(third.since(mark_im)[0] == "activate" and "surrounding again 5 5" in third.since(mark_im),
           f"a new input method is entered and activated by the still-enabled window ({third.since(mark_im)})")
+
+    # The application dies with its text input active: the input method is deactivated, nothing dangles.
+    mark_im = third.mark()
+    b.proc.kill()
+    third.wait("deactivate", mark_im)
+    check(True, "a window killed with its text input active deactivates the input method")
+    c = LoggedClient(kiln, "kiln-text-input-client")
+    c.wait("enter")
+    c.command("enable back 4 1 1 1 1")
+    third.wait("surrounding back 4 4", mark_im)
+    check(third.since(mark_im).count("activate") == 1, "the next window with focus activates it again")
     check(kiln.alive(), "kiln is still running")
 
 

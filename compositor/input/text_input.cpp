@@ -2,8 +2,23 @@
 #include "compositor/input/text_input.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace kiln::compositor {
+namespace {
+
+// wlroots 0.15 overwrites an input method's current state on each commit without freeing its strings
+// (types/wlr_input_method_v2.c, im_commit), a leak per commit: once relayed they are freed here. wlroots frees what
+// is left at destroy, so null is left behind.
+void release_committed_strings(wlr_input_method_v2* input_method)
+{
+    free(input_method->current.commit_text);
+    free(input_method->current.preedit.text);
+    input_method->current.commit_text = nullptr;
+    input_method->current.preedit.text = nullptr;
+}
+
+}  // namespace
 
 // One application's zwp_text_input_v3. While no input method runs, the surface it would have entered is kept
 // (pending) so that an input method arriving later can be put to work at once.
@@ -195,7 +210,8 @@ void TextInputRelay::add_input_method(wlr_input_method_v2* input_method)
     if (input_method->seat != seat_)
         return;
     if (input_method_) {
-        // One input method per seat: a second is told it cannot work, and stays inert.
+        // One input method per seat: a second is told it cannot work; wlroots frees it then (its resource stays,
+        // inert), so nothing may be kept of it.
         wlr_input_method_v2_send_unavailable(input_method);
         return;
     }
@@ -230,6 +246,12 @@ void TextInputRelay::add_input_method(wlr_input_method_v2* input_method)
 }
 
 void TextInputRelay::input_method_committed()
+{
+    relay_commit();
+    release_committed_strings(input_method_);
+}
+
+void TextInputRelay::relay_commit()
 {
     TextInput* input = focused();
     if (!input || !input->wlr()->current_enabled)

@@ -37,6 +37,8 @@ private:
     void add_text_input(wlr_text_input_v3* input);
     void add_input_method(wlr_input_method_v2* input_method);
     void input_method_committed();
+    // The committed commit string, preedit and deletion to the focused text input, with done.
+    void relay_commit();
     void input_method_gone();
     wlr_input_method_keyboard_grab_v2* grab_for(wlr_input_device* device) const;
     // The text input that was sent enter, if any (at most one: one focused surface).

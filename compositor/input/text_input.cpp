@@ -277,10 +277,11 @@ void TextInputRelay::input_method_gone()
     input_method_ = nullptr;
     // The application leaves input-method mode and reads its keys itself again; should an input method come back,
     // the focused surface is entered again.
-    if (TextInput* input = focused()) {
-        wlr_surface* surface = input->wlr()->focused_surface;
-        wlr_text_input_v3_send_leave(input->wlr());
-        input->set_pending(surface);
+    for (auto& input : text_inputs_) {
+        if (wlr_surface* surface = input->wlr()->focused_surface) {
+            wlr_text_input_v3_send_leave(input->wlr());
+            input->set_pending(surface);
+        }
     }
 }
 
@@ -313,10 +314,17 @@ void TextInputRelay::set_focus(wlr_surface* surface)
 
 TextInputRelay::TextInput* TextInputRelay::focused() const
 {
-    for (const auto& input : text_inputs_)
-        if (input->wlr()->focused_surface)
+    // A client may have several text inputs on the focused surface; the enabled one is the one typed into.
+    TextInput* found = nullptr;
+    for (const auto& input : text_inputs_) {
+        if (!input->wlr()->focused_surface)
+            continue;
+        if (input->wlr()->current_enabled)
             return input.get();
-    return nullptr;
+        if (!found)
+            found = input.get();
+    }
+    return found;
 }
 
 void TextInputRelay::activate(TextInput& input)

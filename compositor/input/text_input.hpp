@@ -41,7 +41,7 @@ private:
     void relay_commit();
     void input_method_gone();
     wlr_input_method_keyboard_grab_v2* grab_for(wlr_input_device* device) const;
-    // The text input that was sent enter, if any (at most one: one focused surface).
+    // The text input on the focused surface, the enabled one where its client has several; null when none.
     TextInput* focused() const;
     // Activates the input method for `input` and sends its state, ending with done; deactivate ends that.
     void activate(TextInput& input);

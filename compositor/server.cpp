@@ -14,6 +14,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
+#include "compositor/input/text_input.hpp"
 #include "compositor/input/idle.hpp"
 #include "compositor/input/relative_pointer.hpp"
 #include "compositor/input/test_input.hpp"
@@ -233,6 +234,8 @@ bool Server::start(std::string& error)
     });
 
     seat_ = std::make_unique<Seat>(*this, backend_, compositor_, xdg_shell_);
+    if (options_.restricts(PrivilegedProtocol::input_method))
+        privileged_->hide(seat_->text_input().input_method_global());
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
     if (options_.test_input) {

@@ -38,6 +38,10 @@ extern "C" {
 #include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_input_device.h>
+// Its state has a member named `delete`, a C++ keyword: kiln reads it as `delete_`.
+#define delete delete_
+#include <wlr/types/wlr_input_method_v2.h>
+#undef delete
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
 // wlr_layer_surface_v1 has a field named `namespace`, a C++ keyword: it reads as namespace_ here.
@@ -62,6 +66,7 @@ extern "C" {
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_server_decoration.h>
+#include <wlr/types/wlr_text_input_v3.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_virtual_pointer_v1.h>

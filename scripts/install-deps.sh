@@ -31,6 +31,7 @@ base=(
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock waybar
+  fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0
   scdoc man-db
   adwaita-icon-theme
   sway gnuplot-nox

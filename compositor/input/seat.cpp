@@ -7,6 +7,7 @@
 #include "compositor/input/libinput_config.hpp"
 #include "compositor/input/pointer_focus.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
+#include "compositor/input/text_input.hpp"
 #include "compositor/input/touch.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
@@ -27,6 +28,8 @@ public:
     {
         apply(seat.server_.options().keyboard);
         modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
+            if (seat_.text_input_->grab_modifiers(device_))
+                return;
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_modifiers(seat_.seat_, &device_->keyboard->modifiers);
         });
@@ -44,6 +47,9 @@ public:
             } else if (bound_keys_.erase(event->keycode)) {
                 return;
             }
+            // An input method's keyboard grab hears keys before the window (it types back what it does not use).
+            if (seat_.text_input_->grab_key(device_, event))
+                return;
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
         });
@@ -137,6 +143,7 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
         });
     touch_ = std::make_unique<Touch>(
         server, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
+    text_input_ = std::make_unique<TextInputRelay>(server.display(), seat_, server.scene(), server.layout());
 
     new_input_.connect(&backend->events.new_input,
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
@@ -197,6 +204,7 @@ Seat::~Seat()
     for (wl::Listener* listener : {&new_input_, &cursor_motion_, &cursor_motion_absolute_, &cursor_button_,
                                    &cursor_axis_, &cursor_frame_, &request_selection_, &request_start_drag_})
         listener->disconnect();
+    text_input_.reset();
     keyboards_.clear();
     pointers_.clear();
     bindings_.reset();

@@ -15,6 +15,7 @@ class CursorImage;
 class PointerFocus;
 class Server;
 class ShortcutsInhibit;
+class TextInputRelay;
 class Touch;
 class View;
 
@@ -46,6 +47,8 @@ public:
     // kiln.ini was read again: keyboards (not virtual ones, whose keymap is their client's) take the new keymap
     // and repeat, which wlroots sends to clients; libinput devices take the new [input] settings.
     void reload();
+    // text-input-v3 and input-method-v2, which follow this seat's keyboard focus.
+    TextInputRelay& text_input() { return *text_input_; }
 
 private:
     class Keyboard;
@@ -76,6 +79,7 @@ private:
     std::unique_ptr<CursorImage> cursor_image_;
     std::unique_ptr<PointerFocus> pointer_focus_;
     std::unique_ptr<Touch> touch_;
+    std::unique_ptr<TextInputRelay> text_input_;
 
     bool pointer_used_ = false;  // a pointer device has moved, clicked or scrolled
     View* grabbed_ = nullptr;  // the view being moved, if any

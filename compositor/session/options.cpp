@@ -69,6 +69,8 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
         return PrivilegedProtocol::output_power;
     if (name == "session-lock")
         return PrivilegedProtocol::session_lock;
+    if (name == "input-method")
+        return PrivilegedProtocol::input_method;
     return std::nullopt;
 }
 
@@ -114,6 +116,7 @@ const char* protocol_name(PrivilegedProtocol protocol)
     case PrivilegedProtocol::output_management: return "output-management";
     case PrivilegedProtocol::output_power: return "output-power";
     case PrivilegedProtocol::session_lock: return "session-lock";
+    case PrivilegedProtocol::input_method: return "input-method";
     }
     return "?";
 }
@@ -152,8 +155,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --composition MODE     auto|gl: auto composes on the CPU (pixman) where GL is software (llvmpipe) and a
                              frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
-      --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock) from
-                             clients kiln did not start with -s (repeatable)
+      --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock,
+                             input-method) from clients kiln did not start with -s (repeatable)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
                              flags win over the file, -s and --restrict add to its [startup] and [security]
       --check-config         report kiln.ini's problems and exit: 0 when it is clean, 1 when not

@@ -18,11 +18,12 @@ enum class PrecompileMode { automatic, off, fast, background };
 // How output frames are composed: auto composes on the CPU (pixman) where GL itself is software and a frame
 // allows it (unscaled shm windows), with GL otherwise; gl always uses GL.
 enum class CompositionMode { automatic, gl };
-// Protocols that expose other clients' content or change the whole session; --restrict hides one from clients kiln
-// did not start.
-enum class PrivilegedProtocol { screencopy, output_management, output_power, session_lock };
+// Protocols that expose other clients' content or input, or change the whole session; --restrict hides one from
+// clients kiln did not start.
+enum class PrivilegedProtocol { screencopy, output_management, output_power, session_lock, input_method };
 // Their names, as --restrict and [security] restrict= take them.
-inline constexpr const char* privileged_protocol_names = "screencopy, output-management, output-power, session-lock";
+inline constexpr const char* privileged_protocol_names =
+    "screencopy, output-management, output-power, session-lock, input-method";
 
 struct Options {
     BackendChoice backend = BackendChoice::automatic;

@@ -112,6 +112,16 @@ TEST_CASE("--restrict names output management and output power too, and each nam
     CHECK(result.options->restricts(PrivilegedProtocol::output_power));
     CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
     for (auto protocol : {PrivilegedProtocol::screencopy, PrivilegedProtocol::output_management,
-                          PrivilegedProtocol::output_power, PrivilegedProtocol::session_lock})
+                          PrivilegedProtocol::output_power, PrivilegedProtocol::session_lock,
+                          PrivilegedProtocol::input_method})
         CHECK(parse_privileged(protocol_name(protocol)) == protocol);
+}
+
+TEST_CASE("--restrict input-method hides the input method (fcitx5, IBus) alone")
+{
+    auto result = parse({"--restrict", "input-method"});
+    REQUIRE(result.options);
+    CHECK(result.options->restricts(PrivilegedProtocol::input_method));
+    CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
+    CHECK(std::string(protocol_name(PrivilegedProtocol::input_method)) == "input-method");
 }

@@ -25,6 +25,7 @@
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
 #include "compositor/shell/view.hpp"
+#include "compositor/shell/xdg_shell.hpp"
 
 #include <csignal>
 #include <sys/stat.h>
@@ -64,7 +65,7 @@ Server::~Server()
     programs_->flush();
     if (display_)
         wl_display_destroy_clients(display_);
-    views_.clear();
+    shell_.reset();
     relative_pointer_.reset();
     foreign_toplevels_.reset();
     xdg_activation_.reset();
@@ -87,7 +88,6 @@ Server::~Server()
     if (sigint_)
         wl_event_source_remove(sigint_);
     new_output_.disconnect();
-    new_xdg_surface_.disconnect();
     backend_destroy_.disconnect();
     if (backend_)
         wlr_backend_destroy(backend_);
@@ -197,26 +197,18 @@ bool Server::start(std::string& error)
         privileged_->hide(screencopy->global);
     }
 
-    xdg_shell_ = wlr_xdg_shell_create(display_);
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     request_guard_ = std::make_unique<RequestGuard>(display_);
-    new_xdg_surface_.connect(&xdg_shell_->events.new_surface, [this](void* data) {
-        auto* surface = static_cast<wlr_xdg_surface*>(data);
-        if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-            add_toplevel(surface);
-        } else if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
-            add_popup(surface);
-        }
-    });
 
     seat_ = std::make_unique<Seat>(*this, backend_);
+    shell_ = std::make_unique<XdgShell>(*this, display_);
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
     decorations_ = std::make_unique<Decorations>(display_);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
-    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, xdg_shell_, *this);
+    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, shell_->wlr(), *this);
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // xdg-foreign is not offered: wlroots 0.15 never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports; it comes back with kiln's own implementation.
@@ -322,51 +314,9 @@ renderer::Color Server::background() const
             static_cast<float>(rgb & 0xff) / 255.0f, 1.0f};
 }
 
-void Server::add_popup(wlr_xdg_surface* surface)
-{
-    // The parent is the client's choice. Null is allowed until the first commit (another protocol, e.g. layer-shell,
-    // would name it; kiln offers none): wlroots then answers xdg_surface.not_constructed but still announces the
-    // popup. An xdg_surface without a role (never given one, or whose role object is gone) is not a valid parent.
-    // data may still name the scene tree of an earlier role of this xdg_surface, destroyed with that role.
-    surface->data = nullptr;
-    wlr_surface* parent_surface = surface->popup->parent;
-    if (!parent_surface)
-        return;
-    // A parent whose role object is gone keeps its surface role but has no scene tree left.
-    wlr_xdg_surface* parent =
-        wlr_surface_is_xdg_surface(parent_surface) ? wlr_xdg_surface_from_wlr_surface(parent_surface) : nullptr;
-    if (!parent || parent->role == WLR_XDG_SURFACE_ROLE_NONE) {
-        wl_resource_post_error(surface->client->resource, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
-                               "the popup's parent is neither an xdg_toplevel nor an xdg_popup");
-        return;
-    }
-    // A popup lives in its parent's scene tree so it moves with it; a parent that is not shown has none.
-    if (parent->data)
-        surface->data = wlr_scene_xdg_surface_create(static_cast<wlr_scene_node*>(parent->data), surface);
-}
-
 void Server::remove_output(Output* output)
 {
     outputs_.remove_if([output](const auto& o) { return o.get() == output; });
-}
-
-void Server::add_toplevel(wlr_xdg_surface* surface)
-{
-    views_.push_back(std::make_unique<View>(*this, surface));
-}
-
-void Server::remove_view(View* view)
-{
-    seat_->view_unmapped(view);
-    views_.remove_if([view](const auto& v) { return v.get() == view; });
-}
-
-size_t Server::mapped_view_count() const
-{
-    size_t count = 0;
-    for (const auto& view : views_)
-        count += view->mapped() ? 1 : 0;
-    return count;
 }
 
 View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)
@@ -384,18 +334,7 @@ View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, d
 
 void Server::focus(View* view)
 {
-    wlr_surface* previous = seat_->wlr()->keyboard_state.focused_surface;
-    if (previous == view->surface())
-        return;
-    if (previous && wlr_surface_is_xdg_surface(previous)) {
-        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(previous);
-        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
-            wlr_xdg_toplevel_set_activated(old, false);
-    }
-    wlr_scene_node_raise_to_top(view->node());
-    // Keep the most recently focused view last, like a stacking order.
-    view->set_activated(true);
-    seat_->focus_keyboard(view->surface());
+    shell_->focus(view);
 }
 
 bool Server::prepare_programs(bool one_only)

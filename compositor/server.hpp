@@ -38,6 +38,7 @@ class Idle;
 class XdgActivation;
 class ForeignToplevels;
 class RelativePointer;
+class XdgShell;
 
 class Server {
 public:
@@ -57,6 +58,7 @@ public:
     wlr_scene* scene() const { return scene_; }
     wlr_output_layout* layout() const { return layout_; }
     Seat& seat() { return *seat_; }
+    XdgShell& shell() { return *shell_; }
     Stats& stats() { return stats_; }
     const Options& options() const { return options_; }
     const std::string& socket() const { return socket_; }
@@ -65,9 +67,8 @@ public:
 
     // The topmost view and surface-local coordinates under a layout point, if any.
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
+    // Keyboard focus to a window (raised, and shown if minimized).
     void focus(View* view);
-    size_t mapped_view_count() const;
-    void remove_view(View* view);
     void remove_output(Output* output);
     void frame_rendered(double cpu_ms, bool direct_scanout);
     // Surfaces in a frame's damage that were wholly under opaque ones, so not drawn.
@@ -78,8 +79,6 @@ public:
 
 private:
     void add_output(wlr_output* output);
-    void add_toplevel(wlr_xdg_surface* surface);
-    void add_popup(wlr_xdg_surface* surface);
     void report_stats(Stats& stats) const;
     // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
     // Returns whether it prepared one (and more may remain).
@@ -96,7 +95,6 @@ private:
     wlr_allocator* allocator_ = nullptr;
     wlr_scene* scene_ = nullptr;
     wlr_output_layout* layout_ = nullptr;
-    wlr_xdg_shell* xdg_shell_ = nullptr;
     wlr_presentation* presentation_ = nullptr;
     std::string socket_;
     int exit_status_ = 0;
@@ -111,6 +109,7 @@ private:
     std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
     std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
+    std::unique_ptr<XdgShell> shell_;
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
@@ -121,7 +120,6 @@ private:
     std::unique_ptr<RelativePointer> relative_pointer_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
-    std::list<std::unique_ptr<View>> views_;
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;
     uint64_t frames_direct_scanout_ = 0;
@@ -136,7 +134,6 @@ private:
     wl_event_source* sigint_ = nullptr;
 
     wl::Listener new_output_;
-    wl::Listener new_xdg_surface_;
     wl::Listener backend_destroy_;
 };
 

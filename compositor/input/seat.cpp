@@ -2,10 +2,12 @@
 #include "compositor/input/seat.hpp"
 
 #include "compositor/input/keymap.hpp"
+#include "compositor/input/pointer_grab.hpp"
 
 #include "compositor/input/shortcuts_inhibit.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
+#include "compositor/shell/xdg_shell.hpp"
 
 #include <linux/input-event-codes.h>
 
@@ -75,6 +77,13 @@ public:
             Seat& seat = seat_;
             seat.pointers_.remove_if([this](auto& p) { return p.get() == this; });
             seat.update_capabilities();
+            // A pointer that goes while a grab lasts may be the one holding its button (a virtual pointer's client
+            // quit mid-drag): no release would come, so the grab ends here.
+            if (seat.grab_) {
+                PointerGrab* grab = seat.grab_;
+                seat.grab_ = nullptr;
+                grab->released();
+            }
         });
     }
 
@@ -197,24 +206,25 @@ void Seat::focus_keyboard(wlr_surface* surface)
         wlr_seat_keyboard_notify_enter(seat_, surface, nullptr, 0, nullptr);
 }
 
-void Seat::begin_move(View* view)
+void Seat::start_grab(PointerGrab& grab)
 {
-    grabbed_ = view;
-    grab_x_ = cursor_->x - view->x();
-    grab_y_ = cursor_->y - view->y();
+    grab_ = &grab;
+    wlr_seat_pointer_clear_focus(seat_);
 }
 
-void Seat::view_unmapped(View* view)
+void Seat::cancel_grab(PointerGrab& grab)
 {
-    if (grabbed_ == view)
-        grabbed_ = nullptr;
+    if (grab_ != &grab)
+        return;
+    grab_ = nullptr;
+    pointer_moved(0);
 }
 
 void Seat::pointer_moved(uint32_t time_msec)
 {
     notify_activity();
-    if (grabbed_) {
-        grabbed_->move_to(static_cast<int>(cursor_->x - grab_x_), static_cast<int>(cursor_->y - grab_y_));
+    if (grab_) {
+        grab_->motion(cursor_->x, cursor_->y);
         return;
     }
     wlr_surface* surface = nullptr;
@@ -236,8 +246,15 @@ void Seat::pointer_moved(uint32_t time_msec)
 void Seat::pointer_button(wlr_event_pointer_button* event)
 {
     notify_activity();
-    if (event->state == WLR_BUTTON_RELEASED && grabbed_) {
-        grabbed_ = nullptr;
+    if (grab_) {
+        if (event->state == WLR_BUTTON_RELEASED) {
+            PointerGrab* grab = grab_;
+            grab_ = nullptr;
+            // The seat's set of held buttons lets go of it too (no client has pointer focus, so none hears it).
+            wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
+            grab->released();
+            pointer_moved(event->time_msec);
+        }
         return;
     }
     wlr_surface* surface = nullptr;
@@ -251,7 +268,7 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
         if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT &&
             !shortcuts_inhibit_->inhibited()) {
-            begin_move(view);
+            server_.shell().begin_move(*view);
             return;
         }
     }

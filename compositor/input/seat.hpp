@@ -10,9 +10,9 @@
 
 namespace kiln::compositor {
 
+class PointerGrab;
 class Server;
 class ShortcutsInhibit;
-class View;
 
 class Seat {
 public:
@@ -28,8 +28,12 @@ public:
     // Called on every key, pointer move, button and scroll (idle timers start over).
     void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
     void focus_keyboard(wlr_surface* surface);
-    void begin_move(View* view);
-    void view_unmapped(View* view);
+    // Pointer motion and buttons go to `grab` (not to clients) until a button is released or it is cancelled.
+    // The client under the pointer gets a leave, as the protocol asks when the compositor takes the pointer.
+    void start_grab(PointerGrab& grab);
+    // Ends `grab` without a release (its window went away); pointer focus goes back to what is under the pointer.
+    void cancel_grab(PointerGrab& grab);
+    bool grabbed() const { return grab_ != nullptr; }
 
 private:
     class Keyboard;
@@ -56,9 +60,7 @@ private:
     std::function<void()> activity_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
 
-    View* grabbed_ = nullptr;  // the view being moved, if any
-    double grab_x_ = 0;
-    double grab_y_ = 0;
+    PointerGrab* grab_ = nullptr;  // an interactive move or resize, owned by the shell
 
     wl::Listener new_input_;
     wl::Listener cursor_motion_;

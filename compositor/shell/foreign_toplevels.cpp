@@ -36,11 +36,8 @@ public:
     }
 
 private:
-    // The View kiln made for this toplevel: its xdg_surface data is the View's scene node.
-    View* view() const
-    {
-        return xdg_->data ? static_cast<View*>(static_cast<wlr_scene_node*>(xdg_->data)->data) : nullptr;
-    }
+    // The View kiln made for this toplevel.
+    View* view() const { return View::from(xdg_); }
 
     void show()
     {

@@ -4,6 +4,7 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/interactive.hpp"
+#include "compositor/shell/popup_grab_guard.hpp"
 #include "compositor/shell/view.hpp"
 #include "compositor/shell/xdg_popup.hpp"
 
@@ -15,7 +16,8 @@ XdgShell::XdgShell(Server& server, wl_display* display)
     : server_(server),
       shell_(wlr_xdg_shell_create(display)),  // freed with the display
       normal_(wlr_scene_tree_create(&server.scene()->node)),
-      fullscreen_(wlr_scene_tree_create(&server.scene()->node))  // created last: drawn above the normal layer
+      fullscreen_(wlr_scene_tree_create(&server.scene()->node)),  // created last: drawn above the normal layer
+      popup_grab_guard_(std::make_unique<PopupGrabGuard>(display))
 {
     new_surface_.connect(&shell_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_xdg_surface*>(data);

@@ -13,6 +13,7 @@
 namespace kiln::compositor {
 
 class InteractiveGrab;
+class PopupGrabGuard;
 class Server;
 class View;
 
@@ -59,6 +60,7 @@ private:
     std::list<std::unique_ptr<View>> views_;
     std::vector<View*> focus_order_;  // most recently focused last
     std::unique_ptr<InteractiveGrab> grab_;
+    std::unique_ptr<PopupGrabGuard> popup_grab_guard_;
 
     wl::Listener new_surface_;
 };

@@ -567,21 +567,18 @@ def popup_grab(kiln):
         check(True, "a click outside the client's surfaces sends popup_done")
         popup.destroy()
 
-        # A grab with a forged serial is no worse: a click outside ends it, and nothing stays grabbed.
-        positioner = make_positioner(conn, window.wm_base, (80, 60), (20, 20, 1, 1), TOP_LEFT, BOTTOM_RIGHT, 0)
-        popup = Popup(conn, window.wm_base, window.xdg_surface, positioner, grab=(seat_input.seat, 123456))
-        popup.configure()
-        popup.draw(80, 60, 0xffd0d0d0)
-        seat_input.move_to(5, 5)
-        seat_input.button(True)
-        conn.dispatch_until(lambda e: e.obj == popup.popup and e.opcode == 1)
-        seat_input.button(False)
-        popup.destroy()
+        # A grab with a serial the client never got is refused: the popup is dismissed at once, nothing grabbed.
+        for forged in (123456, 0):
+            positioner = make_positioner(conn, window.wm_base, (80, 60), (20, 20, 1, 1), TOP_LEFT, BOTTOM_RIGHT, 0)
+            popup = Popup(conn, window.wm_base, window.xdg_surface, positioner, grab=(seat_input.seat, forged))
+            conn.dispatch_until(lambda e: e.obj == popup.popup and e.opcode == 1)
+            check(True, f"a grab with the forged serial {forged} gets popup_done without a click")
+            popup.destroy()
         seat_input.move_to(x0 + 150, y0 + 100)
         conn.take(seat_input.pointer)
         seat_input.press()
         seat_input.button(False)
-        check(True, "after a forged-serial grab is dismissed, the window gets clicks again")
+        check(True, "after the refused grabs, the window gets clicks")
         seat_input.close()
 
 
@@ -653,6 +650,15 @@ def bad_input(kiln):
         conn.send(window.toplevel, 6, ("o", seat), ("u", 1), ("u", 0))  # no edge: nothing to do
         conn.roundtrip()
         check(True, "moves and resizes with forged serials are ignored without an error")
+        # A refused grab whose popup is gone before kiln dismisses it, in the same batch of requests.
+        for destroy_surface in (False, True):
+            positioner = make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), TOP_LEFT, BOTTOM_RIGHT, 0)
+            popup = Popup(conn, window.wm_base, window.xdg_surface, positioner, grab=(seat, 99))
+            conn.send(popup.popup, 0)
+            if destroy_surface:
+                conn.send(popup.xdg_surface, 0)
+            conn.roundtrip()
+        check(True, "a refused grab's popup destroyed at once leaves nothing behind")
     check(kiln.alive(), "kiln is still running after the bad input")
 
 

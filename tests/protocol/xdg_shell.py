@@ -317,9 +317,31 @@ def minimize_and_focus_order(kiln):
             conn.interfaces[handle] = "zwlr_foreign_toplevel_handle_v1"
             conn.dispatch_until(lambda e: e.obj == handle and e.opcode == 5)  # done
             handles[[e.args("s")[0] for e in conn.events if e.obj == handle and e.opcode == 0][-1]] = handle
+        def handle_states(name):
+            events = [e for e in conn.events if e.obj == handles[name] and e.opcode == 4]
+            return set(u32s(events[-1].args("a")[0])) if events else set()
+
+        HANDLE_MAXIMIZED, HANDLE_MINIMIZED = 0, 1
+        check(HANDLE_MINIMIZED in handle_states("c") and HANDLE_MINIMIZED not in handle_states("a"),
+              "a taskbar sees the minimized window as minimized")
         conn.send(handles["c"], 4, ("o", seat_input.seat))  # activate
         wait_box_sized(kiln, colors["c"], 160, 120, "activating the minimized window shows it")
         check(seat_input.focused() == windows["c"].surface, "with keyboard focus")
+        conn.roundtrip()
+        check(HANDLE_MINIMIZED not in handle_states("c"), "and the taskbar sees it is no longer minimized")
+
+        # A taskbar may maximize and minimize windows too.
+        windows["a"].settle()
+        conn.send(handles["a"], 0)  # set_maximized
+        width, height, states = windows["a"].next_configure()
+        check((width, height) == (OUTPUT_W, OUTPUT_H) and MAXIMIZED in states,
+              f"a taskbar's set_maximized maximizes the window ({width}x{height}, states {sorted(states)})")
+        conn.roundtrip()
+        check(HANDLE_MAXIMIZED in handle_states("a"), "and its handle says so")
+        conn.send(handles["c"], 2)  # set_minimized
+        wait_box(kiln, colors["c"], None, "a taskbar's set_minimized hides the window")
+        conn.roundtrip()
+        check(HANDLE_MINIMIZED in handle_states("c"), "and its handle says so")
         seat_input.close()
 
 

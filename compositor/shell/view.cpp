@@ -180,6 +180,11 @@ void View::place()
         parent = nullptr;
     wlr_output* output = parent ? parent->output() : shell_.output_under_pointer();
     const placement::Box area = shell_.usable_area(output);
+    if (area.width <= 0 || area.height <= 0) {
+        move_to(0, 0);  // no output to be on: it is placed when it commits again
+        placed_ = false;
+        return;
+    }
     if (box.width > area.width || box.height > area.height) {
         // As sway and weston do: ask for a size that fits, and place it again once it has it.
         const wlr_xdg_toplevel_state& state = xdg_->toplevel->current;

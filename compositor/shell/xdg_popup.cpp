@@ -47,6 +47,8 @@ void unconstrain(XdgShell& shell, wlr_xdg_popup* popup)
     if (!view)
         return;
     const placement::Box area = shell.usable_area(view->output());
+    if (area.width <= 0 || area.height <= 0)
+        return;  // no output: the positioner's box as it is
     const placement::Box bounds{area.x - parent_x, area.y - parent_y, area.width, area.height};
 
     wlr_xdg_positioner& positioner = popup->positioner;

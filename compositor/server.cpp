@@ -16,11 +16,13 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/input/idle.hpp"
 #include "compositor/input/relative_pointer.hpp"
+#include "compositor/input/test_input.hpp"
 #include "compositor/input/virtual_input.hpp"
 #include "compositor/protocols/clipboard.hpp"
 #include "compositor/shell/decorations.hpp"
 #include "compositor/shell/foreign_toplevels.hpp"
 #include "compositor/shell/xdg_activation.hpp"
+#include "compositor/session/spawn.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
@@ -73,6 +75,7 @@ Server::~Server()
         seat_->on_activity(nullptr);
     idle_.reset();
     decorations_.reset();
+    test_input_.reset();
     virtual_input_.reset();
     clipboard_.reset();
     acquire_fences_.reset();
@@ -87,6 +90,8 @@ Server::~Server()
         wl_event_source_remove(sigterm_);
     if (sigint_)
         wl_event_source_remove(sigint_);
+    if (sighup_)
+        wl_event_source_remove(sighup_);
     new_output_.disconnect();
     backend_destroy_.disconnect();
     if (backend_)
@@ -130,6 +135,8 @@ bool Server::start(std::string& error)
         return false;
     }
     renderer_ = bridge_->wlr();
+    const bool cpu_composition = bridge_->enable_cpu_composition(options_.composition == CompositionMode::automatic);
+    stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
     stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
     stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
     if (options_.precompile == PrecompileMode::fast) {
@@ -182,7 +189,7 @@ bool Server::start(std::string& error)
         if (drm_syncobj_)
             acquire_fences_->set_explicit_sync([this](wlr_surface* s) { return drm_syncobj_->is_explicit(s); });
     }
-    wlr_compositor_create(display_, renderer_);
+    compositor_ = wlr_compositor_create(display_, renderer_);
     wlr_data_device_manager_create(display_);
     layout_ = wlr_output_layout_create();
     wlr_xdg_output_manager_v1_create(display_, layout_);
@@ -200,10 +207,18 @@ bool Server::start(std::string& error)
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     request_guard_ = std::make_unique<RequestGuard>(display_);
 
-    seat_ = std::make_unique<Seat>(*this, backend_);
+    // The shell first: the seat watches its surfaces for what changes under the pointer.
     shell_ = std::make_unique<XdgShell>(*this, display_);
+    seat_ = std::make_unique<Seat>(*this, backend_, compositor_, shell_->wlr());
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
+    if (options_.test_input) {
+        // Any client could touch any window through it: tests only, never a real session.
+        if (wlr_backend_is_headless(backend_))
+            test_input_ = std::make_unique<TestInput>(display_, *seat_, layout_);
+        else
+            std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
+    }
     decorations_ = std::make_unique<Decorations>(display_);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
@@ -223,6 +238,17 @@ bool Server::start(std::string& error)
     };
     sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
     sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
+    sighup_ = wl_event_loop_add_signal(
+        loop, SIGHUP,
+        [](int, void* data) noexcept -> int {
+            auto* self = static_cast<Server*>(data);
+            if (!self->reread_)
+                return 0;
+            if (std::optional<Options> options = self->reread_())
+                self->reload(*options);
+            return 0;
+        },
+        this);
 
     const char* name = nullptr;
     if (!options_.socket.empty()) {
@@ -247,7 +273,6 @@ bool Server::start(std::string& error)
     backend_started_ = true;
 
 
-    setenv("WAYLAND_DISPLAY", socket_.c_str(), 1);
     std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",
                  backend_name(choice), bridge_->display().kind_name(), bridge_->display().driver_name().c_str(),
                  socket_.c_str());
@@ -256,9 +281,11 @@ bool Server::start(std::string& error)
         if (options_.exit_with_startup)
             terminate(status);
     });
+    // After the SIGCHLD handler exists: it reaps dbus-update-activation-environment too.
+    set_session_environment(socket_);
     for (const auto& command : options_.startup) {
         std::string spawn_error;
-        if (!startup_->spawn(command, socket_, spawn_error))
+        if (!startup_->spawn(command, spawn_error))
             std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), spawn_error.c_str());
     }
     return true;
@@ -335,6 +362,62 @@ View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, d
 void Server::focus(View* view)
 {
     shell_->focus(view);
+}
+
+View* Server::focused_view() const
+{
+    return shell_->focused_view();
+}
+
+void Server::focus_next()
+{
+    shell_->focus_next();
+}
+
+void Server::switch_vt(int vt)
+{
+    wlr_session* session = backend_ ? wlr_backend_get_session(backend_) : nullptr;
+    if (!session) {
+        std::fprintf(stderr, "kiln: no VT to switch to: the %s backend has no session\n",
+                     backend_name(resolve_backend(options_.backend)));
+        return;
+    }
+    if (!wlr_session_change_vt(session, static_cast<unsigned>(vt)))
+        std::fprintf(stderr, "kiln: cannot switch to VT %d\n", vt);
+}
+
+void Server::reload(const Options& options)
+{
+    options_.keyboard = options.keyboard;
+    options_.bindings = options.bindings;
+    options_.input = options.input;
+    options_.inputs = options.inputs;
+    options_.background = options.background;
+    options_.outputs = options.outputs;
+    seat_->reload();
+    for (const auto& output : outputs_) {
+        wlr_output* wlr = output->wlr();
+        OutputSettings settings;
+        if (const OutputSettings* configured = options_.output(wlr->name))
+            settings = *configured;
+        if (settings.enabled == false) {
+            std::fprintf(stderr, "kiln: output %s: enabled=false takes effect when kiln starts again\n", wlr->name);
+            settings.enabled.reset();
+        }
+        if (wlr_output_is_headless(wlr) && options_.headless_size_given)
+            settings.mode.reset();  // flags win: --headless-size made this output's size
+        if (!settings.mode && wl_list_empty(&wlr->modes))
+            settings.mode = OutputMode{wlr->width, wlr->height, wlr->refresh};  // a nested window keeps its size
+        // Keys left out go back to what kiln starts with.
+        settings.scale = settings.scale.value_or(1);
+        settings.transform = settings.transform.value_or(OutputTransform::normal);
+        if (!commit_output_settings(wlr, &settings))
+            std::fprintf(stderr, "kiln: output %s refused the reloaded settings\n", wlr->name);
+        if (settings.position)
+            wlr_output_layout_move(layout_, wlr, settings.position->x, settings.position->y);
+        wlr_output_schedule_frame(wlr);
+    }
+    std::fprintf(stderr, "kiln: reloaded kiln.ini\n");
 }
 
 bool Server::prepare_programs(bool one_only)
@@ -429,6 +512,7 @@ void Server::report_stats(Stats& stats) const
     }
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);
+    stats.set("frames.composed_on_cpu", frames_composed_on_cpu_);
     stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
     stats.set("frames.culled_surfaces", culled_surfaces_);
     stats.set("frames.render_ahead", frames_render_ahead_);

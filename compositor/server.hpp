@@ -10,9 +10,11 @@
 #include "renderer/shaders.hpp"
 #include "renderer/types.hpp"
 
+#include <functional>
 #include <list>
 #include <set>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kiln::compositor {
@@ -33,6 +35,7 @@ class PrivilegedGlobals;
 class RequestGuard;
 class Clipboard;
 class VirtualInput;
+class TestInput;
 class Decorations;
 class Idle;
 class XdgActivation;
@@ -69,6 +72,17 @@ public:
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
     // Keyboard focus to a window (raised, and shown if minimized).
     void focus(View* view);
+    // The view with keyboard focus, or null.
+    View* focused_view() const;
+    // Focus goes to the next shown view after the focused one, in the order they appeared (Alt+Tab).
+    void focus_next();
+    // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
+    void switch_vt(int vt);
+    // How kiln.ini is read again on SIGHUP: the new options (flags still on top), or nullopt to keep the old.
+    void on_reload(std::function<std::optional<Options>()> reread) { reread_ = std::move(reread); }
+    // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
+    // position), and the background; clients stay connected.
+    void reload(const Options& options);
     void remove_output(Output* output);
     void frame_rendered(double cpu_ms, bool direct_scanout);
     // Surfaces in a frame's damage that were wholly under opaque ones, so not drawn.
@@ -76,6 +90,7 @@ public:
     // Time from a frame's start until its render-done fence signalled.
     void frame_fenced(double ms);
     void frame_rendered_ahead() { ++frames_render_ahead_; }
+    void frame_composed_on_cpu() { ++frames_composed_on_cpu_; }
 
 private:
     void add_output(wlr_output* output);
@@ -84,7 +99,7 @@ private:
     // Returns whether it prepared one (and more may remain).
     bool prepare_programs(bool one_only);
 
-    const Options& options_;
+    Options options_;  // a copy: SIGHUP replaces its reloadable parts
     Stats& stats_;
     wl_display* display_ = nullptr;
     wlr_backend* backend_ = nullptr;
@@ -95,6 +110,7 @@ private:
     wlr_allocator* allocator_ = nullptr;
     wlr_scene* scene_ = nullptr;
     wlr_output_layout* layout_ = nullptr;
+    wlr_compositor* compositor_ = nullptr;
     wlr_presentation* presentation_ = nullptr;
     std::string socket_;
     int exit_status_ = 0;
@@ -113,6 +129,7 @@ private:
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
+    std::unique_ptr<TestInput> test_input_;
     std::unique_ptr<Decorations> decorations_;
     std::unique_ptr<Idle> idle_;
     std::unique_ptr<XdgActivation> xdg_activation_;
@@ -125,6 +142,7 @@ private:
     uint64_t frames_direct_scanout_ = 0;
     uint64_t culled_surfaces_ = 0;
     uint64_t frames_render_ahead_ = 0;
+    uint64_t frames_composed_on_cpu_ = 0;
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;
@@ -132,6 +150,8 @@ private:
 
     wl_event_source* sigterm_ = nullptr;
     wl_event_source* sigint_ = nullptr;
+    wl_event_source* sighup_ = nullptr;
+    std::function<std::optional<Options>()> reread_;
 
     wl::Listener new_output_;
     wl::Listener backend_destroy_;

@@ -1,5 +1,7 @@
-// Runs startup commands through /bin/sh with WAYLAND_DISPLAY set and collects their exit statuses on SIGCHLD.
+// Runs startup commands through /bin/sh in the session's environment and reaps them (and other children) on SIGCHLD.
 #include "compositor/session/startup_commands.hpp"
+
+#include "compositor/session/spawn.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -30,24 +32,11 @@ StartupCommands::~StartupCommands()
     // Commands still running are left alone: they lose their compositor and exit on their own.
 }
 
-bool StartupCommands::spawn(const std::string& command, const std::string& socket, std::string& error)
+bool StartupCommands::spawn(const std::string& command, std::string& error)
 {
-    const pid_t pid = fork();
-    if (pid < 0) {
-        error = std::string("fork failed: ") + std::strerror(errno);
+    const pid_t pid = spawn_shell(command, error);
+    if (pid < 0)
         return false;
-    }
-    if (pid == 0) {
-        // The event loop blocks SIGCHLD (and SIGTERM/SIGINT) to read them through signalfd; a child must not
-        // inherit that mask.
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, nullptr);
-        setenv("WAYLAND_DISPLAY", socket.c_str(), 1);
-        unsetenv("DISPLAY");
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
     pids_.push_back(pid);
     spawned_any_ = true;
     return true;

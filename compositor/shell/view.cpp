@@ -2,6 +2,7 @@
 // position changes of an interactive resize.
 #include "compositor/shell/view.hpp"
 
+#include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/xdg_shell.hpp"
@@ -92,6 +93,7 @@ void View::move_to(int x, int y)
     x_ = x;
     y_ = y;
     wlr_scene_node_set_position(node_, x, y);
+    server_.seat().scene_changed();
 }
 
 void View::set_activated(bool activated)
@@ -246,6 +248,7 @@ void View::set_minimized(bool minimized)
         return;
     minimized_ = minimized;
     wlr_scene_node_set_enabled(node_, !minimized);
+    server_.seat().scene_changed();
     if (minimized) {
         set_activated(false);
         shell_.view_hidden(*this);
@@ -256,6 +259,7 @@ void View::apply_state()
 {
     // Fullscreen windows sit in a layer above all others; the scene then lets an opaque one be scanned out.
     wlr_scene_node_reparent(node_, shell_.layer(fullscreen_ ? XdgShell::Layer::fullscreen : XdgShell::Layer::normal));
+    server_.seat().scene_changed();
     wlr_xdg_toplevel_set_fullscreen(xdg_, fullscreen_);
     wlr_xdg_toplevel_set_maximized(xdg_, maximized_);
     if (fullscreen_ || maximized_) {
@@ -319,6 +323,21 @@ View* View::from(wlr_xdg_surface* xdg)
     if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || !xdg->data)
         return nullptr;
     return static_cast<View*>(static_cast<wlr_scene_node*>(xdg->data)->data);
+}
+
+void View::close()
+{
+    wlr_xdg_toplevel_send_close(xdg_);
+}
+
+void View::toggle_fullscreen()
+{
+    set_fullscreen(!fullscreen_, nullptr);
+}
+
+void View::toggle_maximized()
+{
+    set_maximized(!maximized_);
 }
 
 }  // namespace kiln::compositor

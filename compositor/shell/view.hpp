@@ -29,6 +29,11 @@ public:
     wlr_box geometry() const;
     void move_to(int x, int y);
     void set_activated(bool activated);
+    // Asks the client to close the window (xdg_toplevel.close); the client decides, nothing is killed.
+    void close();
+    // Key bindings: fullscreen on the window's output and back; maximized to its output and back.
+    void toggle_fullscreen();
+    void toggle_maximized();
 
     bool maximized() const { return maximized_; }
     bool fullscreen() const { return fullscreen_; }

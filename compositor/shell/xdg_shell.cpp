@@ -44,6 +44,7 @@ void XdgShell::focus(View* view)
     if (view->minimized())
         view->set_minimized(false);
     wlr_scene_node_raise_to_top(view->node());
+    server_.seat().scene_changed();
     focus_order_.erase(std::remove(focus_order_.begin(), focus_order_.end(), view), focus_order_.end());
     focus_order_.push_back(view);
     wlr_seat* seat = server_.seat().wlr();
@@ -59,6 +60,33 @@ void XdgShell::focus(View* view)
     server_.seat().focus_keyboard(view->surface());
     // A window given focus should answer; one that does not within the shell's timeout is marked unresponsive.
     wlr_xdg_surface_ping(view->xdg());
+}
+
+View* XdgShell::focused_view() const
+{
+    wlr_surface* focused = server_.seat().wlr()->keyboard_state.focused_surface;
+    if (!focused)
+        return nullptr;
+    for (const auto& view : views_)
+        if (view->mapped() && view->surface() == focused)
+            return view.get();
+    return nullptr;
+}
+
+void XdgShell::focus_next()
+{
+    View* current = focused_view();
+    auto start = std::find_if(views_.begin(), views_.end(), [&](const auto& v) { return v.get() == current; });
+    // From the one after the focused view round to the one before it; from the first when none has focus.
+    auto it = start == views_.end() ? views_.begin() : std::next(start);
+    for (size_t n = 0; n < views_.size(); ++n, ++it) {
+        if (it == views_.end())
+            it = views_.begin();
+        if ((*it)->mapped() && it->get() != current) {
+            focus(it->get());
+            return;
+        }
+    }
 }
 
 void XdgShell::view_mapped(View& view)

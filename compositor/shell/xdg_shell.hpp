@@ -31,6 +31,11 @@ public:
 
     // Keyboard focus to `view`, raised, shown if minimized, and pinged.
     void focus(View* view);
+    // The view with keyboard focus, or null.
+    View* focused_view() const;
+    // Focus to the next mapped view after the focused one, in the order they appeared (Alt+Tab); a minimized one is
+    // shown again.
+    void focus_next();
     void view_mapped(View& view);
     // Unmapped or minimized: if it had focus, focus goes back to the most recently focused window still shown.
     void view_hidden(View& view);

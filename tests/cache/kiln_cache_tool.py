@@ -48,8 +48,9 @@ def main():
 
         # The other precompile modes: off compiles on first use (nothing before the first frame); background
         # prepares after the first frame.
+        # GL composition: frames composed on the CPU (kiln's default on llvmpipe) use no program at all.
         off, _ = start_kiln(work / "cache-off", work / "off.json", {"MESA_SHADER_CACHE_DISABLE": "true"},
-                            ("--precompile", "off"))
+                            ("--precompile", "off", "--composition", "gl"))
         check("programs_prepare_ms" not in off["startup"], "--precompile off prepares nothing at start-up")
         check(1 <= off["programs"]["linked_from_source"] < cold["programs"]["linked_from_source"],
               f"--precompile off links only what frames used ({off['programs']['linked_from_source']})")

@@ -139,14 +139,17 @@ bool Server::start(std::string& error)
     stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
     stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
     stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
-    if (options_.precompile == PrecompileMode::fast) {
+    precompile_ = options_.precompile;
+    if (precompile_ == PrecompileMode::automatic)
+        precompile_ = cpu_composition ? PrecompileMode::background : PrecompileMode::fast;
+    if (precompile_ == PrecompileMode::fast) {
         // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn
         // once, so no frame pays for a compile.
         const auto start = Stats::Clock::now();
         prepare_programs(false);
         stats_.set("startup.programs_prepare_ms", stats_.ms_since(start));
     }
-    if (options_.precompile != PrecompileMode::background)
+    if (precompile_ != PrecompileMode::background)
         stats_.mark_once("startup.programs_ready_ms");
     stats_.set("renderer.egl_display", std::string(bridge_->display().kind_name()));
     stats_.set("renderer.driver", bridge_->display().driver_name());
@@ -442,7 +445,7 @@ bool Server::prepare_programs(bool one_only)
 
 void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 {
-    if (frames_rendered_ == 0 && options_.precompile == PrecompileMode::background) {
+    if (frames_rendered_ == 0 && precompile_ == PrecompileMode::background) {
         // After the first frame, one program per idle moment of the event loop.
         auto step = [](void* data) noexcept {
             auto* self = static_cast<Server*>(data);

@@ -143,6 +143,7 @@ private:
     uint64_t culled_surfaces_ = 0;
     uint64_t frames_render_ahead_ = 0;
     uint64_t frames_composed_on_cpu_ = 0;
+    PrecompileMode precompile_ = PrecompileMode::fast;  // options' mode, automatic resolved
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;

@@ -276,7 +276,7 @@ const std::vector<KeySpec>& cache_keys()
          [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto mode = parse_precompile(value);
              if (!mode)
-                 return "off, fast or background";
+                 return "auto, off, fast or background";
              options.precompile = *mode;
              return std::nullopt;
          }},

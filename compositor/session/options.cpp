@@ -48,6 +48,8 @@ std::optional<BackendChoice> parse_backend(std::string_view name)
 
 std::optional<PrecompileMode> parse_precompile(std::string_view name)
 {
+    if (name == "auto")
+        return PrecompileMode::automatic;
     if (name == "off")
         return PrecompileMode::off;
     if (name == "fast")
@@ -136,7 +138,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --headless-size WxH    size of the headless output (default 1920x1080; wins over kiln.ini's mode)
       --cache-dir DIR        program cache directory (default $XDG_CACHE_HOME/kiln)
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
-      --precompile MODE      off|fast|background: load recorded programs before/after the first frame
+      --precompile MODE      auto|off|fast|background: load recorded programs before/after the first frame
+                             (default auto: fast, or background while frames are composed on the CPU)
       --composition MODE     auto|gl: auto composes on the CPU (pixman) where GL is software (llvmpipe) and a
                              frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
@@ -233,10 +236,10 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
             options.system_cache_dir = v;
         } else if (arg == "--precompile") {
             if (!take_value(v))
-                return fail("--precompile needs off, fast or background");
+                return fail("--precompile needs auto, off, fast or background");
             auto mode = parse_precompile(v);
             if (!mode)
-                return fail("unknown precompile mode '" + std::string(v) + "' (off, fast or background)");
+                return fail("unknown precompile mode '" + std::string(v) + "' (auto, off, fast or background)");
             options.precompile = *mode;
         } else if (arg == "--composition") {
             if (!take_value(v))

@@ -12,7 +12,9 @@
 namespace kiln::compositor {
 
 enum class BackendChoice { automatic, drm, wayland, x11, headless };
-enum class PrecompileMode { off, fast, background };
+// automatic: fast where frames are drawn with GL; background where they are composed on the CPU, since no frame then
+// waits for a program (the ones kept for GL frames are ready soon after the first frame).
+enum class PrecompileMode { automatic, off, fast, background };
 // How output frames are composed: auto composes on the CPU (pixman) where GL itself is software and a frame
 // allows it (unscaled shm windows), with GL otherwise; gl always uses GL.
 enum class CompositionMode { automatic, gl };
@@ -29,7 +31,7 @@ struct Options {
     bool headless_size_given = false;   // --headless-size was on the command line: it wins over [output] mode
     std::string cache_dir;              // empty: $XDG_CACHE_HOME/kiln
     std::string system_cache_dir;       // empty: none
-    PrecompileMode precompile = PrecompileMode::fast;
+    PrecompileMode precompile = PrecompileMode::automatic;
     CompositionMode composition = CompositionMode::automatic;
     std::string stats_file;             // empty: no stats
     std::vector<PrivilegedProtocol> restricted;  // --restrict NAME, each once; empty: every client binds them

@@ -239,22 +239,27 @@ bool Server::start(std::string& error)
         static_cast<Server*>(data)->terminate(0);
         return 0;
     };
-    sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
-    sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
-    sighup_ = wl_event_loop_add_signal(
-        loop, SIGHUP,
-        [](int, void* data) noexcept -> int {
-            auto* self = static_cast<Server*>(data);
-            if (!self->reread_)
+    // Embedded (compositor/embedded.hpp), the host owns the process: its signals, its environment, its clients.
+    if (!options_.embedded) {
+        sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
+        sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
+        sighup_ = wl_event_loop_add_signal(
+            loop, SIGHUP,
+            [](int, void* data) noexcept -> int {
+                auto* self = static_cast<Server*>(data);
+                if (!self->reread_)
+                    return 0;
+                if (std::optional<Options> options = self->reread_())
+                    self->reload(*options);
                 return 0;
-            if (std::optional<Options> options = self->reread_())
-                self->reload(*options);
-            return 0;
-        },
-        this);
+            },
+            this);
+    }
 
     const char* name = nullptr;
-    if (!options_.socket.empty()) {
+    if (options_.embedded) {
+        name = "";  // no socket: the host adds clients by fd
+    } else if (!options_.socket.empty()) {
         if (wl_display_add_socket(display_, options_.socket.c_str()) != 0) {
             error = "cannot listen on socket '" + options_.socket + "' (in use, or XDG_RUNTIME_DIR is not set)";
             return false;
@@ -274,7 +279,8 @@ bool Server::start(std::string& error)
         return false;
     }
     backend_started_ = true;
-
+    if (options_.embedded)
+        return true;
 
     std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",
                  backend_name(choice), bridge_->display().kind_name(), bridge_->display().driver_name().c_str(),

@@ -57,6 +57,7 @@ public:
     void terminate(int status);
 
     wl_display* display() const { return display_; }
+    wlr_backend* backend() const { return backend_; }
     wlr_renderer* renderer() const { return renderer_; }
     wlr_scene* scene() const { return scene_; }
     wlr_output_layout* layout() const { return layout_; }

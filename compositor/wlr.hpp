@@ -22,6 +22,7 @@ extern "C" {
 #include <wlr/backend/wayland.h>
 #include <wlr/backend/x11.h>
 #include <wlr/backend/drm.h>
+#include <wlr/interfaces/wlr_keyboard.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/dmabuf.h>
 #include <wlr/render/drm_format_set.h>

@@ -24,7 +24,8 @@ backports=(
   libdrm-tests
 )
 # From bookworm itself. clang + libclang-rt-14-dev (libclang_rt.fuzzer, -fsanitize=fuzzer) build the fuzzers;
-# gcc's own libasan/libubsan (build-essential) serve the sanitizer job.
+# gcc's own libasan/libubsan (build-essential) serve the sanitizer job. wlcs (1.5.0) is the conformance suite's runner
+# and headers (tests/wlcs).
 base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
@@ -35,6 +36,7 @@ base=(
   sway gnuplot-nox
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
   clang libclang-rt-14-dev
+  wlcs
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

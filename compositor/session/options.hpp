@@ -46,6 +46,9 @@ struct Options {
     bool debug = false;
     bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
     bool test_input = false;            // --test-input: offer kiln_test_input_v1 (headless only), for tests
+    // Inside another program (compositor/embedded.hpp): no socket, no environment changes, no signal handlers, no
+    // startup commands; the host adds clients by fd and drives input. Not a flag: only the embedding API sets it.
+    bool embedded = false;
     bool help = false;
     bool version = false;
 

@@ -10,27 +10,44 @@ namespace {
 
 // wlroots 0.15 never frees a virtual keyboard's wlr_keyboard: the keyboard's impl destroy is a no-op and the virtual
 // keyboard frees only itself (types/wlr_virtual_keyboard_v1.c). Once wlr_keyboard_destroy has emitted its destroy
-// signal nothing refers to it any more; kiln frees it on the loop's next idle turn, after wlroots has returned.
+// signal nothing refers to it any more; kiln frees it on the loop's next idle turn, after wlroots has returned, or
+// when the loop itself goes (a keyboard destroyed as kiln exits: the loop frees no idle source it never ran).
 struct OrphanedKeyboard {
-    wl_listener destroy;  // first member: the listener's address is the struct's
+    wl_listener destroy;       // the keyboard's
+    wl_listener loop_destroy;  // the event loop's, while the idle turn is pending
     wlr_keyboard* keyboard;
     wl_event_loop* loop;
+    wl_event_source* idle = nullptr;
+
+    void free_keyboard()
+    {
+        free(keyboard);  // wlroots allocated it with calloc
+        delete this;
+    }
 };
 
 void free_when_destroyed(wlr_keyboard* keyboard, wl_event_loop* loop)
 {
-    auto* orphan = new OrphanedKeyboard{{}, keyboard, loop};
+    auto* orphan = new OrphanedKeyboard{{}, {}, keyboard, loop};
     orphan->destroy.notify = [](wl_listener* listener, void*) noexcept {
-        auto* o = reinterpret_cast<OrphanedKeyboard*>(listener);
+        OrphanedKeyboard* o = wl_container_of(listener, o, destroy);
         wl_list_remove(&o->destroy.link);
-        wl_event_loop_add_idle(
+        o->idle = wl_event_loop_add_idle(
             o->loop,
             [](void* data) noexcept {
                 auto* o = static_cast<OrphanedKeyboard*>(data);
-                free(o->keyboard);  // wlroots allocated it with calloc
-                delete o;
+                wl_list_remove(&o->loop_destroy.link);
+                o->free_keyboard();
             },
             o);
+        if (!o->idle)
+            return;  // out of memory: the keyboard stays allocated rather than freed under wlroots' feet
+        o->loop_destroy.notify = [](wl_listener* listener, void*) noexcept {
+            OrphanedKeyboard* o = wl_container_of(listener, o, loop_destroy);
+            wl_event_source_remove(o->idle);
+            o->free_keyboard();
+        };
+        wl_event_loop_add_destroy_listener(o->loop, &o->loop_destroy);
     };
     wl_signal_add(&keyboard->events.destroy, &orphan->destroy);
 }

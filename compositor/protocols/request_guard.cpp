@@ -1,4 +1,4 @@
-// Two wlroots 0.15 crashes any client can trigger, defused from a protocol logger: libwayland calls loggers for each
+// wlroots 0.15 crashes any client can trigger, defused from a protocol logger: libwayland calls loggers for each
 // request after reading it and before invoking its handler, and reads the handler only at invoke time.
 //
 // - An xdg_toplevel whose wl_surface was destroyed is inert (user data NULL), but every handler but destroy
@@ -10,11 +10,21 @@
 // - xdg_surface.get_popup accepts the surface itself (or a popup below it) as the parent, and destroying such a popup
 //   recurses without end. The client gets invalid_popup_parent, and the request's parent argument (nullable) is
 //   cleared before wlroots reads it.
+// - zwp_virtual_keyboard_v1.keymap: wlroots maps `size` bytes of the fd and hands them to xkbcommon as a C string, so
+//   a file shorter than `size` (SIGBUS on the pages past its end) or a keymap with no NUL within it (read past the
+//   mapping) kills kiln. Such a keymap is the client's error (no_keymap, the protocol's only one), and the fd in the
+//   request is swapped for /dev/null, which cannot be mapped, so wlroots refuses it without reading.
 #include "compositor/protocols/request_guard.hpp"
 
 #include "xdg-shell-protocol.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstring>
+#include <string>
 
 namespace kiln::compositor {
 namespace {
@@ -39,6 +49,38 @@ const struct xdg_toplevel_interface inert_toplevel = {
 bool is(wl_resource* resource, const char* interface)
 {
     return std::strcmp(wl_resource_get_class(resource), interface) == 0;
+}
+
+// Why a virtual keyboard's keymap fd cannot be mapped and read as a string of `size` bytes, or empty if it can.
+std::string keymap_problem(int fd, uint32_t size)
+{
+    struct stat st{};
+    if (size == 0)
+        return "an empty keymap";
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return "a keymap fd that is not a file";
+    if (static_cast<uint64_t>(st.st_size) < size)
+        return "a keymap of " + std::to_string(size) + " bytes in a file of " + std::to_string(st.st_size);
+    void* data = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (data == MAP_FAILED)
+        return "a keymap fd that cannot be mapped";
+    const bool terminated = std::memchr(data, 0, size) != nullptr;
+    munmap(data, size);
+    return terminated ? std::string() : "a keymap with no NUL within its " + std::to_string(size) + " bytes";
+}
+
+void refuse_bad_keymap(wl_resource* resource, const wl_protocol_logger_message* message)
+{
+    const int fd = message->arguments[1].h;
+    const std::string problem = keymap_problem(fd, message->arguments[2].u);
+    if (problem.empty())
+        return;
+    wl_resource_post_error(resource, 0 /* no_keymap */, "%s", problem.c_str());
+    const int unmappable = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (unmappable >= 0) {
+        dup2(unmappable, fd);
+        close(unmappable);
+    }
 }
 
 }  // namespace
@@ -75,6 +117,8 @@ void RequestGuard::on_message(void* guard, wl_protocol_logger_type type,
     } else if (data != nullptr && std::strcmp(message->message->name, "get_popup") == 0 &&
                is(resource, xdg_surface_interface.name)) {
         refuse_popup_cycle(static_cast<wlr_xdg_surface*>(data), message);
+    } else if (message->message_opcode == 0 && is(resource, "zwp_virtual_keyboard_v1")) {
+        refuse_bad_keymap(resource, message);
     }
 }
 

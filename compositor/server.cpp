@@ -34,6 +34,7 @@
 #include "compositor/session/output_power.hpp"
 #include "compositor/input/pointer_constraints.hpp"
 #include "compositor/input/pointer_gestures.hpp"
+#include "compositor/shell/xdg_shell.hpp"
 
 #include <csignal>
 #include <sys/stat.h>
@@ -73,7 +74,7 @@ Server::~Server()
     programs_->flush();
     if (display_)
         wl_display_destroy_clients(display_);
-    views_.clear();
+    shell_.reset();
     pointer_gestures_.reset();
     pointer_constraints_.reset();
     output_power_.reset();
@@ -105,7 +106,6 @@ Server::~Server()
     if (sighup_)
         wl_event_source_remove(sighup_);
     new_output_.disconnect();
-    new_xdg_surface_.disconnect();
     backend_destroy_.disconnect();
     if (backend_)
         wlr_backend_destroy(backend_);
@@ -221,19 +221,12 @@ bool Server::start(std::string& error)
     if (options_.restricts(PrivilegedProtocol::screencopy))
         privileged_->hide(screencopy->global);
 
-    xdg_shell_ = wlr_xdg_shell_create(display_);
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     request_guard_ = std::make_unique<RequestGuard>(display_);
-    new_xdg_surface_.connect(&xdg_shell_->events.new_surface, [this](void* data) {
-        auto* surface = static_cast<wlr_xdg_surface*>(data);
-        if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-            add_toplevel(surface);
-        } else if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
-            add_popup(surface);
-        }
-    });
 
-    seat_ = std::make_unique<Seat>(*this, backend_, compositor_, xdg_shell_);
+    // The shell first: the seat watches its surfaces for what changes under the pointer.
+    shell_ = std::make_unique<XdgShell>(*this, display_);
+    seat_ = std::make_unique<Seat>(*this, backend_, compositor_, shell_->wlr());
     if (options_.restricts(PrivilegedProtocol::input_method))
         privileged_->hide(seat_->text_input().input_method_global());
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
@@ -249,7 +242,7 @@ bool Server::start(std::string& error)
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
-    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, xdg_shell_, *this);
+    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, shell_->wlr(), *this);
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // xdg-foreign is not offered: wlroots 0.15 never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports; it comes back with kiln's own implementation.
@@ -391,8 +384,18 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_));
 }
 
+void Server::usable_area_changed(wlr_output* output)
+{
+    if (shell_)
+        shell_->usable_area_changed(output);
+}
+
 wlr_box Server::usable_area(wlr_output* output) const
 {
+    if (!layer_shell_) {
+        const wlr_box* box = wlr_output_layout_get_box(layout_, output);
+        return box ? *box : wlr_box{};
+    }
     return layer_shell_->usable_area(output);
 }
 
@@ -408,55 +411,9 @@ renderer::Color Server::background() const
             static_cast<float>(rgb & 0xff) / 255.0f, 1.0f};
 }
 
-void Server::add_popup(wlr_xdg_surface* surface)
-{
-    // The parent is the client's choice. Null is allowed until the first commit (layer-shell may name it by then):
-    // wlroots then answers xdg_surface.not_constructed but still announces the popup. An xdg_surface without a role
-    // (never given one, or whose role object is gone) is not a valid parent. data may still name the scene tree of
-    // an earlier role of this xdg_surface, destroyed with that role.
-    wlr_surface* parent_surface = surface->popup->parent;
-    // A layer surface's popup is in the scene already: zwlr_layer_surface_v1.get_popup named its parent before this
-    // first commit (LayerSurface::add_popup).
-    if (parent_surface && wlr_surface_is_layer_surface(parent_surface))
-        return;
-    surface->data = nullptr;
-    if (!parent_surface)
-        return;
-    // A parent whose role object is gone keeps its surface role but has no scene tree left.
-    wlr_xdg_surface* parent =
-        wlr_surface_is_xdg_surface(parent_surface) ? wlr_xdg_surface_from_wlr_surface(parent_surface) : nullptr;
-    if (!parent || parent->role == WLR_XDG_SURFACE_ROLE_NONE) {
-        wl_resource_post_error(surface->client->resource, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
-                               "the popup's parent is neither an xdg_toplevel nor an xdg_popup");
-        return;
-    }
-    // A popup lives in its parent's scene tree so it moves with it; a parent that is not shown has none.
-    if (parent->data)
-        surface->data = wlr_scene_xdg_surface_create(static_cast<wlr_scene_node*>(parent->data), surface);
-}
-
 void Server::remove_output(Output* output)
 {
     outputs_.remove_if([output](const auto& o) { return o.get() == output; });
-}
-
-void Server::add_toplevel(wlr_xdg_surface* surface)
-{
-    views_.push_back(std::make_unique<View>(*this, surface));
-}
-
-void Server::remove_view(View* view)
-{
-    seat_->view_unmapped(view);
-    views_.remove_if([view](const auto& v) { return v.get() == view; });
-}
-
-size_t Server::mapped_view_count() const
-{
-    size_t count = 0;
-    for (const auto& view : views_)
-        count += view->mapped() ? 1 : 0;
-    return count;
 }
 
 View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)
@@ -474,66 +431,27 @@ View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, d
 
 void Server::focus(View* view)
 {
-    // Locked, or a panel holds the keyboard (layer-shell exclusive): the window comes to the front, unfocused.
-    if (locked() || (layer_shell_ && layer_shell_->keyboard_grab())) {
-        wlr_scene_node_raise_to_top(view->node());
-        seat_->scene_changed();
-        return;
-    }
-    wlr_surface* previous = seat_->wlr()->keyboard_state.focused_surface;
-    if (previous == view->surface())
-        return;
-    if (previous && wlr_surface_is_xdg_surface(previous)) {
-        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(previous);
-        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
-            wlr_xdg_toplevel_set_activated(old, false);
-    }
-    wlr_scene_node_raise_to_top(view->node());
-    seat_->scene_changed();
-    // Keep the most recently focused view last, like a stacking order.
-    view->set_activated(true);
-    seat_->focus_keyboard(view->surface());
+    shell_->focus(view);
 }
 
 void Server::focus_top_view()
 {
-    // The windows tree lists its children bottom to top; each view's tree carries its View.
-    wlr_scene_node* node = nullptr;
-    wl_list_for_each_reverse(node, &layers_.windows->node.state.children, state.link)
-    {
-        auto* view = static_cast<View*>(node->data);
-        if (view && view->mapped()) {
-            focus(view);
-            return;
-        }
-    }
+    shell_->focus_latest();
+}
+
+bool Server::focus_held_elsewhere() const
+{
+    return locked() || (layer_shell_ && layer_shell_->keyboard_grab());
 }
 
 View* Server::focused_view() const
 {
-    wlr_surface* focused = seat_->wlr()->keyboard_state.focused_surface;
-    if (!focused)
-        return nullptr;
-    for (const auto& view : views_)
-        if (view->mapped() && view->surface() == focused)
-            return view.get();
-    return nullptr;
+    return shell_->focused_view();
 }
 
 void Server::focus_next()
 {
-    View* current = focused_view();
-    auto start = std::find_if(views_.begin(), views_.end(), [&](const auto& v) { return v.get() == current; });
-    // From the one after the focused view round to the one before it; from the first when none has focus.
-    auto it = start == views_.end() ? views_.begin() : std::next(start);
-    for (size_t n = 0; n < views_.size(); ++n, ++it) {
-        if (it == views_.end())
-            it = views_.begin();
-        if ((*it)->mapped() && it->get() != current) {
-            focus(it->get());
-            return;
-        }
-    }
+    shell_->focus_next();
 }
 
 void Server::restore_focus()

@@ -48,6 +48,7 @@ class OutputManagement;
 class OutputPower;
 class PointerConstraints;
 class PointerGestures;
+class XdgShell;
 
 class Server {
 public:
@@ -71,10 +72,12 @@ public:
     // The part of `output` (layout coordinates) windows are placed and maximized in: the output less the
     // exclusive zones of panels (layer-shell). Empty for an output outside the layout.
     wlr_box usable_area(wlr_output* output) const;
+    void usable_area_changed(wlr_output* output);
     // A session locker (ext-session-lock-v1) holds the session: no other surface is shown or gets input.
     bool locked() const;
     wlr_output_layout* layout() const { return layout_; }
     Seat& seat() { return *seat_; }
+    XdgShell& shell() { return *shell_; }
     Stats& stats() { return stats_; }
     const Options& options() const { return options_; }
     const std::string& socket() const { return socket_; }
@@ -83,14 +86,17 @@ public:
 
     // The topmost view and surface-local coordinates under a layout point, if any.
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
+    // Keyboard focus to a window (raised, and shown if minimized).
     void focus(View* view);
-    // Keyboard focus to the topmost mapped window (none: no focus).
+    // Keyboard focus to the most recently focused window still shown (none: no focus).
     void focus_top_view();
+    // Windows may not take the keyboard: the session is locked, or a panel holds it (layer-shell exclusive).
+    bool focus_held_elsewhere() const;
     // After a lock or a keyboard-grabbing panel let go: the panel that still grabs it, else the topmost window.
     void restore_focus();
     // The view with keyboard focus, or null.
     View* focused_view() const;
-    // Focus goes to the next mapped view after the focused one, in the order they appeared (Alt+Tab).
+    // Focus goes to the next shown view after the focused one, in the order they appeared (Alt+Tab).
     void focus_next();
     // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
     void switch_vt(int vt);
@@ -99,8 +105,6 @@ public:
     // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
     // position), and the background; clients stay connected.
     void reload(const Options& options);
-    size_t mapped_view_count() const;
-    void remove_view(View* view);
     void remove_output(Output* output);
     // Puts an enabled output in the layout at `position` (unset: right of the others), and gives it kiln's frame
     // pipeline if it has none yet (an output kiln.ini left off, turned on by output management).
@@ -115,8 +119,6 @@ public:
 
 private:
     void add_output(wlr_output* output);
-    void add_toplevel(wlr_xdg_surface* surface);
-    void add_popup(wlr_xdg_surface* surface);
     void report_stats(Stats& stats) const;
     // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
     // Returns whether it prepared one (and more may remain).
@@ -134,7 +136,6 @@ private:
     wlr_scene* scene_ = nullptr;
     SceneLayers layers_;
     wlr_output_layout* layout_ = nullptr;
-    wlr_xdg_shell* xdg_shell_ = nullptr;
     wlr_compositor* compositor_ = nullptr;
     wlr_presentation* presentation_ = nullptr;
     std::string socket_;
@@ -150,6 +151,7 @@ private:
     std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
     std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
+    std::unique_ptr<XdgShell> shell_;
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
@@ -167,7 +169,6 @@ private:
     std::unique_ptr<PointerGestures> pointer_gestures_;
     std::unique_ptr<StartupCommands> startup_;
     std::list<std::unique_ptr<Output>> outputs_;
-    std::list<std::unique_ptr<View>> views_;
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;
     uint64_t frames_direct_scanout_ = 0;
@@ -186,7 +187,6 @@ private:
     std::function<std::optional<Options>()> reread_;
 
     wl::Listener new_output_;
-    wl::Listener new_xdg_surface_;
     wl::Listener backend_destroy_;
 };
 

@@ -44,6 +44,7 @@ class Spec:
     files: dict = field(default_factory=dict)
     placement: str = ""
     window_mover: str | None = None  # "sway": the runner moves each window itself through swaymsg
+    output_size: tuple = (1920, 1080)  # the headless output's, for the runner's placement
     note: str = ""  # what a reader of its numbers must know
 
     def installed(self):
@@ -67,7 +68,8 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
                    "for_window [title=\".*\"] floating enable\n")
     return {
         "kiln": Spec("kiln", None, [kiln, "--backend", "headless", "--headless-size", size, "--socket", "{socket}"],
-                     placement="cascade (kiln's own: 32 + 48 x (n mod 8) px from the top left)"),
+                     placement="kiln's own: the first centred, then a cascade of 32 px steps that wraps inside the "
+                               "output and skips taken spots", output_size=(int(w), int(h))),
         "weston-gl": Spec("weston-gl", "nobody", weston[:1] + ["--renderer=gl"] + weston[1:],
                           files={"weston.ini": weston_ini}, placement=weston_place, note=weston_note),
         "weston-pixman": Spec("weston-pixman", "nobody", weston[:1] + ["--renderer=pixman"] + weston[1:],
@@ -76,7 +78,8 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
                      env={"WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_HEADLESS_OUTPUTS": "1",
                           "WLR_RENDERER": "pixman"},
                      files={"sway.config": sway_config},
-                     placement="kiln's cascade, applied by the runner (floating, swaymsg move absolute position)",
+                     placement="kiln's placement, applied by the runner (floating, swaymsg move absolute position)",
+                     output_size=(int(w), int(h)),
                      window_mover="sway",
                      note="sway 1.7 headless never answers wp_presentation feedback: latency and output Hz come "
                           "from the probe's frame callbacks"),

@@ -17,9 +17,30 @@ from . import proc_tree
 WINDOW = "250x250"  # weston-simple-egl's default size; kiln-demo-dmabuf is given the same
 
 
-def cascade_position(index):
-    """Where kiln puts the index-th (0-based) window it maps: its cascade, applied to sway by the runner."""
-    return 32 + ((index + 1) % 8) * 48
+CASCADE_STEP = 32  # compositor/shell/placement.hpp
+
+
+def kiln_spot(output, size, taken):
+    """Where kiln puts a new window of `size` on an `output` (w, h) whose other windows' corners are `taken`: the
+    port of compositor/shell/placement.cpp's place_new (centred, then a cascade that wraps and skips taken spots)."""
+    span_x, span_y = max(output[0] - size[0], 0) + 1, max(output[1] - size[1], 0) + 1
+    dx, dy = (span_x - 1) // 2, (span_y - 1) // 2
+    first = (dx, dy)
+    for _ in range(4 * (span_x // CASCADE_STEP + span_y // CASCADE_STEP + 2)):
+        if all(abs(dx - x) >= CASCADE_STEP or abs(dy - y) >= CASCADE_STEP for x, y in taken):
+            return dx, dy
+        dx, dy = (dx + CASCADE_STEP) % span_x, (dy + CASCADE_STEP) % span_y
+    return first
+
+
+def kiln_position(index, output, probe=False):
+    """Where kiln puts the index-th (0-based) window it maps, all WINDOW-sized but the 64x64 latency probe, which
+    comes last: applied to sway by the runner."""
+    window = tuple(int(v) for v in WINDOW.split("x"))
+    taken = []
+    for _ in range(index):
+        taken.append(kiln_spot(output, window, taken))
+    return kiln_spot(output, (64, 64) if probe else window, taken)
 
 
 def client_argv(kind, build):
@@ -74,7 +95,7 @@ class Clients:
                         f"log: {self.client_log(index) or 'empty'})")
             time.sleep(0.01)
         if self.running.spec.window_mover == "sway":
-            self.sway_move(proc.pid, cascade_position(index))
+            self.sway_move(proc.pid, kiln_position(index, self.running.spec.output_size))
         return None
 
     def sway_move(self, pid, xy):
@@ -82,7 +103,7 @@ class Clients:
         if not socks:
             return
         env = dict(self.running.env, SWAYSOCK=str(socks[0]))
-        subprocess.run(self.running.user_prefix() + ["swaymsg", f"[pid={pid}] move absolute position {xy} {xy}"],
+        subprocess.run(self.running.user_prefix() + ["swaymsg", f"[pid={pid}] move absolute position {xy[0]} {xy[1]}"],
                        env=env, capture_output=True, timeout=10)
 
     def start_probe(self, index):
@@ -94,7 +115,7 @@ class Clients:
         out.close()
         if self.running.spec.window_mover == "sway":
             time.sleep(0.3)
-            self.sway_move(self.probe.pid, cascade_position(index))
+            self.sway_move(self.probe.pid, kiln_position(index, self.running.spec.output_size, probe=True))
 
     def probe_clock(self, timeout=5.0):
         """The clock the probe's times are on (weston: CLOCK_MONOTONIC_RAW), from its first line."""

@@ -6,11 +6,13 @@
 #include "compositor/input/keymap.hpp"
 #include "compositor/input/libinput_config.hpp"
 #include "compositor/input/pointer_focus.hpp"
+#include "compositor/input/pointer_grab.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/touch.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
+#include "compositor/shell/xdg_shell.hpp"
 
 #include <linux/input-event-codes.h>
 
@@ -109,6 +111,14 @@ public:
             Seat& seat = seat_;
             seat.pointers_.remove_if([this](auto& p) { return p.get() == this; });
             seat.update_capabilities();
+            // A pointer that goes while a grab lasts may be the one holding its button (a virtual pointer's client
+            // quit mid-drag): no release would come, so the grab ends here.
+            if (seat.grab_) {
+                PointerGrab* grab = seat.grab_;
+                seat.grab_ = nullptr;
+                grab->released();
+                seat.scene_changed();
+            }
         });
     }
 
@@ -136,9 +146,9 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
     cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, server.layout());
     pointer_focus_ = std::make_unique<PointerFocus>(
         wl_display_get_event_loop(server.display()), compositor, xdg_shell, [this](uint32_t time_msec) {
-            // While Super+drag moves a window the pointer stays with it, as during a real move. A pointer no device
+            // While a window is moved or resized the pointer stays with it (no client has it). A pointer no device
             // has moved points nowhere (wlroots parks it at 100,100): it enters nothing until it is used.
-            if (!grabbed_ && pointer_used_)
+            if (!grab_ && pointer_used_)
                 PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, true);
         });
     touch_ = std::make_unique<Touch>(
@@ -289,19 +299,18 @@ void Seat::focus_keyboard(wlr_surface* surface)
         wlr_seat_keyboard_notify_enter(seat_, surface, nullptr, 0, nullptr);
 }
 
-void Seat::begin_move(View* view)
+void Seat::start_grab(PointerGrab& grab)
 {
-    grabbed_ = view;
-    grab_x_ = cursor_->x - view->x();
-    grab_y_ = cursor_->y - view->y();
+    grab_ = &grab;
+    wlr_seat_pointer_clear_focus(seat_);
 }
 
-void Seat::view_unmapped(View* view)
+void Seat::cancel_grab(PointerGrab& grab)
 {
-    if (grabbed_ == view) {
-        grabbed_ = nullptr;
-        scene_changed();
-    }
+    if (grab_ != &grab)
+        return;
+    grab_ = nullptr;
+    scene_changed();  // the pointer meets whatever is under it now
 }
 
 void Seat::pointer_used()
@@ -314,8 +323,8 @@ void Seat::pointer_used()
 void Seat::pointer_moved(uint32_t time_msec)
 {
     pointer_used();
-    if (grabbed_) {
-        grabbed_->move_to(static_cast<int>(cursor_->x - grab_x_), static_cast<int>(cursor_->y - grab_y_));
+    if (grab_) {
+        grab_->motion(cursor_->x, cursor_->y);
         return;
     }
     // The device's own wl_pointer.frame follows.
@@ -325,9 +334,15 @@ void Seat::pointer_moved(uint32_t time_msec)
 void Seat::pointer_button(wlr_event_pointer_button* event)
 {
     pointer_used();
-    if (event->state == WLR_BUTTON_RELEASED && grabbed_) {
-        grabbed_ = nullptr;
-        scene_changed();  // the pointer meets whatever is under it now
+    if (grab_) {
+        if (event->state == WLR_BUTTON_RELEASED) {
+            PointerGrab* grab = grab_;
+            grab_ = nullptr;
+            // The seat's set of held buttons lets go of it too (no client has pointer focus, so none hears it).
+            wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
+            grab->released();
+            scene_changed();  // the pointer meets whatever is under it now
+        }
         return;
     }
     wlr_surface* surface = nullptr;
@@ -341,7 +356,7 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
         if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT &&
             !shortcuts_inhibit_->inhibited()) {
-            begin_move(view);
+            server_.shell().begin_move(*view);
             return;
         }
     }

@@ -13,11 +13,11 @@ namespace kiln::compositor {
 class Bindings;
 class CursorImage;
 class PointerFocus;
+class PointerGrab;
 class Server;
 class ShortcutsInhibit;
 class TextInputRelay;
 class Touch;
-class View;
 
 class Seat {
 public:
@@ -42,8 +42,12 @@ public:
     // Trims each pointer move before the cursor makes it (pointer constraints: locked or confined).
     void constrain_motion(std::function<void(double& dx, double& dy)> constrain) { constrain_ = std::move(constrain); }
     void focus_keyboard(wlr_surface* surface);
-    void begin_move(View* view);
-    void view_unmapped(View* view);
+    // Pointer motion and buttons go to `grab` (not to clients) until a button is released or it is cancelled.
+    // The client under the pointer gets a leave, as the protocol asks when the compositor takes the pointer.
+    void start_grab(PointerGrab& grab);
+    // Ends `grab` without a release (its window went away); pointer focus goes back to what is under the pointer.
+    void cancel_grab(PointerGrab& grab);
+    bool grabbed() const { return grab_ != nullptr; }
     // kiln.ini was read again: keyboards (not virtual ones, whose keymap is their client's) take the new keymap
     // and repeat, which wlroots sends to clients; libinput devices take the new [input] settings.
     void reload();
@@ -82,9 +86,7 @@ private:
     std::unique_ptr<TextInputRelay> text_input_;
 
     bool pointer_used_ = false;  // a pointer device has moved, clicked or scrolled
-    View* grabbed_ = nullptr;  // the view being moved, if any
-    double grab_x_ = 0;
-    double grab_y_ = 0;
+    PointerGrab* grab_ = nullptr;  // an interactive move or resize, owned by the shell
 
     wl::Listener new_input_;
     wl::Listener cursor_motion_;

@@ -1,4 +1,5 @@
-// Foreign toplevel handles that follow each xdg toplevel from map to unmap.
+// Foreign toplevel handles that follow each xdg toplevel from map to unmap, with its maximized, fullscreen and
+// minimized states, which a taskbar may also ask for.
 #include "compositor/shell/foreign_toplevels.hpp"
 
 #include "compositor/input/seat.hpp"
@@ -26,6 +27,8 @@ public:
             if (handle_ && xdg_->toplevel->app_id)
                 wlr_foreign_toplevel_handle_v1_set_app_id(handle_, xdg_->toplevel->app_id);
         });
+        // Maximized and fullscreen change with a configure; minimized takes focus away (see focus_changed).
+        configure_.connect(&xdg->events.configure, [this](void*) { report_states(); });
     }
     ~Toplevel() { hide(); }
 
@@ -33,14 +36,12 @@ public:
     {
         if (handle_)
             wlr_foreign_toplevel_handle_v1_set_activated(handle_, focused == xdg_->surface);
+        report_states();
     }
 
 private:
-    // The View kiln made for this toplevel: its xdg_surface data is the View's scene node.
-    View* view() const
-    {
-        return xdg_->data ? static_cast<View*>(static_cast<wlr_scene_node*>(xdg_->data)->data) : nullptr;
-    }
+    // The View kiln made for this toplevel.
+    View* view() const { return View::from(xdg_); }
 
     void show()
     {
@@ -67,12 +68,40 @@ private:
         });
         request_close_.connect(&handle_->events.request_close,
                                [this](void*) { wlr_xdg_toplevel_send_close(xdg_); });
+        request_maximize_.connect(&handle_->events.request_maximize, [this](void* data) {
+            if (View* v = view(); v && v->mapped())
+                v->set_maximized(static_cast<wlr_foreign_toplevel_handle_v1_maximized_event*>(data)->maximized);
+        });
+        request_fullscreen_.connect(&handle_->events.request_fullscreen, [this](void* data) {
+            auto* event = static_cast<wlr_foreign_toplevel_handle_v1_fullscreen_event*>(data);
+            if (View* v = view(); v && v->mapped())
+                v->set_fullscreen(event->fullscreen, event->output);
+        });
+        request_minimize_.connect(&handle_->events.request_minimize, [this](void* data) {
+            if (View* v = view(); v && v->mapped())
+                v->set_minimized(static_cast<wlr_foreign_toplevel_handle_v1_minimized_event*>(data)->minimized);
+            report_states();
+        });
+        report_states();
+    }
+
+    void report_states()
+    {
+        View* v = view();
+        if (!handle_ || !v)
+            return;
+        wlr_foreign_toplevel_handle_v1_set_maximized(handle_, v->maximized());
+        wlr_foreign_toplevel_handle_v1_set_fullscreen(handle_, v->fullscreen());
+        wlr_foreign_toplevel_handle_v1_set_minimized(handle_, v->minimized());
     }
 
     void hide()
     {
         request_activate_.disconnect();
         request_close_.disconnect();
+        request_maximize_.disconnect();
+        request_fullscreen_.disconnect();
+        request_minimize_.disconnect();
         if (handle_)
             wlr_foreign_toplevel_handle_v1_destroy(handle_);  // taskbars hear "closed"
         handle_ = nullptr;
@@ -86,8 +115,12 @@ private:
     wl::Listener destroy_;
     wl::Listener title_;
     wl::Listener app_id_;
+    wl::Listener configure_;
     wl::Listener request_activate_;
     wl::Listener request_close_;
+    wl::Listener request_maximize_;
+    wl::Listener request_fullscreen_;
+    wl::Listener request_minimize_;
 };
 
 ForeignToplevels::ForeignToplevels(wl_display* display, wlr_xdg_shell* shell, Server& server)

@@ -1,6 +1,6 @@
 // ForeignToplevels: wlr-foreign-toplevel-management, the list of windows that taskbars and docks show (waybar,
-// sfwbar): one handle per mapped toplevel with its title, app_id and whether it has focus; a taskbar may ask to
-// focus or close it.
+// sfwbar): one handle per mapped toplevel with its title, app_id, whether it has focus and whether it is maximized,
+// fullscreen or minimized; a taskbar may ask to focus, close, maximize, fullscreen or minimize it.
 #pragma once
 
 #include "compositor/listener.hpp"

@@ -119,7 +119,16 @@ void LayerShell::arrange(wlr_output* output)
             }
         }
     }
+    const auto previous = usable_.find(output);
+    const bool changed = previous == usable_.end() ? (usable.x != full.x || usable.y != full.y ||
+                                                      usable.width != full.width || usable.height != full.height)
+                                                   : (usable.x != previous->second.x || usable.y != previous->second.y ||
+                                                      usable.width != previous->second.width ||
+                                                      usable.height != previous->second.height);
     usable_[output] = usable;
+    // A panel came, went or changed its zone: maximized windows there take the new area.
+    if (changed)
+        server_.usable_area_changed(output);
 }
 
 void LayerShell::schedule_close(LayerSurface* surface)

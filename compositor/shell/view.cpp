@@ -1,59 +1,91 @@
-// View behaviour: placement on map, focus on map, interactive move, fullscreen (which lets the scene scan out).
+// View behaviour: the initial configure, placement on map, maximize / fullscreen / minimize, and the size and
+// position changes of an interactive resize.
 #include "compositor/shell/view.hpp"
 
 #include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
+#include "compositor/shell/placement.hpp"
+#include "compositor/shell/xdg_shell.hpp"
+
+#include <algorithm>
+#include <cstdio>
 
 namespace kiln::compositor {
 
-View::View(Server& server, wlr_xdg_surface* surface)
-    : server_(server), xdg_(surface), node_(wlr_scene_xdg_surface_create(&server.layers().windows->node, surface))
+namespace {
+
+placement::Box to_box(const wlr_box& box)
 {
-    // Popups find their parent's scene node through data.
+    return {box.x, box.y, box.width, box.height};
+}
+
+}  // namespace
+
+View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
+    : server_(server),
+      shell_(shell),
+      xdg_(surface),
+      node_(wlr_scene_xdg_surface_create(shell.layer(XdgShell::Layer::normal), surface))
+{
+    // Popups find their parent's scene node through data, and the node leads back to this View.
     xdg_->data = node_;
     node_->data = this;
+    wlr_xdg_toplevel* toplevel = xdg_->toplevel;
 
+    commit_.connect(&xdg_->surface->events.commit, [this](void*) { commit(); });
     map_.connect(&xdg_->events.map, [this](void*) { map(); });
     unmap_.connect(&xdg_->events.unmap, [this](void*) {
         mapped_ = false;
-        server_.seat().view_unmapped(this);
+        end_resize();
+        shell_.view_hidden(*this);
     });
     destroy_.connect(&xdg_->events.destroy, [this](void*) {
         // The xdg_surface may outlive its toplevel role (and get another): its scene tree goes now.
         xdg_->data = nullptr;
-        server_.remove_view(this);
+        shell_.remove_view(this);
     });
-    request_move_.connect(&xdg_->toplevel->events.request_move, [this](void*) {
-        if (mapped_)
-            server_.seat().begin_move(this);
+    ping_timeout_.connect(&xdg_->events.ping_timeout, [this](void*) {
+        // Nothing waits on the answer: the client is only marked, so a hung one blocks no one.
+        if (!unresponsive_)
+            std::fprintf(stderr, "kiln: window '%s' is not responding\n",
+                         xdg_->toplevel->title ? xdg_->toplevel->title : "");
+        unresponsive_ = true;
     });
-    request_fullscreen_.connect(&xdg_->toplevel->events.request_fullscreen, [this](void* data) {
+    request_move_.connect(&toplevel->events.request_move, [this](void* data) {
+        auto* event = static_cast<wlr_xdg_toplevel_move_event*>(data);
+        shell_.request_grab(*this, event->seat, event->serial, 0);
+    });
+    request_resize_.connect(&toplevel->events.request_resize, [this](void* data) {
+        auto* event = static_cast<wlr_xdg_toplevel_resize_event*>(data);
+        if (event->edges != XDG_TOPLEVEL_RESIZE_EDGE_NONE)  // a resize from no edge changes nothing
+            shell_.request_grab(*this, event->seat, event->serial, event->edges);
+    });
+    request_fullscreen_.connect(&toplevel->events.request_fullscreen, [this](void* data) {
         auto* event = static_cast<wlr_xdg_toplevel_set_fullscreen_event*>(data);
-        set_fullscreen(event->fullscreen);
+        // Before the initial commit the request is only recorded; the initial configure carries it.
+        if (configured_)
+            set_fullscreen(event->fullscreen, event->output);
     });
-    // kiln has no maximize; xdg-shell still requires a configure in reply.
-    request_maximize_.connect(&xdg_->toplevel->events.request_maximize,
-                              [this](void*) { wlr_xdg_surface_schedule_configure(xdg_); });
+    request_maximize_.connect(&toplevel->events.request_maximize, [this](void*) {
+        if (configured_)
+            set_maximized(xdg_->toplevel->requested.maximized);
+    });
+    request_minimize_.connect(&toplevel->events.request_minimize, [this](void*) {
+        if (mapped_)
+            set_minimized(true);
+    });
+    // wlroots announces a toplevel on its initial commit, whose configure is scheduled but not yet sent.
+    if (toplevel->added)
+        initial_commit();
 }
 
-void View::map()
+View::~View() = default;
+
+wlr_box View::geometry() const
 {
-    mapped_ = true;
-    if (xdg_->toplevel->requested.fullscreen) {
-        // Asked for before the first commit: the window goes where its output is, not where new windows cascade.
-        placed_ = true;
-        set_fullscreen(true);
-    } else if (!placed_) {
-        // Cascade new windows so several stay visible.
-        placed_ = true;
-        const wlr_box* layout_box = wlr_output_layout_get_box(server_.layout(), nullptr);
-        const int origin_x = layout_box ? layout_box->x : 0;
-        const int origin_y = layout_box ? layout_box->y : 0;
-        const int step = 32 + static_cast<int>(server_.mapped_view_count() % 8) * 48;
-        move_to(origin_x + step, origin_y + step);
-    }
-    wlr_scene_node_raise_to_top(node_);
-    server_.focus(this);
+    wlr_box box{};
+    wlr_xdg_surface_get_geometry(xdg_, &box);
+    return {x_, y_, box.width, box.height};
 }
 
 void View::move_to(int x, int y)
@@ -69,19 +101,228 @@ void View::set_activated(bool activated)
     wlr_xdg_toplevel_set_activated(xdg_, activated);
 }
 
-void View::set_fullscreen(bool fullscreen)
+wlr_output* View::output() const
 {
-    wlr_output* output = wlr_output_layout_output_at(server_.layout(), x_ + 1, y_ + 1);
-    if (!output)
-        output = wlr_output_layout_get_center_output(server_.layout());
-    if (fullscreen && output) {
-        const wlr_box* box = wlr_output_layout_get_box(server_.layout(), output);
-        move_to(box->x, box->y);
-        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box->width), static_cast<uint32_t>(box->height));
-        wlr_scene_node_raise_to_top(node_);
+    if (!mapped_)
+        return shell_.output_under_pointer();
+    const wlr_box box = geometry();
+    wlr_output* output =
+        wlr_output_layout_output_at(server_.layout(), box.x + box.width / 2.0, box.y + box.height / 2.0);
+    return output ? output : wlr_output_layout_get_center_output(server_.layout());
+}
+
+void View::initial_commit()
+{
+    configured_ = true;
+    const wlr_xdg_toplevel_requested& asked = xdg_->toplevel->requested;
+    if (asked.fullscreen)
+        set_fullscreen(true, asked.fullscreen_output);
+    else if (asked.maximized)
+        set_maximized(true);
+}
+
+void View::commit()
+{
+    if (!configured_) {
+        if (xdg_->toplevel->added)
+            initial_commit();
+        return;
     }
+    if (!mapped_)
+        return;
+    unresponsive_ = false;  // it draws: it is alive again
+    if (refit_) {
+        // Mapped larger than the area, it was asked for a size that fits: once it takes it, it is placed again.
+        const placement::Box area = shell_.usable_area(output());
+        const wlr_box box = geometry();
+        if (box.width <= area.width && box.height <= area.height) {
+            refit_ = false;
+            placed_ = false;
+        }
+    }
+    if (!placed_) {
+        place();
+        return;
+    }
+    if (resize_edges_) {
+        // The edges opposite the dragged ones stay where they were when the resize began.
+        const wlr_box box = geometry();
+        int x = x_;
+        int y = y_;
+        if (resize_edges_ & WLR_EDGE_LEFT)
+            x = resize_start_.x + resize_start_.width - box.width;
+        if (resize_edges_ & WLR_EDGE_TOP)
+            y = resize_start_.y + resize_start_.height - box.height;
+        move_to(x, y);
+    }
+}
+
+void View::map()
+{
+    mapped_ = true;
+    if (!placed_)
+        place();
+    wlr_scene_node_raise_to_top(node_);
+    shell_.view_mapped(*this);
+}
+
+void View::place()
+{
+    placed_ = true;
+    if (fullscreen_ || maximized_) {
+        // Its configure went out with the state; only the position is new.
+        const wlr_box box = state_box();
+        move_to(box.x, box.y);
+        return;
+    }
+    const wlr_box box = geometry();
+    // A dialog opens centred on its parent, on its parent's output; other windows on the output under the pointer.
+    View* parent = xdg_->toplevel->parent ? View::from(xdg_->toplevel->parent) : nullptr;
+    if (parent && !parent->mapped())
+        parent = nullptr;
+    wlr_output* output = parent ? parent->output() : shell_.output_under_pointer();
+    const placement::Box area = shell_.usable_area(output);
+    if (area.width <= 0 || area.height <= 0) {
+        move_to(0, 0);  // no output to be on: it is placed when it commits again
+        placed_ = false;
+        return;
+    }
+    if (box.width > area.width || box.height > area.height) {
+        // As sway and weston do: ask for a size that fits, and place it again once it has it.
+        const wlr_xdg_toplevel_state& state = xdg_->toplevel->current;
+        const placement::Point size = placement::fit(area, box.width, box.height, static_cast<int>(state.min_width),
+                                                     static_cast<int>(state.min_height));
+        request_size(size.x, size.y);
+        refit_ = true;
+        move_to(area.x, area.y);
+        return;
+    }
+    placement::Point spot;
+    if (parent)
+        spot = placement::centre_on(to_box(parent->geometry()), area, box.width, box.height);
+    else
+        spot = placement::place_new(area, box.width, box.height, shell_.taken_spots(this));
+    move_to(spot.x, spot.y);
+}
+
+void View::save_geometry()
+{
+    if (!maximized_ && !fullscreen_)
+        saved_ = mapped_ ? geometry() : wlr_box{};
+}
+
+void View::set_maximized(bool maximized)
+{
+    if (maximized == maximized_) {
+        wlr_xdg_surface_schedule_configure(xdg_);  // every request is answered by a configure
+        return;
+    }
+    save_geometry();
+    maximized_ = maximized;
+    apply_state();
+}
+
+void View::set_fullscreen(bool fullscreen, wlr_output* output)
+{
+    if (fullscreen && !output)
+        output = fullscreen_ ? fullscreen_output_ : this->output();
+    if (fullscreen == fullscreen_ && (!fullscreen || output == fullscreen_output_)) {
+        wlr_xdg_surface_schedule_configure(xdg_);
+        return;
+    }
+    save_geometry();
     fullscreen_ = fullscreen && output;
+    fullscreen_output_ = fullscreen_ ? output : nullptr;
+    fullscreen_output_destroy_.disconnect();
+    if (fullscreen_output_)
+        fullscreen_output_destroy_.connect(&fullscreen_output_->events.destroy, [this](void*) {
+            fullscreen_output_ = nullptr;
+            set_fullscreen(false, nullptr);
+        });
+    apply_state();
+}
+
+void View::set_minimized(bool minimized)
+{
+    if (minimized == minimized_)
+        return;
+    minimized_ = minimized;
+    wlr_scene_node_set_enabled(node_, !minimized);
+    server_.seat().scene_changed();
+    if (minimized) {
+        set_activated(false);
+        shell_.view_hidden(*this);
+    }
+}
+
+void View::apply_state()
+{
+    // Fullscreen windows sit in a layer above all others; the scene then lets an opaque one be scanned out.
+    wlr_scene_node_reparent(node_, shell_.layer(fullscreen_ ? XdgShell::Layer::fullscreen : XdgShell::Layer::normal));
+    server_.seat().scene_changed();
     wlr_xdg_toplevel_set_fullscreen(xdg_, fullscreen_);
+    wlr_xdg_toplevel_set_maximized(xdg_, maximized_);
+    if (fullscreen_ || maximized_) {
+        const wlr_box box = state_box();
+        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box.width), static_cast<uint32_t>(box.height));
+        move_to(box.x, box.y);
+        wlr_scene_node_raise_to_top(node_);
+    } else if (saved_.width > 0 && saved_.height > 0) {
+        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(saved_.width), static_cast<uint32_t>(saved_.height));
+        move_to(saved_.x, saved_.y);
+        saved_ = {};
+    } else {
+        // It never had a size of its own (maximized or fullscreen from the start): it picks one and is placed.
+        wlr_xdg_toplevel_set_size(xdg_, 0, 0);
+        placed_ = false;
+    }
+}
+
+wlr_box View::state_box() const
+{
+    if (fullscreen_) {
+        const wlr_box* box = wlr_output_layout_get_box(server_.layout(), fullscreen_output_);
+        if (box)
+            return *box;
+    }
+    const placement::Box area = shell_.usable_area(output());
+    return {area.x, area.y, area.width, area.height};
+}
+
+void View::begin_resize(uint32_t edges)
+{
+    resize_edges_ = edges;
+    resize_start_ = geometry();
+    // The size it has, so the configure that says "resizing" does not also let it pick one.
+    request_size(resize_start_.width, resize_start_.height);
+    wlr_xdg_toplevel_set_resizing(xdg_, true);
+}
+
+void View::end_resize()
+{
+    if (!resize_edges_)
+        return;
+    resize_edges_ = 0;
+    wlr_xdg_toplevel_set_resizing(xdg_, false);
+}
+
+void View::request_size(int width, int height)
+{
+    const wlr_xdg_toplevel_state& state = xdg_->toplevel->current;
+    auto limit = [](int size, uint32_t min, uint32_t max) {
+        size = std::max(size, std::max(static_cast<int>(min), 1));
+        return max > 0 ? std::min(size, static_cast<int>(max)) : size;
+    };
+    wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(limit(width, state.min_width, state.max_width)),
+                              static_cast<uint32_t>(limit(height, state.min_height, state.max_height)));
+}
+
+View* View::from(wlr_xdg_surface* xdg)
+{
+    // A toplevel's data is its View's scene node, whose data is the View (a popup's node carries none).
+    if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || !xdg->data)
+        return nullptr;
+    return static_cast<View*>(static_cast<wlr_scene_node*>(xdg->data)->data);
 }
 
 void View::close()
@@ -91,27 +332,12 @@ void View::close()
 
 void View::toggle_fullscreen()
 {
-    set_fullscreen(!fullscreen_);
+    set_fullscreen(!fullscreen_, nullptr);
 }
 
 void View::toggle_maximized()
 {
-    wlr_output* output = wlr_output_layout_output_at(server_.layout(), x_ + 1, y_ + 1);
-    if (!output)
-        output = wlr_output_layout_get_center_output(server_.layout());
-    if (!maximized_ && output) {
-        restore_x_ = x_;
-        restore_y_ = y_;
-        const wlr_box* box = wlr_output_layout_get_box(server_.layout(), output);
-        move_to(box->x, box->y);
-        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box->width), static_cast<uint32_t>(box->height));
-        maximized_ = true;
-    } else if (maximized_) {
-        move_to(restore_x_, restore_y_);
-        wlr_xdg_toplevel_set_size(xdg_, 0, 0);  // the client's own size again
-        maximized_ = false;
-    }
-    wlr_xdg_toplevel_set_maximized(xdg_, maximized_);
+    set_maximized(!maximized_);
 }
 
 }  // namespace kiln::compositor

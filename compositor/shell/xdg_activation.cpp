@@ -16,10 +16,7 @@ XdgActivation::XdgActivation(wl_display* display, Server& server) : server_(serv
         if (!event->token->seat || !wlr_surface_is_xdg_surface(event->surface))
             return;
         wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(event->surface);
-        if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || !xdg->data)
-            return;
-        // A toplevel's xdg_surface data is its View's scene node, whose data is the View.
-        auto* view = static_cast<View*>(static_cast<wlr_scene_node*>(xdg->data)->data);
+        View* view = View::from(xdg);
         if (view && view->mapped())
             server_.focus(view);
     });

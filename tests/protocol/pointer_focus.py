@@ -196,7 +196,11 @@ def main():
         a.crossings()
 
         # Fullscreen moves the window to the output's corner: the pointer is at another point of it, a motion says
-        # where.
+        # where. The point lies in the 400x300 window both where it is and at the corner, so the move is a motion
+        # whether the window moves before its new buffer comes or with it.
+        point = ((x0 + 400) // 2, (y0 + 300) // 2)
+        panel.point_at(*point)
+        a.crossings()
         a.conn.send(a.window.toplevel, 11, ("o", 0))  # set_fullscreen(null)
         serial = a.window.wait_configure()
         check(serial > 0, "fullscreen is configured")

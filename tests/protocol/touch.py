@@ -57,14 +57,18 @@ class Injector:
 
 
 def pixel_of(shot, color):
-    """A layout point showing `color` (the middle of its visible run in the middle row of its box)."""
+    """A layout point showing `color`: the middle of its visible run in the row nearest the middle of its box that
+    shows it (another window may cover the middle row: kiln centres new windows, so a cross of two is symmetric)."""
     rgb = ((color >> 16) & 0xff, (color >> 8) & 0xff, color & 0xff)
     box = shot.bounding_box(rgb, tolerance=2)
     check(box is not None, f"colour {color:06x} is on screen")
     x0, y0, x1, y1 = box
-    y = (y0 + y1) // 2
-    xs = [x for x in range(x0, x1) if shot.at(x, y) == rgb]
-    return xs[len(xs) // 2] + 0.5, y + 0.5
+    middle = (y0 + y1) // 2
+    for y in sorted(range(y0, y1), key=lambda row: abs(row - middle)):
+        xs = [x for x in range(x0, x1) if shot.at(x, y) == rgb]
+        if xs:
+            return xs[len(xs) // 2] + 0.5, y + 0.5
+    raise AssertionError(f"colour {color:06x} is in its box but on no row")
 
 
 def opcodes(events):

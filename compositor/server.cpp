@@ -25,6 +25,7 @@
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
 #include "compositor/shell/view.hpp"
+#include "compositor/shell/xwayland.hpp"
 
 #include <csignal>
 #include <sys/stat.h>
@@ -59,6 +60,8 @@ Server::~Server()
 {
     // Clients and their surfaces go first, then the objects wlroots hands them, then the backend.
     startup_.reset();
+    // Xwayland's windows and its X server go before the clients: it is one of them and holds their surfaces.
+    xwayland_.reset();
     if (background_prepare_)
         wl_event_source_remove(background_prepare_);
     programs_->flush();
@@ -182,7 +185,7 @@ bool Server::start(std::string& error)
         if (drm_syncobj_)
             acquire_fences_->set_explicit_sync([this](wlr_surface* s) { return drm_syncobj_->is_explicit(s); });
     }
-    wlr_compositor_create(display_, renderer_);
+    compositor_ = wlr_compositor_create(display_, renderer_);
     wlr_data_device_manager_create(display_);
     layout_ = wlr_output_layout_create();
     wlr_xdg_output_manager_v1_create(display_, layout_);
@@ -220,6 +223,12 @@ bool Server::start(std::string& error)
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // xdg-foreign is not offered: wlroots 0.15 never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports; it comes back with kiln's own implementation.
+    if (options_.xwayland != XwaylandMode::off) {
+        std::string xwayland_error;
+        xwayland_ = Xwayland::create(*this, compositor_, options_.xwayland == XwaylandMode::lazy, xwayland_error);
+        if (!xwayland_)
+            std::fprintf(stderr, "kiln: no X11 clients: %s\n", xwayland_error.c_str());
+    }
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
 
@@ -259,6 +268,9 @@ bool Server::start(std::string& error)
     std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",
                  backend_name(choice), bridge_->display().kind_name(), bridge_->display().driver_name().c_str(),
                  socket_.c_str());
+    if (xwayland_)
+        std::fprintf(stderr, "kiln: X11 clients connect with DISPLAY=%s (Xwayland starts %s)\n",
+                     x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
         if (options_.exit_with_startup)
@@ -266,7 +278,7 @@ bool Server::start(std::string& error)
     });
     for (const auto& command : options_.startup) {
         std::string spawn_error;
-        if (!startup_->spawn(command, socket_, spawn_error))
+        if (!startup_->spawn(command, socket_, x_display(), spawn_error))
             std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), spawn_error.c_str());
     }
     return true;
@@ -387,15 +399,35 @@ void Server::focus(View* view)
     wlr_surface* previous = seat_->wlr()->keyboard_state.focused_surface;
     if (previous == view->surface())
         return;
-    if (previous && wlr_surface_is_xdg_surface(previous)) {
-        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(previous);
-        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
-            wlr_xdg_toplevel_set_activated(old, false);
-    }
+    deactivate(previous);
     wlr_scene_node_raise_to_top(view->node());
+    if (xwayland_)
+        xwayland_->raise_unmanaged();  // X menus and tooltips stay above
     // Keep the most recently focused view last, like a stacking order.
     view->set_activated(true);
     seat_->focus_keyboard(view->surface());
+}
+
+void Server::deactivate(wlr_surface* surface)
+{
+    if (surface && wlr_surface_is_xdg_surface(surface)) {
+        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(surface);
+        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
+            wlr_xdg_toplevel_set_activated(old, false);
+    }
+    if (xwayland_)
+        xwayland_->deactivate(surface);
+}
+
+void Server::focus_surface(wlr_surface* surface)
+{
+    if (xwayland_)
+        xwayland_->focus(surface);
+}
+
+std::string Server::x_display() const
+{
+    return xwayland_ ? xwayland_->display_name() : std::string();
 }
 
 bool Server::prepare_programs(bool one_only)

@@ -38,6 +38,7 @@ class Idle;
 class XdgActivation;
 class ForeignToplevels;
 class RelativePointer;
+class Xwayland;
 
 class Server {
 public:
@@ -66,6 +67,12 @@ public:
     // The topmost view and surface-local coordinates under a layout point, if any.
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
     void focus(View* view);
+    // Focuses the X11 window under a click (Xwayland's windows have no View).
+    void focus_surface(wlr_surface* surface);
+    // The window showing `surface` (an xdg toplevel or an X11 window) is no longer the active one.
+    void deactivate(wlr_surface* surface);
+    // DISPLAY for X11 clients; empty without Xwayland.
+    std::string x_display() const;
     size_t mapped_view_count() const;
     void remove_view(View* view);
     void remove_output(Output* output);
@@ -98,6 +105,7 @@ private:
     wlr_output_layout* layout_ = nullptr;
     wlr_xdg_shell* xdg_shell_ = nullptr;
     wlr_presentation* presentation_ = nullptr;
+    wlr_compositor* compositor_ = nullptr;
     std::string socket_;
     int exit_status_ = 0;
     bool backend_started_ = false;
@@ -120,6 +128,7 @@ private:
     std::unique_ptr<ForeignToplevels> foreign_toplevels_;
     std::unique_ptr<RelativePointer> relative_pointer_;
     std::unique_ptr<StartupCommands> startup_;
+    std::unique_ptr<Xwayland> xwayland_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;
     std::vector<double> frame_cpu_ms_;

@@ -221,7 +221,7 @@ void Seat::pointer_moved(uint32_t time_msec)
     double sx = 0;
     double sy = 0;
     View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
-    if (!view) {
+    if (!view && !surface) {  // over a window its client sets the cursor (X11 windows have no View)
         wlr_xcursor_manager_load(xcursor_, 1);  // once: later calls find the scale loaded
         wlr_xcursor_manager_set_cursor_image(xcursor_, "left_ptr", cursor_);
     }
@@ -254,6 +254,8 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
             begin_move(view);
             return;
         }
+    } else if (event->state == WLR_BUTTON_PRESSED && surface) {
+        server_.focus_surface(surface);  // an X11 window
     }
     wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
 }

@@ -283,9 +283,24 @@ const std::vector<KeySpec>& security_keys()
          [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
              auto protocol = parse_privileged(value);
              if (!protocol)
-                 return "a protocol name: screencopy";
+                 return "a protocol name: screencopy, gamma-control or export-dmabuf";
              if (!options.restricts(*protocol))
                  options.restricted.push_back(*protocol);
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& xwayland_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"mode", false,
+         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+             auto mode = parse_xwayland(value);
+             if (!mode)
+                 return "lazy, eager or off";
+             options.xwayland = *mode;
              return std::nullopt;
          }},
     };
@@ -300,6 +315,7 @@ struct SectionSpec {
 const SectionSpec sections[] = {
     {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
     {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
+    {"xwayland", xwayland_keys},
 };
 
 std::string key_names(const std::vector<KeySpec>& keys)
@@ -365,7 +381,8 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
                     spec = &candidate;
             if (!spec) {
                 report("unknown section [" + std::string(inside) +
-                       "] (keyboard, output NAME, startup, background, cache or security); its keys are ignored");
+                       "] (keyboard, output NAME, startup, background, cache, security or xwayland); its keys are "
+                       "ignored");
                 in_unknown_section = true;
                 continue;
             }

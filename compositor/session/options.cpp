@@ -61,6 +61,21 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
 {
     if (name == "screencopy")
         return PrivilegedProtocol::screencopy;
+    if (name == "gamma-control")
+        return PrivilegedProtocol::gamma_control;
+    if (name == "export-dmabuf")
+        return PrivilegedProtocol::export_dmabuf;
+    return std::nullopt;
+}
+
+std::optional<XwaylandMode> parse_xwayland(std::string_view name)
+{
+    if (name == "lazy")
+        return XwaylandMode::lazy;
+    if (name == "eager")
+        return XwaylandMode::eager;
+    if (name == "off")
+        return XwaylandMode::off;
     return std::nullopt;
 }
 
@@ -81,6 +96,8 @@ const char* protocol_name(PrivilegedProtocol protocol)
 {
     switch (protocol) {
     case PrivilegedProtocol::screencopy: return "screencopy";
+    case PrivilegedProtocol::gamma_control: return "gamma-control";
+    case PrivilegedProtocol::export_dmabuf: return "export-dmabuf";
     }
     return "?";
 }
@@ -116,7 +133,10 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
       --precompile MODE      off|fast|background: load recorded programs before/after the first frame
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
-      --restrict PROTOCOL    hide PROTOCOL (screencopy) from clients kiln did not start with -s (repeatable)
+      --restrict PROTOCOL    hide PROTOCOL (screencopy, gamma-control, export-dmabuf) from clients kiln did not
+                             start with -s (repeatable)
+      --xwayland MODE        lazy|eager|off: start Xwayland on the first X11 connection (default), at start-up,
+                             or never (then DISPLAY is not set for clients)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
                              flags win over the file, -s and --restrict add to its [startup] and [security]
       --check-config         report kiln.ini's problems and exit: 0 when it is clean, 1 when not
@@ -217,12 +237,20 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
             options.stats_file = v;
         } else if (arg == "--restrict") {
             if (!take_value(v))
-                return fail("--restrict needs a protocol name (screencopy)");
+                return fail("--restrict needs a protocol name (screencopy, gamma-control or export-dmabuf)");
             auto protocol = parse_privileged(v);
             if (!protocol)
-                return fail("unknown protocol '" + std::string(v) + "' for --restrict (screencopy)");
+                return fail("unknown protocol '" + std::string(v) +
+                            "' for --restrict (screencopy, gamma-control or export-dmabuf)");
             if (!options.restricts(*protocol))
                 options.restricted.push_back(*protocol);
+        } else if (arg == "--xwayland") {
+            if (!take_value(v))
+                return fail("--xwayland needs lazy, eager or off");
+            auto mode = parse_xwayland(v);
+            if (!mode)
+                return fail("unknown Xwayland mode '" + std::string(v) + "' (lazy, eager or off)");
+            options.xwayland = *mode;
         } else if (arg == "--config") {
             if (!take_value(v) || v.empty())
                 return fail("--config needs a file name");

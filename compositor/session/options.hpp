@@ -14,7 +14,9 @@ namespace kiln::compositor {
 enum class BackendChoice { automatic, drm, wayland, x11, headless };
 enum class PrecompileMode { off, fast, background };
 // Protocols that expose other clients' content; --restrict hides one from clients kiln did not start.
-enum class PrivilegedProtocol { screencopy };
+enum class PrivilegedProtocol { screencopy, gamma_control, export_dmabuf };
+// When Xwayland runs: on the first X11 connection (lazy), at start-up (eager), or never (off: no DISPLAY).
+enum class XwaylandMode { lazy, eager, off };
 
 struct Options {
     BackendChoice backend = BackendChoice::automatic;
@@ -32,6 +34,7 @@ struct Options {
     KeyboardSettings keyboard;          // kiln.ini [keyboard]
     std::vector<OutputSettings> outputs;  // kiln.ini [output NAME], one per name
     BackgroundSettings background;      // kiln.ini [background]
+    XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode
     std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
@@ -57,5 +60,6 @@ const char* backend_name(BackendChoice backend);
 const char* protocol_name(PrivilegedProtocol protocol);
 std::optional<PrecompileMode> parse_precompile(std::string_view name);
 std::optional<PrivilegedProtocol> parse_privileged(std::string_view name);
+std::optional<XwaylandMode> parse_xwayland(std::string_view name);
 
 }  // namespace kiln::compositor

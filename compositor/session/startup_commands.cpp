@@ -1,4 +1,4 @@
-// Runs startup commands through /bin/sh with WAYLAND_DISPLAY set and collects their exit statuses on SIGCHLD.
+// Runs startup commands through /bin/sh with WAYLAND_DISPLAY and DISPLAY set, and reaps them on SIGCHLD.
 #include "compositor/session/startup_commands.hpp"
 
 #include <algorithm>
@@ -30,7 +30,8 @@ StartupCommands::~StartupCommands()
     // Commands still running are left alone: they lose their compositor and exit on their own.
 }
 
-bool StartupCommands::spawn(const std::string& command, const std::string& socket, std::string& error)
+bool StartupCommands::spawn(const std::string& command, const std::string& socket, const std::string& x_display,
+                            std::string& error)
 {
     const pid_t pid = fork();
     if (pid < 0) {
@@ -44,7 +45,11 @@ bool StartupCommands::spawn(const std::string& command, const std::string& socke
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
         setenv("WAYLAND_DISPLAY", socket.c_str(), 1);
-        unsetenv("DISPLAY");
+        // kiln's own DISPLAY (an outer X server under the x11 backend) is not theirs: only Xwayland's is.
+        if (x_display.empty())
+            unsetenv("DISPLAY");
+        else
+            setenv("DISPLAY", x_display.c_str(), 1);
         execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }

@@ -323,3 +323,16 @@ TEST_CASE("lookup order: XDG_CONFIG_HOME, then each XDG_CONFIG_DIRS entry, else 
     dir.write("home/kiln/kiln.ini", "");
     CHECK(find_config(lookup) == dir.path / "home/kiln/kiln.ini");
 }
+
+TEST_CASE("[xwayland] mode, and a flag wins over it")
+{
+    auto applied = apply("[xwayland]\nmode=off\n");
+    CHECK(applied.problems.empty());
+    CHECK(applied.options.xwayland == XwaylandMode::off);
+    CHECK(apply("[xwayland]\nmode=eager\n").options.xwayland == XwaylandMode::eager);
+    check_one_problem("[xwayland]\nmode=maybe\n", 2, "lazy, eager or off");
+    std::vector<const char*> argv{"kiln", "--xwayland=lazy"};
+    auto result = parse_options(static_cast<int>(argv.size()), argv.data(), applied.options);
+    REQUIRE(result.options);
+    CHECK(result.options->xwayland == XwaylandMode::lazy);
+}

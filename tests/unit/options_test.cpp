@@ -103,3 +103,29 @@ TEST_CASE("--restrict takes a protocol name, in both spellings, and may repeat")
     CHECK(unknown.error.find("data-device") != std::string::npos);
     CHECK(std::string(protocol_name(PrivilegedProtocol::screencopy)) == "screencopy");
 }
+
+TEST_CASE("--xwayland is lazy by default, and takes eager or off")
+{
+    auto none = parse({});
+    REQUIRE(none.options);
+    CHECK(none.options->xwayland == XwaylandMode::lazy);
+    auto eager = parse({"--xwayland", "eager"});
+    REQUIRE(eager.options);
+    CHECK(eager.options->xwayland == XwaylandMode::eager);
+    auto off = parse({"--xwayland=off"});
+    REQUIRE(off.options);
+    CHECK(off.options->xwayland == XwaylandMode::off);
+    CHECK(parse({"--xwayland", "sometimes"}).error.find("lazy, eager or off") != std::string::npos);
+    CHECK_FALSE(parse({"--xwayland"}).options);
+}
+
+TEST_CASE("--restrict knows gamma-control and export-dmabuf")
+{
+    auto result = parse({"--restrict", "gamma-control", "--restrict=export-dmabuf"});
+    REQUIRE(result.options);
+    CHECK(result.options->restricts(PrivilegedProtocol::gamma_control));
+    CHECK(result.options->restricts(PrivilegedProtocol::export_dmabuf));
+    CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
+    CHECK(std::string(protocol_name(PrivilegedProtocol::gamma_control)) == "gamma-control");
+    CHECK(std::string(protocol_name(PrivilegedProtocol::export_dmabuf)) == "export-dmabuf");
+}

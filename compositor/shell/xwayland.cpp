@@ -1,0 +1,99 @@
+// Xwayland's life in kiln: the display, the seat it bridges selections through, and one XwaylandView per X window.
+#include "compositor/shell/xwayland.hpp"
+
+#include "compositor/input/seat.hpp"
+#include "compositor/server.hpp"
+#include "compositor/shell/xwayland_view.hpp"
+
+namespace kiln::compositor {
+
+std::unique_ptr<Xwayland> Xwayland::create(Server& server, wlr_compositor* compositor, bool lazy, std::string& error)
+{
+    wlr_xwayland* xwayland = wlr_xwayland_create(server.display(), compositor, lazy);
+    if (!xwayland) {
+        error = "cannot open an X11 display for Xwayland (see wlroots' log above)";
+        return nullptr;
+    }
+    return std::unique_ptr<Xwayland>(new Xwayland(server, xwayland));
+}
+
+Xwayland::Xwayland(Server& server, wlr_xwayland* xwayland)
+    : server_(server), xwayland_(xwayland), unmanaged_(wlr_scene_tree_create(&server.scene()->node))
+{
+    // The X window manager owns X's CLIPBOARD and PRIMARY for the seat's selections and offers X's to the seat, so
+    // copy and paste work both ways (only while an X window has focus: wlroots' rule for X clients).
+    wlr_xwayland_set_seat(xwayland_, server_.seat().wlr());
+    ready_.connect(&xwayland_->events.ready, [this](void*) { ready(); });
+    new_surface_.connect(&xwayland_->events.new_surface, [this](void* data) {
+        auto* surface = static_cast<wlr_xwayland_surface*>(data);
+        views_.push_back(std::make_unique<XwaylandView>(server_, *this, surface));
+    });
+}
+
+Xwayland::~Xwayland()
+{
+    ready_.disconnect();
+    new_surface_.disconnect();
+    // wlroots destroys every X window (each view goes on its destroy) before the X server.
+    wlr_xwayland_destroy(xwayland_);
+    views_.clear();
+    if (xcursor_)
+        wlr_xcursor_manager_destroy(xcursor_);
+    wlr_scene_node_destroy(&unmanaged_->node);
+}
+
+std::string Xwayland::display_name() const
+{
+    return xwayland_->display_name ? xwayland_->display_name : "";
+}
+
+void Xwayland::ready()
+{
+    // X draws its own cursor over the root window's parts no window covers: the theme's arrow, loaded only now
+    // (a session without X11 clients never reads the theme for it).
+    if (!xcursor_) {
+        xcursor_ = wlr_xcursor_manager_create(nullptr, 24);
+        if (xcursor_ && wlr_xcursor_manager_load(xcursor_, 1)) {
+            wlr_xcursor* cursor = wlr_xcursor_manager_get_xcursor(xcursor_, "left_ptr", 1);
+            if (cursor && cursor->image_count > 0) {
+                wlr_xcursor_image* image = cursor->images[0];
+                wlr_xwayland_set_cursor(xwayland_, image->buffer, image->width * 4, image->width, image->height,
+                                        static_cast<int32_t>(image->hotspot_x),
+                                        static_cast<int32_t>(image->hotspot_y));
+            }
+        }
+    }
+}
+
+bool Xwayland::focus(wlr_surface* surface)
+{
+    if (!surface || !wlr_surface_is_xwayland_surface(surface))
+        return false;
+    wlr_xwayland_surface* xsurface = wlr_xwayland_surface_from_wlr_surface(surface);
+    auto* view = xsurface ? static_cast<XwaylandView*>(xsurface->data) : nullptr;
+    if (!view || !view->mapped() || !view->managed())
+        return false;
+    view->focus();
+    return true;
+}
+
+void Xwayland::deactivate(wlr_surface* surface)
+{
+    if (!surface || !wlr_surface_is_xwayland_surface(surface))
+        return;
+    wlr_xwayland_surface* xsurface = wlr_xwayland_surface_from_wlr_surface(surface);
+    if (auto* view = xsurface ? static_cast<XwaylandView*>(xsurface->data) : nullptr)
+        view->set_activated(false);
+}
+
+void Xwayland::raise_unmanaged()
+{
+    wlr_scene_node_raise_to_top(&unmanaged_->node);
+}
+
+void Xwayland::remove_view(XwaylandView* view)
+{
+    views_.remove_if([view](const auto& v) { return v.get() == view; });
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,151 @@
+// X11 window behaviour: shown where X places it, configure requests honoured, focus and stacking for managed
+// windows, fullscreen on an output; override-redirect windows are only shown, above everything, and never focused.
+#include "compositor/shell/xwayland_view.hpp"
+
+#include "compositor/input/seat.hpp"
+#include "compositor/server.hpp"
+#include "compositor/shell/xwayland.hpp"
+
+namespace kiln::compositor {
+
+XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface* surface)
+    : server_(server), owner_(owner), xsurface_(surface)
+{
+    xsurface_->data = this;
+    destroy_.connect(&xsurface_->events.destroy, [this](void*) {
+        xsurface_->data = nullptr;
+        owner_.remove_view(this);
+    });
+    map_.connect(&xsurface_->events.map, [this](void*) { map(); });
+    unmap_.connect(&xsurface_->events.unmap, [this](void*) { unmap(); });
+    request_configure_.connect(&xsurface_->events.request_configure, [this](void* data) {
+        configure_request(*static_cast<wlr_xwayland_surface_configure_event*>(data));
+    });
+    // wlroots has already read the new _NET_WM_STATE into `fullscreen`; kiln confirms it (or not).
+    request_fullscreen_.connect(&xsurface_->events.request_fullscreen,
+                                [this](void*) { set_fullscreen(xsurface_->fullscreen); });
+    // _NET_ACTIVE_WINDOW: an X client asks for one of its windows to be focused.
+    request_activate_.connect(&xsurface_->events.request_activate, [this](void*) {
+        if (mapped() && managed())
+            focus();
+    });
+    set_geometry_.connect(&xsurface_->events.set_geometry, [this](void*) { follow_geometry(); });
+}
+
+XwaylandView::~XwaylandView()
+{
+    if (node_)
+        wlr_scene_node_destroy(node_);
+}
+
+void XwaylandView::map()
+{
+    // Managed windows stack with the Wayland toplevels; override-redirect ones in their own layer above them.
+    wlr_scene_node* parent = managed() ? &server_.scene()->node : owner_.unmanaged_layer();
+    node_ = wlr_scene_subsurface_tree_create(parent, xsurface_->surface);
+    if (!node_)
+        return;
+    wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
+    if (!managed())
+        return;
+    if (xsurface_->fullscreen)
+        set_fullscreen(true);
+    focus();
+}
+
+void XwaylandView::unmap()
+{
+    wlr_seat* seat = server_.seat().wlr();
+    const bool focused = xsurface_->surface && seat->keyboard_state.focused_surface == xsurface_->surface;
+    if (node_) {
+        wlr_scene_node_destroy(node_);
+        node_ = nullptr;
+    }
+    if (!focused)
+        return;
+    // A dialog's keyboard focus goes back to the window it belongs to; otherwise nothing has focus.
+    set_activated(false);
+    wlr_xwayland_surface* parent = xsurface_->parent;
+    auto* parent_view = parent ? static_cast<XwaylandView*>(parent->data) : nullptr;
+    if (parent_view && parent_view->mapped() && parent_view->managed())
+        parent_view->focus();
+    else
+        wlr_seat_keyboard_notify_clear_focus(seat);
+}
+
+void XwaylandView::focus()
+{
+    if (!node_ || !managed())
+        return;
+    wlr_seat* seat = server_.seat().wlr();
+    wlr_surface* previous = seat->keyboard_state.focused_surface;
+    if (previous && previous != xsurface_->surface)
+        server_.deactivate(previous);
+    wlr_scene_node_raise_to_top(node_);
+    owner_.raise_unmanaged();
+    // X's own stacking order follows, so X clients see (and hit-test) the same order kiln draws.
+    wlr_xwayland_surface_restack(xsurface_, nullptr, XCB_STACK_MODE_ABOVE);
+    set_activated(true);
+    if (previous != xsurface_->surface)
+        server_.seat().focus_keyboard(xsurface_->surface);
+}
+
+void XwaylandView::set_activated(bool activated)
+{
+    wlr_xwayland_surface_activate(xsurface_, activated);
+}
+
+void XwaylandView::configure_request(const wlr_xwayland_surface_configure_event& event)
+{
+    if (xsurface_->fullscreen) {
+        // A fullscreen window keeps its output's geometry; X is told so again.
+        set_fullscreen(true);
+        return;
+    }
+    // kiln does no tiling: a managed X window goes where it asks, at the size it asks.
+    wlr_xwayland_surface_configure(xsurface_, event.x, event.y, event.width, event.height);
+    if (node_)
+        wlr_scene_node_set_position(node_, event.x, event.y);
+}
+
+void XwaylandView::follow_geometry()
+{
+    // Override-redirect windows move themselves; managed ones report the geometry kiln configured.
+    if (node_)
+        wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
+}
+
+void XwaylandView::set_fullscreen(bool fullscreen)
+{
+    wlr_output_layout* layout = server_.layout();
+    wlr_output* output =
+        wlr_output_layout_output_at(layout, xsurface_->x + xsurface_->width / 2, xsurface_->y + xsurface_->height / 2);
+    if (!output)
+        output = wlr_output_layout_get_center_output(layout);
+    if (fullscreen && output) {
+        const wlr_box* box = wlr_output_layout_get_box(layout, output);
+        if (!was_fullscreen_) {
+            saved_ = {xsurface_->x, xsurface_->y, xsurface_->width, xsurface_->height};
+            was_fullscreen_ = true;
+        }
+        wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(box->x), static_cast<int16_t>(box->y),
+                                       static_cast<uint16_t>(box->width), static_cast<uint16_t>(box->height));
+        if (node_) {
+            wlr_scene_node_set_position(node_, box->x, box->y);
+            wlr_scene_node_raise_to_top(node_);
+            owner_.raise_unmanaged();
+        }
+        wlr_xwayland_surface_set_fullscreen(xsurface_, true);
+        return;
+    }
+    wlr_xwayland_surface_set_fullscreen(xsurface_, false);
+    if (was_fullscreen_) {
+        was_fullscreen_ = false;
+        wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(saved_.x), static_cast<int16_t>(saved_.y),
+                                       static_cast<uint16_t>(saved_.width), static_cast<uint16_t>(saved_.height));
+        if (node_)
+            wlr_scene_node_set_position(node_, saved_.x, saved_.y);
+    }
+}
+
+}  // namespace kiln::compositor

@@ -10,6 +10,7 @@
 #include "compositor/output/output_settings.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
@@ -84,6 +85,7 @@ Server::~Server()
     defunct_role_guard_.reset();
     shm_validation_.reset();
     privileged_.reset();
+    single_pixel_buffer_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -193,11 +195,20 @@ bool Server::start(std::string& error)
     wlr_scene_attach_output_layout(scene_, layout_);
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
+    single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
-    if (options_.restricts(PrivilegedProtocol::screencopy)) {
+    // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
+    wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);
+    wlr_gamma_control_manager_v1* gamma_control = wlr_gamma_control_manager_v1_create(display_);
+    if (!options_.restricted.empty()) {
         privileged_ = std::make_unique<PrivilegedGlobals>(
             display_, [this](pid_t pid) { return startup_ && startup_->started(pid); });
-        privileged_->hide(screencopy->global);
+        if (options_.restricts(PrivilegedProtocol::screencopy))
+            privileged_->hide(screencopy->global);
+        if (options_.restricts(PrivilegedProtocol::export_dmabuf))
+            privileged_->hide(export_dmabuf->global);
+        if (options_.restricts(PrivilegedProtocol::gamma_control))
+            privileged_->hide(gamma_control->global);
     }
 
     xdg_shell_ = wlr_xdg_shell_create(display_);

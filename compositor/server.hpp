@@ -39,6 +39,7 @@ class XdgActivation;
 class ForeignToplevels;
 class RelativePointer;
 class Xwayland;
+class SinglePixelBufferV1;
 
 class Server {
 public:
@@ -129,6 +130,7 @@ private:
     std::unique_ptr<RelativePointer> relative_pointer_;
     std::unique_ptr<StartupCommands> startup_;
     std::unique_ptr<Xwayland> xwayland_;
+    std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;
     std::vector<double> frame_cpu_ms_;

@@ -284,6 +284,9 @@ def main():
         windows(kiln, display)
         flood(kiln, display)
         clipboard(kiln, display)
+        status, _ = kiln.stop()
+        check(status == 0, f"kiln exits cleanly with Xwayland running (status {status})")
+        check(not Path(f"/tmp/.X11-unix/X{display[1:]}").exists(), f"and removes the X socket of {display}")
 
 
 run_test(main)

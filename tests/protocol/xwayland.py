@@ -272,6 +272,23 @@ def clipboard(kiln, display):
     focused.close()
 
 
+def xwayland_killed(kiln, display):
+    """Xwayland dying under a mapped, focused window: kiln goes on, and (Xwayland having run over 5 s, wlroots' rule
+    against restart loops) starts a new one for the next X11 client."""
+    window = XWindow(kiln, display, "ff0000", 20, 20, 80, 60)
+    wait_box(kiln, RED, (20, 20, 100, 80), "an X11 window is up")
+    subprocess.run(["pkill", "-KILL", "-f", f"^Xwayland {display} "], check=True)
+    # The client waits on its stdin, not on X: the harness ends it.
+    kiln.wait_for(lambda: kiln.screenshot().count(RED) == 0, "the dead X server's window to go")
+    check(kiln.alive(), "kiln survives Xwayland being killed under a focused window")
+    with Connection(kiln.client_env) as conn:
+        conn.roundtrip()
+    check(True, "Wayland clients still get answers")
+    again = XWindow(kiln, display, "0000ff", 30, 30, 50, 40)
+    wait_box(kiln, BLUE, (30, 30, 80, 70), f"a new X11 client on {display} gets a new Xwayland and is drawn")
+    again.close()
+
+
 def main():
     need("Xwayland")
     need("grim")
@@ -284,6 +301,7 @@ def main():
         windows(kiln, display)
         flood(kiln, display)
         clipboard(kiln, display)
+        xwayland_killed(kiln, display)
         status, _ = kiln.stop()
         check(status == 0, f"kiln exits cleanly with Xwayland running (status {status})")
         check(not Path(f"/tmp/.X11-unix/X{display[1:]}").exists(), f"and removes the X socket of {display}")

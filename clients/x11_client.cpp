@@ -3,7 +3,8 @@
 //
 //   kiln-x11-client window RRGGBB X Y W H [override-redirect]
 //       maps a window of one colour where it asks, prints "window ID" and then, one per line, answers commands:
-//       configure X Y W H | fullscreen on|off | active (prints "active ID", _NET_ACTIVE_WINDOW) | geometry | quit
+//       configure X Y W H | fullscreen on|off | active (prints "active ID", _NET_ACTIVE_WINDOW) | geometry |
+//       move (_NET_WM_MOVERESIZE: a move with button 1, as a title bar asks for one) | quit
 //   kiln-x11-client flood N
 //       N rounds of map, unmap, create and destroy as fast as xcb sends them; prints "flooded N" and exits 0.
 #include <xcb/xcb.h>
@@ -65,6 +66,24 @@ void set_fullscreen(xcb_connection_t* c, xcb_screen_t* screen, xcb_window_t wind
                    reinterpret_cast<const char*>(&event));
 }
 
+void request_move(xcb_connection_t* c, xcb_screen_t* screen, xcb_window_t window)
+{
+    Reply<xcb_query_pointer_reply_t> pointer(xcb_query_pointer_reply(c, xcb_query_pointer(c, window), nullptr));
+    xcb_client_message_event_t event{};
+    event.response_type = XCB_CLIENT_MESSAGE;
+    event.format = 32;
+    event.window = window;
+    event.type = atom(c, "_NET_WM_MOVERESIZE");
+    event.data.data32[0] = pointer ? static_cast<uint32_t>(pointer->root_x) : 0;
+    event.data.data32[1] = pointer ? static_cast<uint32_t>(pointer->root_y) : 0;
+    event.data.data32[2] = 8;  // _NET_WM_MOVERESIZE_MOVE
+    event.data.data32[3] = 1;  // button 1
+    event.data.data32[4] = 1;  // from a normal application
+    xcb_send_event(c, 0, screen->root,
+                   XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
+                   reinterpret_cast<const char*>(&event));
+}
+
 xcb_window_t active_window(xcb_connection_t* c, xcb_screen_t* screen)
 {
     Reply<xcb_get_property_reply_t> reply(xcb_get_property_reply(
@@ -118,6 +137,9 @@ int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
             in >> on;
             set_fullscreen(c, screen, window, on == "on");
             std::printf("fullscreen %s\n", on.c_str());
+        } else if (command == "move") {
+            request_move(c, screen, window);
+            std::printf("move\n");
         } else if (command == "active") {
             std::printf("active %u\n", active_window(c, screen));
         } else if (command == "geometry") {

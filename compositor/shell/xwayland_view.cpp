@@ -1,5 +1,6 @@
 // X11 window behaviour: shown where X places it, configure requests honoured, focus and stacking for managed
-// windows, fullscreen on an output; override-redirect windows are only shown, above everything, and never focused.
+// windows, fullscreen on an output, moves asked for with _NET_WM_MOVERESIZE; override-redirect windows are only
+// shown, above everything, and never focused.
 #include "compositor/shell/xwayland_view.hpp"
 
 #include "compositor/input/seat.hpp"
@@ -30,6 +31,7 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
             focus();
     });
     set_geometry_.connect(&xsurface_->events.set_geometry, [this](void*) { follow_geometry(); });
+    request_move_.connect(&xsurface_->events.request_move, [this](void*) { begin_move(); });
 }
 
 XwaylandView::~XwaylandView()
@@ -55,6 +57,7 @@ void XwaylandView::map()
 
 void XwaylandView::unmap()
 {
+    end_move();
     wlr_seat* seat = server_.seat().wlr();
     const bool focused = xsurface_->surface && seat->keyboard_state.focused_surface == xsurface_->surface;
     if (node_) {
@@ -115,6 +118,41 @@ void XwaylandView::follow_geometry()
         wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
 }
 
+void XwaylandView::begin_move()
+{
+    if (!node_ || !managed() || xsurface_->fullscreen)
+        return;
+    wlr_cursor* cursor = server_.seat().cursor();
+    grab_x_ = cursor->x - xsurface_->x;
+    grab_y_ = cursor->y - xsurface_->y;
+    // The seat's own listeners came first, so the cursor has moved when these run.
+    auto follow = [this](void*) {
+        wlr_cursor* c = server_.seat().cursor();
+        move_to(static_cast<int>(c->x - grab_x_), static_cast<int>(c->y - grab_y_));
+    };
+    grab_motion_.connect(&cursor->events.motion, follow);
+    grab_motion_absolute_.connect(&cursor->events.motion_absolute, follow);
+    grab_button_.connect(&cursor->events.button, [this](void* data) {
+        if (static_cast<wlr_event_pointer_button*>(data)->state == WLR_BUTTON_RELEASED)
+            end_move();
+    });
+}
+
+void XwaylandView::end_move()
+{
+    grab_motion_.disconnect();
+    grab_motion_absolute_.disconnect();
+    grab_button_.disconnect();
+}
+
+void XwaylandView::move_to(int x, int y)
+{
+    wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(x), static_cast<int16_t>(y), xsurface_->width,
+                                   xsurface_->height);
+    if (node_)
+        wlr_scene_node_set_position(node_, x, y);
+}
+
 void XwaylandView::set_fullscreen(bool fullscreen)
 {
     wlr_output_layout* layout = server_.layout();
@@ -123,6 +161,7 @@ void XwaylandView::set_fullscreen(bool fullscreen)
     if (!output)
         output = wlr_output_layout_get_center_output(layout);
     if (fullscreen && output) {
+        end_move();
         const wlr_box* box = wlr_output_layout_get_box(layout, output);
         if (!was_fullscreen_) {
             saved_ = {xsurface_->x, xsurface_->y, xsurface_->width, xsurface_->height};

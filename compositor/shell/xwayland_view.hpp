@@ -32,6 +32,10 @@ private:
     void set_fullscreen(bool fullscreen);
     // Where the window is and what is above it follow the X window's geometry.
     void follow_geometry();
+    // _NET_WM_MOVERESIZE move: the window follows the cursor until the button is released.
+    void begin_move();
+    void end_move();
+    void move_to(int x, int y);
 
     Server& server_;
     Xwayland& owner_;
@@ -39,6 +43,8 @@ private:
     wlr_scene_node* node_ = nullptr;  // the surface and its subsurfaces while mapped
     wlr_box saved_{};                 // where the window was before it went fullscreen
     bool was_fullscreen_ = false;
+    double grab_x_ = 0;  // the cursor's offset from the window's corner while moving
+    double grab_y_ = 0;
 
     wl::Listener destroy_;
     wl::Listener map_;
@@ -47,6 +53,11 @@ private:
     wl::Listener request_fullscreen_;
     wl::Listener request_activate_;
     wl::Listener set_geometry_;
+    wl::Listener request_move_;
+    // While moving: the cursor's motion (after the seat has moved it) and its button release.
+    wl::Listener grab_motion_;
+    wl::Listener grab_motion_absolute_;
+    wl::Listener grab_button_;
 };
 
 }  // namespace kiln::compositor

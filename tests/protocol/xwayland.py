@@ -95,19 +95,38 @@ def wait_active(window, expected, what):
     raise AssertionError(f"{what}: _NET_ACTIVE_WINDOW is {active}, not {expected}")
 
 
+class VirtualPointer:
+    """A zwlr_virtual_pointer_v1 over the whole output."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        seat = conn.bind("wl_seat", 5)
+        manager = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+        self.pointer = conn.new_id("zwlr_virtual_pointer_v1")
+        conn.send(manager, 0, ("o", seat), ("n", self.pointer))
+
+    def move(self, x, y):
+        self.conn.send(self.pointer, 1, ("u", 1), ("u", x), ("u", y), ("u", SIZE[0]), ("u", SIZE[1]))  # absolute
+        self.conn.send(self.pointer, 4)  # frame
+        self.conn.roundtrip()
+
+    def button(self, pressed):
+        self.conn.send(self.pointer, 2, ("u", 2), ("u", BTN_LEFT), ("u", 1 if pressed else 0))
+        self.conn.send(self.pointer, 4)
+        self.conn.roundtrip()
+
+    def destroy(self):
+        self.conn.send(self.pointer, 8)
+        self.conn.roundtrip()
+
+
 def click(conn, x, y):
     """A left click at layout (x, y) through a virtual pointer."""
-    seat = conn.bind("wl_seat", 5)
-    manager = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
-    pointer = conn.new_id("zwlr_virtual_pointer_v1")
-    conn.send(manager, 0, ("o", seat), ("n", pointer))
-    conn.send(pointer, 1, ("u", 1), ("u", x), ("u", y), ("u", SIZE[0]), ("u", SIZE[1]))  # motion_absolute
-    conn.send(pointer, 4)
-    for state in (1, 0):
-        conn.send(pointer, 2, ("u", 2), ("u", BTN_LEFT), ("u", state))
-        conn.send(pointer, 4)
-    conn.send(pointer, 8)  # destroy
-    conn.roundtrip()
+    pointer = VirtualPointer(conn)
+    pointer.move(x, y)
+    pointer.button(True)
+    pointer.button(False)
+    pointer.destroy()
 
 
 def startup_display(*args):
@@ -179,6 +198,27 @@ def windows(kiln, display):
         wait_active(red, blue.id, "clicking the override-redirect window does not focus it")
         menu.close()
         kiln.wait_for(lambda: kiln.screenshot().count(GREEN) == 0, "the menu to go")
+
+    with Connection(kiln.client_env) as conn:
+        # A title-bar drag as X clients ask for it: button down on the window, then _NET_WM_MOVERESIZE.
+        pointer = VirtualPointer(conn)
+        pointer.move(260, 160)
+        pointer.button(True)
+        blue.command("move", "move")
+
+        def dragged_to(x, y):
+            pointer.move(x, y)  # repeated: the first moves may come before kiln has the request
+            return kiln.screenshot().bounding_box(BLUE) == (x - 10, y - 10, x + 90, y + 90)
+        kiln.wait_for(lambda: dragged_to(410, 310), "the blue window to follow the pointer")
+        check(True, "_NET_WM_MOVERESIZE moves an X11 window with the pointer while the button is down")
+        pointer.button(False)
+        pointer.move(500, 400)
+        wait_box(kiln, BLUE, (400, 300, 500, 400), "after the button is released the window stays put")
+        geometry = blue.command("geometry", "geometry")
+        check(geometry == "geometry 400 300 100 100", f"and X knows where it is ({geometry})")
+        pointer.destroy()
+        blue.command("configure 250 150 100 100", "configured")
+        wait_box(kiln, BLUE, (250, 150, 350, 250), "a configure request puts it back")
 
     blue.command("fullscreen on", "fullscreen on")
     # The pointer's cursor may be drawn over it: the window's extent and the other window's absence are checked.

@@ -4,7 +4,8 @@
 //   kiln-x11-client window RRGGBB X Y W H [override-redirect]
 //       maps a window of one colour where it asks, prints "window ID" and then, one per line, answers commands:
 //       configure X Y W H | fullscreen on|off | active (prints "active ID", _NET_ACTIVE_WINDOW) | geometry |
-//       move (_NET_WM_MOVERESIZE: a move with button 1, as a title bar asks for one) | quit
+//       move (_NET_WM_MOVERESIZE: a move with button 1, as a title bar asks for one) |
+//       override-redirect X Y (the mapped window turns override-redirect and moves itself to X Y) | quit
 //   kiln-x11-client flood N
 //       N rounds of map, unmap, create and destroy as fast as xcb sends them; prints "flooded N" and exits 0.
 #include <xcb/xcb.h>
@@ -137,6 +138,16 @@ int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
             in >> on;
             set_fullscreen(c, screen, window, on == "on");
             std::printf("fullscreen %s\n", on.c_str());
+        } else if (command == "override-redirect") {
+            int nx = 0, ny = 0;
+            in >> nx >> ny;
+            const uint32_t on = 1;
+            xcb_change_window_attributes(c, window, XCB_CW_OVERRIDE_REDIRECT, &on);
+            // No longer redirected to the window manager: the move happens at once, and its ConfigureNotify
+            // carries the new override-redirect flag.
+            const uint32_t position[] = {static_cast<uint32_t>(nx), static_cast<uint32_t>(ny)};
+            xcb_configure_window(c, window, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, position);
+            std::printf("override-redirect\n");
         } else if (command == "move") {
             request_move(c, screen, window);
             std::printf("move\n");

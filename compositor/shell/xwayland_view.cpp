@@ -32,6 +32,21 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
     });
     set_geometry_.connect(&xsurface_->events.set_geometry, [this](void*) { follow_geometry(); });
     request_move_.connect(&xsurface_->events.request_move, [this](void*) { begin_move(); });
+    // A mapped window that turns override-redirect (or back) moves between the layers; one that turns
+    // override-redirect gives up focus.
+    set_override_redirect_.connect(&xsurface_->events.set_override_redirect, [this](void*) {
+        if (!node_)
+            return;
+        wlr_scene_node_reparent(node_, managed() ? &server_.scene()->node : owner_.unmanaged_layer());
+        if (managed())
+            return;
+        end_move();
+        wlr_seat* seat = server_.seat().wlr();
+        if (xsurface_->surface && seat->keyboard_state.focused_surface == xsurface_->surface) {
+            set_activated(false);
+            wlr_seat_keyboard_notify_clear_focus(seat);
+        }
+    });
 }
 
 XwaylandView::~XwaylandView()

@@ -54,6 +54,7 @@ private:
     wl::Listener request_activate_;
     wl::Listener set_geometry_;
     wl::Listener request_move_;
+    wl::Listener set_override_redirect_;
     // While moving: the cursor's motion (after the seat has moved it) and its button release.
     wl::Listener grab_motion_;
     wl::Listener grab_motion_absolute_;

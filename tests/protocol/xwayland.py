@@ -240,6 +240,20 @@ def windows(kiln, display):
         print("xterm is not installed: its check is skipped")
 
 
+def turns_override_redirect(kiln, display):
+    red = XWindow(kiln, display, "ff0000", 100, 100, 100, 100)
+    wait_active(red, red.id, "a managed window has focus")
+    red.command("override-redirect 110 110", "override-redirect")
+    wait_box(kiln, RED, (110, 110, 210, 210), "turned override-redirect, it moves itself")
+    wait_active(red, 0, "and gives up focus")
+    blue = XWindow(kiln, display, "0000ff", 150, 150, 100, 100)
+    wait_active(red, blue.id, "a new managed window takes focus")
+    check(kiln.screenshot().at(180, 180) == RED, "and stays below the override-redirect one")
+    blue.close()
+    red.close()
+    kiln.wait_for(lambda: kiln.screenshot().count(RED) == 0, "the windows to go")
+
+
 def flood(kiln, display):
     with Connection(kiln.client_env) as conn:
         window = Toplevel(conn, "beside the flood")
@@ -339,6 +353,7 @@ def main():
     with Kiln(size=f"{SIZE[0]}x{SIZE[1]}") as kiln:
         display = x_display(kiln)
         windows(kiln, display)
+        turns_override_redirect(kiln, display)
         flood(kiln, display)
         clipboard(kiln, display)
         xwayland_killed(kiln, display)

@@ -11,6 +11,7 @@
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
+#include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
@@ -72,6 +73,7 @@ Server::~Server()
     relative_pointer_.reset();
     foreign_toplevels_.reset();
     xdg_activation_.reset();
+    xdg_foreign_.reset();
     if (seat_)
         seat_->on_activity(nullptr);
     idle_.reset();
@@ -232,8 +234,9 @@ bool Server::start(std::string& error)
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
     foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, xdg_shell_, *this);
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
-    // xdg-foreign is not offered: wlroots 0.15 never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
-    // destroy_imported), a leak per import that LeakSanitizer reports; it comes back with kiln's own implementation.
+    // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
+    // destroy_imported), a leak per import that LeakSanitizer reports.
+    xdg_foreign_ = std::make_unique<XdgForeign>(display_);
     if (options_.xwayland != XwaylandMode::off) {
         std::string xwayland_error;
         xwayland_ = Xwayland::create(*this, compositor_, options_.xwayland == XwaylandMode::lazy, xwayland_error);

@@ -40,6 +40,7 @@ class ForeignToplevels;
 class RelativePointer;
 class Xwayland;
 class SinglePixelBufferV1;
+class XdgForeign;
 
 class Server {
 public:
@@ -131,6 +132,7 @@ private:
     std::unique_ptr<StartupCommands> startup_;
     std::unique_ptr<Xwayland> xwayland_;
     std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
+    std::unique_ptr<XdgForeign> xdg_foreign_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::list<std::unique_ptr<View>> views_;
     std::vector<double> frame_cpu_ms_;

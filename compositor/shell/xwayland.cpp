@@ -5,6 +5,8 @@
 #include "compositor/server.hpp"
 #include "compositor/shell/xwayland_view.hpp"
 
+#include <sys/socket.h>
+
 namespace kiln::compositor {
 
 std::unique_ptr<Xwayland> Xwayland::create(Server& server, wlr_compositor* compositor, bool lazy, std::string& error)
@@ -34,7 +36,19 @@ Xwayland::~Xwayland()
 {
     ready_.disconnect();
     new_surface_.disconnect();
-    // wlroots destroys every X window (each view goes on its destroy) before the X server.
+    // wlroots 0.15 never destroys its X window manager in wlr_xwayland_destroy: the manager goes only when its socket
+    // to Xwayland hangs up, and wlroots closes that socket instead, which epoll never reports (a leak LeakSanitizer
+    // sees). Shutting the socket down makes it hang up now, and a turn of the event loop runs the manager's own
+    // teardown: every X window's destroy (so every view goes), then xcb_disconnect, which closes the socket.
+    wlr_xwayland_server* x_server = xwayland_->server;
+    if (xwayland_->xwm && x_server && x_server->wm_fd[0] >= 0) {
+        shutdown(x_server->wm_fd[0], SHUT_RDWR);
+        wl_event_loop* loop = wl_display_get_event_loop(server_.display());
+        for (int turn = 0; turn < 10 && xwayland_->xwm; ++turn)
+            wl_event_loop_dispatch(loop, 10);
+        if (!xwayland_->xwm)
+            x_server->wm_fd[0] = -1;  // already closed: wlroots must not close that number again
+    }
     wlr_xwayland_destroy(xwayland_);
     views_.clear();
     if (xcursor_)

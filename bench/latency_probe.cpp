@@ -4,7 +4,7 @@
 //
 // One line per frame on stdout, flushed, times in microseconds on the presentation clock (CLOCK_MONOTONIC when the
 // compositor has no wp_presentation):
-//   P <present_time_us> <commit_to_present_us> <msc> <refresh_ns>   presented
+//   P <present_time_us> <commit_to_present_us> <msc> <refresh_ns> <flags>   presented (flags: wp_presentation kinds)
 //   D <commit_time_us>                                             discarded (never shown)
 //   F <done_time_us> <commit_to_frame_callback_us>                 the frame callback of the previous commit
 //   C <clock_id>                                                   first line: the clock of every time above
@@ -45,14 +45,14 @@ const wp_presentation_listener presentation_listener = {
 const wp_presentation_feedback_listener feedback_listener = {
     [](void*, struct wp_presentation_feedback*, wl_output*) noexcept {},
     [](void* data, struct wp_presentation_feedback* feedback, uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec,
-       uint32_t refresh, uint32_t seq_hi, uint32_t seq_lo, uint32_t) noexcept {
+       uint32_t refresh, uint32_t seq_hi, uint32_t seq_lo, uint32_t flags) noexcept {
         std::unique_ptr<Pending> pending(static_cast<Pending*>(data));
         const int64_t present_us =
             static_cast<int64_t>((static_cast<uint64_t>(sec_hi) << 32) | sec_lo) * 1000000 + nsec / 1000;
         const uint64_t msc = (static_cast<uint64_t>(seq_hi) << 32) | seq_lo;
-        std::printf("P %lld %lld %llu %u\n", static_cast<long long>(present_us),
+        std::printf("P %lld %lld %llu %u %u\n", static_cast<long long>(present_us),
                     static_cast<long long>(present_us - pending->commit_us), static_cast<unsigned long long>(msc),
-                    refresh);
+                    refresh, flags);
         std::fflush(stdout);
         wp_presentation_feedback_destroy(feedback);
     },

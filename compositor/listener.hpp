@@ -35,6 +35,14 @@ public:
         wl_signal_add(signal, &node_);
     }
 
+    // A client's destroy signal has no getter; libwayland adds the listener itself.
+    void connect_client_destroy(wl_client* client, Callback callback)
+    {
+        disconnect();
+        callback_ = std::move(callback);
+        wl_client_add_destroy_listener(client, &node_);
+    }
+
     void disconnect()
     {
         wl_list_remove(&node_.link);

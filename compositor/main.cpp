@@ -1,6 +1,8 @@
-// kiln's entry point: read kiln.ini and the command line, run the server, write the stats.
+// kiln's entry point: read kiln.ini and the command line, run the server (reading kiln.ini again on SIGHUP), write
+// the stats; when kiln cannot start, the last log lines go to $XDG_STATE_HOME/kiln/.
 #include "compositor/input/keymap.hpp"
 #include "compositor/session/config.hpp"
+#include "compositor/session/failure_log.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/server.hpp"
 #include "compositor/stats.hpp"
@@ -8,14 +10,79 @@
 #include "renderer/cache/driver_shader_cache.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 
+#include <cstdarg>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <pthread.h>
 
+namespace {
+
+using kiln::compositor::FailureLog;
+
+// wlroots' log callback has no user data: the start-up's FailureLog and the level the user asked for live here,
+// set once in main before the first log line.
+FailureLog* failure_log = nullptr;
+wlr_log_importance printed_level = WLR_ERROR;
+
+void log_line(wlr_log_importance importance, const char* format, va_list args)
+{
+    char line[1024];
+    std::vsnprintf(line, sizeof(line), format, args);
+    if (importance <= printed_level)
+        std::fprintf(stderr, "%s\n", line);
+    if (failure_log)
+        failure_log->add(line);
+}
+
+// kiln's own message: on stderr, and kept for the failure log.
+void report(const std::string& message)
+{
+    std::fprintf(stderr, "kiln: %s\n", message.c_str());
+    if (failure_log)
+        failure_log->add("kiln: " + message);
+}
+
+const char* getenv_lookup(const char* name) { return std::getenv(name); }
+
+// kiln.ini again (the same file, or the XDG lookup again) with the flags on top; nullopt keeps the running
+// settings: the file cannot be read, or the flags no longer parse.
+std::optional<kiln::compositor::Options> reread_config(int argc, const char* const* argv)
+{
+    using namespace kiln::compositor;
+    ParseResult flags = parse_flags(argc, argv);
+    if (!flags.options)
+        return std::nullopt;
+    std::optional<std::filesystem::path> file;
+    if (!flags.options->config_file.empty())
+        file = flags.options->config_file;
+    else
+        file = find_config(getenv_lookup);
+    Options from_file;
+    std::vector<ConfigProblem> problems;
+    if (file)
+        apply_config_file(*file, from_file, problems);
+    bool unreadable = false;
+    for (const auto& problem : problems) {
+        std::fprintf(stderr, "kiln: %s\n", describe(problem).c_str());
+        unreadable |= problem.line == 0;
+    }
+    if (unreadable) {
+        std::fprintf(stderr, "kiln: kiln.ini not reloaded; the running settings stay\n");
+        return std::nullopt;
+    }
+    ParseResult parsed = parse_options(argc, argv, std::move(from_file));
+    if (!parsed.options)
+        return std::nullopt;
+    return parsed.options;
+}
+
+}  // namespace
+
 int main(int argc, char* argv[])
 {
     using namespace kiln::compositor;
+    FailureLog start_log;
     const auto process_start = Stats::Clock::now();
 
     // The flags alone first: they name the file (--config) and may be wrong (exit 2 before reading anything).
@@ -41,8 +108,10 @@ int main(int argc, char* argv[])
         if (file && flags.options->check_config && names_keymap)
             if (std::string reason = keymap_problem(keyboard); !reason.empty())
                 problems.push_back({file->string(), 0, reason});
-        for (const auto& problem : problems)
+        for (const auto& problem : problems) {
             std::fprintf(stderr, "kiln: %s\n", describe(problem).c_str());
+            start_log.add("kiln: " + describe(problem));
+        }
         if (flags.options->check_config) {
             if (!file)
                 std::printf("kiln: no kiln.ini found; kiln runs with its defaults\n");
@@ -67,7 +136,10 @@ int main(int argc, char* argv[])
         return 0;
     }
 
-    wlr_log_init(options.debug ? WLR_DEBUG : WLR_ERROR, nullptr);
+    // Every wlroots line of the start-up is kept (debug ones too) for the failure log; stderr gets what was asked.
+    printed_level = options.debug ? WLR_DEBUG : WLR_ERROR;
+    failure_log = &start_log;
+    wlr_log_init(WLR_DEBUG, log_line);
 
     // Before EGL exists and before any thread: Mesa reads its cache location once, from the environment.
     const std::filesystem::path cache_dir = options.cache_dir.empty() ? kiln::cache::default_user_cache_dir()
@@ -82,17 +154,27 @@ int main(int argc, char* argv[])
     sigemptyset(&handled);
     sigaddset(&handled, SIGTERM);
     sigaddset(&handled, SIGINT);
+    sigaddset(&handled, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &handled, nullptr);
 
     Stats stats(process_start);
     int status = 0;
     {
         Server server(options, stats);
+        server.on_reload([argc, argv]() { return reread_config(argc, argv); });
         std::string error;
         if (!server.start(error)) {
-            std::fprintf(stderr, "kiln: %s\n", error.c_str());
+            report(error);
+            std::string write_error;
+            if (auto file = start_log.write(getenv_lookup, write_error))
+                std::fprintf(stderr, "kiln: the start-up's last log lines are in %s\n", file->c_str());
+            else
+                std::fprintf(stderr, "kiln: cannot keep the start-up log: %s\n", write_error.c_str());
             status = 1;
         } else {
+            // Started: from here wlroots logs only at the level asked for, and nothing more is kept.
+            failure_log = nullptr;
+            wlr_log_init(printed_level, log_line);
             status = server.run();
         }
         if (!options.stats_file.empty()) {

@@ -18,11 +18,13 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/input/idle.hpp"
 #include "compositor/input/relative_pointer.hpp"
+#include "compositor/input/test_input.hpp"
 #include "compositor/input/virtual_input.hpp"
 #include "compositor/protocols/clipboard.hpp"
 #include "compositor/shell/decorations.hpp"
 #include "compositor/shell/foreign_toplevels.hpp"
 #include "compositor/shell/xdg_activation.hpp"
+#include "compositor/session/spawn.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
@@ -78,6 +80,7 @@ Server::~Server()
         seat_->on_activity(nullptr);
     idle_.reset();
     decorations_.reset();
+    test_input_.reset();
     virtual_input_.reset();
     clipboard_.reset();
     acquire_fences_.reset();
@@ -93,6 +96,8 @@ Server::~Server()
         wl_event_source_remove(sigterm_);
     if (sigint_)
         wl_event_source_remove(sigint_);
+    if (sighup_)
+        wl_event_source_remove(sighup_);
     new_output_.disconnect();
     new_xdg_surface_.disconnect();
     backend_destroy_.disconnect();
@@ -137,16 +142,21 @@ bool Server::start(std::string& error)
         return false;
     }
     renderer_ = bridge_->wlr();
+    const bool cpu_composition = bridge_->enable_cpu_composition(options_.composition == CompositionMode::automatic);
+    stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
     stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
     stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
-    if (options_.precompile == PrecompileMode::fast) {
+    precompile_ = options_.precompile;
+    if (precompile_ == PrecompileMode::automatic)
+        precompile_ = cpu_composition ? PrecompileMode::background : PrecompileMode::fast;
+    if (precompile_ == PrecompileMode::fast) {
         // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn
         // once, so no frame pays for a compile.
         const auto start = Stats::Clock::now();
         prepare_programs(false);
         stats_.set("startup.programs_prepare_ms", stats_.ms_since(start));
     }
-    if (options_.precompile != PrecompileMode::background)
+    if (precompile_ != PrecompileMode::background)
         stats_.mark_once("startup.programs_ready_ms");
     stats_.set("renderer.egl_display", std::string(bridge_->display().kind_name()));
     stats_.set("renderer.driver", bridge_->display().driver_name());
@@ -225,9 +235,16 @@ bool Server::start(std::string& error)
         }
     });
 
-    seat_ = std::make_unique<Seat>(*this, backend_);
+    seat_ = std::make_unique<Seat>(*this, backend_, compositor_, xdg_shell_);
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
+    if (options_.test_input) {
+        // Any client could touch any window through it: tests only, never a real session.
+        if (wlr_backend_is_headless(backend_))
+            test_input_ = std::make_unique<TestInput>(display_, *seat_, layout_);
+        else
+            std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
+    }
     decorations_ = std::make_unique<Decorations>(display_);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
@@ -237,7 +254,8 @@ bool Server::start(std::string& error)
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.
     xdg_foreign_ = std::make_unique<XdgForeign>(display_);
-    if (options_.xwayland != XwaylandMode::off) {
+    // Embedded, the host owns the process and its environment: no X display of kiln's.
+    if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
         std::string xwayland_error;
         xwayland_ = Xwayland::create(*this, compositor_, options_.xwayland == XwaylandMode::lazy, xwayland_error);
         if (!xwayland_)
@@ -252,11 +270,27 @@ bool Server::start(std::string& error)
         static_cast<Server*>(data)->terminate(0);
         return 0;
     };
-    sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
-    sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
+    // Embedded (compositor/embedded.hpp), the host owns the process: its signals, its environment, its clients.
+    if (!options_.embedded) {
+        sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
+        sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
+        sighup_ = wl_event_loop_add_signal(
+            loop, SIGHUP,
+            [](int, void* data) noexcept -> int {
+                auto* self = static_cast<Server*>(data);
+                if (!self->reread_)
+                    return 0;
+                if (std::optional<Options> options = self->reread_())
+                    self->reload(*options);
+                return 0;
+            },
+            this);
+    }
 
     const char* name = nullptr;
-    if (!options_.socket.empty()) {
+    if (options_.embedded) {
+        name = "";  // no socket: the host adds clients by fd
+    } else if (!options_.socket.empty()) {
         if (wl_display_add_socket(display_, options_.socket.c_str()) != 0) {
             error = "cannot listen on socket '" + options_.socket + "' (in use, or XDG_RUNTIME_DIR is not set)";
             return false;
@@ -276,9 +310,9 @@ bool Server::start(std::string& error)
         return false;
     }
     backend_started_ = true;
+    if (options_.embedded)
+        return true;
 
-
-    setenv("WAYLAND_DISPLAY", socket_.c_str(), 1);
     std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",
                  backend_name(choice), bridge_->display().kind_name(), bridge_->display().driver_name().c_str(),
                  socket_.c_str());
@@ -290,9 +324,11 @@ bool Server::start(std::string& error)
         if (options_.exit_with_startup)
             terminate(status);
     });
+    // After the SIGCHLD handler exists: it reaps dbus-update-activation-environment too.
+    set_session_environment(socket_, x_display());
     for (const auto& command : options_.startup) {
         std::string spawn_error;
-        if (!startup_->spawn(command, socket_, x_display(), spawn_error))
+        if (!startup_->spawn(command, spawn_error))
             std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), spawn_error.c_str());
     }
     return true;
@@ -417,9 +453,83 @@ void Server::focus(View* view)
     wlr_scene_node_raise_to_top(view->node());
     if (xwayland_)
         xwayland_->raise_unmanaged();  // X menus and tooltips stay above
+    seat_->scene_changed();
     // Keep the most recently focused view last, like a stacking order.
     view->set_activated(true);
     seat_->focus_keyboard(view->surface());
+}
+
+View* Server::focused_view() const
+{
+    wlr_surface* focused = seat_->wlr()->keyboard_state.focused_surface;
+    if (!focused)
+        return nullptr;
+    for (const auto& view : views_)
+        if (view->mapped() && view->surface() == focused)
+            return view.get();
+    return nullptr;
+}
+
+void Server::focus_next()
+{
+    View* current = focused_view();
+    auto start = std::find_if(views_.begin(), views_.end(), [&](const auto& v) { return v.get() == current; });
+    // From the one after the focused view round to the one before it; from the first when none has focus.
+    auto it = start == views_.end() ? views_.begin() : std::next(start);
+    for (size_t n = 0; n < views_.size(); ++n, ++it) {
+        if (it == views_.end())
+            it = views_.begin();
+        if ((*it)->mapped() && it->get() != current) {
+            focus(it->get());
+            return;
+        }
+    }
+}
+
+void Server::switch_vt(int vt)
+{
+    wlr_session* session = backend_ ? wlr_backend_get_session(backend_) : nullptr;
+    if (!session) {
+        std::fprintf(stderr, "kiln: no VT to switch to: the %s backend has no session\n",
+                     backend_name(resolve_backend(options_.backend)));
+        return;
+    }
+    if (!wlr_session_change_vt(session, static_cast<unsigned>(vt)))
+        std::fprintf(stderr, "kiln: cannot switch to VT %d\n", vt);
+}
+
+void Server::reload(const Options& options)
+{
+    options_.keyboard = options.keyboard;
+    options_.bindings = options.bindings;
+    options_.input = options.input;
+    options_.inputs = options.inputs;
+    options_.background = options.background;
+    options_.outputs = options.outputs;
+    seat_->reload();
+    for (const auto& output : outputs_) {
+        wlr_output* wlr = output->wlr();
+        OutputSettings settings;
+        if (const OutputSettings* configured = options_.output(wlr->name))
+            settings = *configured;
+        if (settings.enabled == false) {
+            std::fprintf(stderr, "kiln: output %s: enabled=false takes effect when kiln starts again\n", wlr->name);
+            settings.enabled.reset();
+        }
+        if (wlr_output_is_headless(wlr) && options_.headless_size_given)
+            settings.mode.reset();  // flags win: --headless-size made this output's size
+        if (!settings.mode && wl_list_empty(&wlr->modes))
+            settings.mode = OutputMode{wlr->width, wlr->height, wlr->refresh};  // a nested window keeps its size
+        // Keys left out go back to what kiln starts with.
+        settings.scale = settings.scale.value_or(1);
+        settings.transform = settings.transform.value_or(OutputTransform::normal);
+        if (!commit_output_settings(wlr, &settings))
+            std::fprintf(stderr, "kiln: output %s refused the reloaded settings\n", wlr->name);
+        if (settings.position)
+            wlr_output_layout_move(layout_, wlr, settings.position->x, settings.position->y);
+        wlr_output_schedule_frame(wlr);
+    }
+    std::fprintf(stderr, "kiln: reloaded kiln.ini\n");
 }
 
 void Server::deactivate(wlr_surface* surface)
@@ -466,7 +576,7 @@ bool Server::prepare_programs(bool one_only)
 
 void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 {
-    if (frames_rendered_ == 0 && options_.precompile == PrecompileMode::background) {
+    if (frames_rendered_ == 0 && precompile_ == PrecompileMode::background) {
         // After the first frame, one program per idle moment of the event loop.
         auto step = [](void* data) noexcept {
             auto* self = static_cast<Server*>(data);
@@ -536,6 +646,7 @@ void Server::report_stats(Stats& stats) const
     }
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);
+    stats.set("frames.composed_on_cpu", frames_composed_on_cpu_);
     stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
     stats.set("frames.culled_surfaces", culled_surfaces_);
     stats.set("frames.render_ahead", frames_render_ahead_);

@@ -10,9 +10,11 @@
 #include "renderer/shaders.hpp"
 #include "renderer/types.hpp"
 
+#include <functional>
 #include <list>
 #include <set>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kiln::compositor {
@@ -33,6 +35,7 @@ class PrivilegedGlobals;
 class RequestGuard;
 class Clipboard;
 class VirtualInput;
+class TestInput;
 class Decorations;
 class Idle;
 class XdgActivation;
@@ -56,6 +59,7 @@ public:
     void terminate(int status);
 
     wl_display* display() const { return display_; }
+    wlr_backend* backend() const { return backend_; }
     wlr_renderer* renderer() const { return renderer_; }
     wlr_scene* scene() const { return scene_; }
     wlr_output_layout* layout() const { return layout_; }
@@ -69,6 +73,17 @@ public:
     // The topmost view and surface-local coordinates under a layout point, if any.
     View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
     void focus(View* view);
+    // The view with keyboard focus, or null.
+    View* focused_view() const;
+    // Focus goes to the next mapped view after the focused one, in the order they appeared (Alt+Tab).
+    void focus_next();
+    // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
+    void switch_vt(int vt);
+    // How kiln.ini is read again on SIGHUP: the new options (flags still on top), or nullopt to keep the old.
+    void on_reload(std::function<std::optional<Options>()> reread) { reread_ = std::move(reread); }
+    // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
+    // position), and the background; clients stay connected.
+    void reload(const Options& options);
     // Focuses the X11 window under a click (Xwayland's windows have no View).
     void focus_surface(wlr_surface* surface);
     // The window showing `surface` (an xdg toplevel or an X11 window) is no longer the active one.
@@ -84,6 +99,7 @@ public:
     // Time from a frame's start until its render-done fence signalled.
     void frame_fenced(double ms);
     void frame_rendered_ahead() { ++frames_render_ahead_; }
+    void frame_composed_on_cpu() { ++frames_composed_on_cpu_; }
 
 private:
     void add_output(wlr_output* output);
@@ -94,7 +110,7 @@ private:
     // Returns whether it prepared one (and more may remain).
     bool prepare_programs(bool one_only);
 
-    const Options& options_;
+    Options options_;  // a copy: SIGHUP replaces its reloadable parts
     Stats& stats_;
     wl_display* display_ = nullptr;
     wlr_backend* backend_ = nullptr;
@@ -106,8 +122,8 @@ private:
     wlr_scene* scene_ = nullptr;
     wlr_output_layout* layout_ = nullptr;
     wlr_xdg_shell* xdg_shell_ = nullptr;
-    wlr_presentation* presentation_ = nullptr;
     wlr_compositor* compositor_ = nullptr;
+    wlr_presentation* presentation_ = nullptr;
     std::string socket_;
     int exit_status_ = 0;
     bool backend_started_ = false;
@@ -124,6 +140,7 @@ private:
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
+    std::unique_ptr<TestInput> test_input_;
     std::unique_ptr<Decorations> decorations_;
     std::unique_ptr<Idle> idle_;
     std::unique_ptr<XdgActivation> xdg_activation_;
@@ -140,6 +157,8 @@ private:
     uint64_t frames_direct_scanout_ = 0;
     uint64_t culled_surfaces_ = 0;
     uint64_t frames_render_ahead_ = 0;
+    uint64_t frames_composed_on_cpu_ = 0;
+    PrecompileMode precompile_ = PrecompileMode::fast;  // options' mode, automatic resolved
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;
@@ -147,6 +166,8 @@ private:
 
     wl_event_source* sigterm_ = nullptr;
     wl_event_source* sigint_ = nullptr;
+    wl_event_source* sighup_ = nullptr;
+    std::function<std::optional<Options>()> reread_;
 
     wl::Listener new_output_;
     wl::Listener new_xdg_surface_;

@@ -284,4 +284,14 @@ bool EglDisplay::has_gl_extension(std::string_view name) const
     return in_list(gl_extensions_, name);
 }
 
+bool EglDisplay::is_software() const
+{
+    if (is_software_driver(driver_name_))
+        return true;
+    // Without EGL_MESA_query_driver, the GL renderer string names llvmpipe/softpipe.
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const std::string_view name = renderer ? renderer : "";
+    return name.find("llvmpipe") != name.npos || name.find("softpipe") != name.npos;
+}
+
 }  // namespace kiln::renderer

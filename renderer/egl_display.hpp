@@ -47,6 +47,8 @@ public:
     std::optional<dev_t> main_device() const { return main_device_; }
     const std::string& device_path() const { return device_path_; }
     const std::string& driver_name() const { return driver_name_; }
+    // GL runs on the CPU (llvmpipe, softpipe, swrast): no GPU does the shading.
+    bool is_software() const;
     // How long listing and probing the dma-buf formats took at start-up.
     double format_probe_ms() const { return probe_ms_; }
 

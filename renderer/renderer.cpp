@@ -153,7 +153,7 @@ std::span<const uint32_t> Renderer::cpu_target_formats() const
 
 std::unique_ptr<Texture> Renderer::create_shm_texture(const ShmDescription& desc, std::string& error)
 {
-    return Texture::from_shm(desc, stats_, error);
+    return Texture::from_shm(desc, stats_, error, shm_cpu_copies_);
 }
 
 std::unique_ptr<Texture> Renderer::import_dmabuf(const DmabufAttributes& attributes, std::string& error,
@@ -318,6 +318,8 @@ void Renderer::draw_solid(Color color, const Matrix3& matrix)
 
 bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha, Filter filter)
 {
+    if (!texture.ensure_gl())
+        return false;
     if (texture.through_planes())
         return draw_planes(texture, source, matrix, alpha);
     ShaderVariant variant;

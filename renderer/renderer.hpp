@@ -33,6 +33,8 @@ public:
     std::span<const uint32_t> cpu_target_formats() const;
 
     std::unique_ptr<Texture> create_shm_texture(const ShmDescription& desc, std::string& error);
+    // shm textures made from now on keep their pixels in CPU memory for CpuCompositor (GL gets them on first use).
+    void set_shm_cpu_copies(bool enabled) { shm_cpu_copies_ = enabled; }
     // Validates first (validate_dmabuf): a bad description never reaches EGL. `check` (optional) gets the result.
     // YUV is read as `encoding` (linux-dmabuf cannot say which; a colour-representation protocol could).
     std::unique_ptr<Texture> import_dmabuf(const DmabufAttributes& attributes, std::string& error,
@@ -123,6 +125,7 @@ private:
     std::optional<Box> frame_damage_;
     bool frame_full_ = false;
     bool bgra_read_ = false;
+    bool shm_cpu_copies_ = false;
     RendererStats stats_;
 };
 

@@ -6,6 +6,8 @@
 
 #include <GLES2/gl2ext.h>
 
+#include <cstring>
+
 namespace kiln::renderer {
 namespace {
 
@@ -22,7 +24,8 @@ bool rows_fit(uint32_t stride, uint32_t bpp, int32_t x, int32_t y, int32_t width
 
 }  // namespace
 
-std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error)
+std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error,
+                                           bool cpu_copy)
 {
     const auto info = format_info(desc.fourcc);
     if (!info || info->gl_format == 0) {
@@ -39,29 +42,51 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
         return nullptr;
     }
     std::unique_ptr<Texture> texture(new Texture());
-    texture->texture_ = make_texture();
     texture->width_ = desc.width;
     texture->height_ = desc.height;
     texture->fourcc_ = desc.fourcc;
     texture->has_alpha_ = info->has_alpha;
     texture->swizzle_rb_ = info->swizzle_rb;
     texture->stats_ = &stats;
-
-    glBindTexture(GL_TEXTURE_2D, texture->id());
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    // Allocate, then upload through the same path as damage so the byte count means one thing.
-    glTexImage2D(GL_TEXTURE_2D, 0, info->gl_format == GL_RGB ? GL_RGB : GL_RGBA, desc.width, desc.height, 0,
-                 info->gl_format, info->gl_type, nullptr);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    if (cpu_copy) {
+        // Rows padded to 4 bytes: pixman's images need it.
+        const uint32_t row = static_cast<uint32_t>(desc.width) * info->planes[0].bytes_per_pixel;
+        texture->cpu_stride_ = (row + 3) & ~3u;
+        texture->cpu_pixels_.resize(static_cast<size_t>(texture->cpu_stride_) * static_cast<size_t>(desc.height));
+        texture->gl_ready_ = false;
+    } else {
+        texture->allocate_gl();
+    }
     if (!texture->write_pixels(desc.stride, Box{0, 0, desc.width, desc.height}, desc.data, desc.span)) {
         error = "uploading the shm buffer failed";
         return nullptr;
     }
     ++stats.shm_textures;
     return texture;
+}
+
+void Texture::allocate_gl()
+{
+    const auto info = format_info(fourcc_);
+    texture_ = make_texture();
+    glBindTexture(GL_TEXTURE_2D, id());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    // Allocate, then upload through the same path as damage so the byte count means one thing.
+    glTexImage2D(GL_TEXTURE_2D, 0, info->gl_format == GL_RGB ? GL_RGB : GL_RGBA, width_, height_, 0, info->gl_format,
+                 info->gl_type, nullptr);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+bool Texture::ensure_gl()
+{
+    if (gl_ready_)
+        return true;
+    allocate_gl();
+    gl_ready_ = true;
+    return upload(cpu_stride_, Box{0, 0, width_, height_}, cpu_pixels_.data());
 }
 
 std::unique_ptr<Texture> Texture::from_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
@@ -117,6 +142,25 @@ bool Texture::write_pixels(uint32_t stride, Box region, const void* data, size_t
     if (!rows_fit(stride, bpp, 0, region.y, width_, region.height, span))
         return false;
 
+    if (!cpu_pixels_.empty()) {
+        const auto* from = static_cast<const uint8_t*>(data) + static_cast<size_t>(region.y) * stride +
+                           static_cast<size_t>(region.x) * bpp;
+        uint8_t* to = cpu_pixels_.data() + static_cast<size_t>(region.y) * cpu_stride_ +
+                      static_cast<size_t>(region.x) * bpp;
+        const size_t row = static_cast<size_t>(region.width) * bpp;
+        for (int32_t y = 0; y < region.height; ++y, from += stride, to += cpu_stride_)
+            std::memcpy(to, from, row);
+    }
+    if (stats_)
+        stats_->shm_upload_bytes += static_cast<uint64_t>(region.width) * static_cast<uint64_t>(region.height) * bpp;
+    return !gl_ready_ || upload(stride, region, data);
+}
+
+// glTexSubImage2D of `region` from memory laid out like the client's (the region's pixels at their own offsets).
+bool Texture::upload(uint32_t stride, Box region, const void* data)
+{
+    const auto info = format_info(fourcc_);
+    const uint32_t bpp = info->planes[0].bytes_per_pixel;
     glBindTexture(GL_TEXTURE_2D, texture_.id());
     glPixelStorei(GL_UNPACK_ALIGNMENT, bpp == 4 ? 4 : (bpp == 2 ? 2 : 1));
     glPixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(stride / bpp));
@@ -128,8 +172,6 @@ bool Texture::write_pixels(uint32_t stride, Box region, const void* data, size_t
     glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
     glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
     glBindTexture(GL_TEXTURE_2D, 0);
-    if (stats_)
-        stats_->shm_upload_bytes += static_cast<uint64_t>(region.width) * static_cast<uint64_t>(region.height) * bpp;
     return glGetError() == GL_NO_ERROR;
 }
 

@@ -11,13 +11,17 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kiln::renderer {
 
 class Texture {
 public:
-    // Uploads the whole buffer. `stats` must outlive the texture (the Renderer owns both).
-    static std::unique_ptr<Texture> from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error);
+    // Uploads the whole buffer. `stats` must outlive the texture (the Renderer owns both). With `cpu_copy` the
+    // pixels are copied into CPU memory kiln owns instead (for CpuCompositor), and GL gets them only when a GL draw
+    // first samples the texture (ensure_gl), from then on both are kept current.
+    static std::unique_ptr<Texture> from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error,
+                                             bool cpu_copy = false);
     // Samples the dma-buf in place through an EGLImage: no copy. `attributes` must be validated already.
     // A YUV format is converted by the driver, told `encoding` as a hint (it cannot change after import).
     static std::unique_ptr<Texture> from_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
@@ -56,8 +60,16 @@ public:
     // stride shorter than the texture's rows, and rows that end past `span` bytes from `data` (0: span unknown).
     bool write_pixels(uint32_t stride, Box region, const void* data, size_t span = 0);
 
+    // The CPU copy of an shm texture made with `cpu_copy` (rows of cpu_stride() bytes), else nullptr.
+    const uint8_t* cpu_pixels() const { return cpu_pixels_.empty() ? nullptr : cpu_pixels_.data(); }
+    uint32_t cpu_stride() const { return cpu_stride_; }
+    // Makes the GL texture of a CPU copy on its first GL use; false if GL refused it.
+    bool ensure_gl();
+
 private:
     Texture() = default;
+    void allocate_gl();
+    bool upload(uint32_t stride, Box region, const void* data);
 
     struct ChromaPlane {
         GlTexture texture;
@@ -77,6 +89,9 @@ private:
     bool has_alpha_ = false;
     bool swizzle_rb_ = false;
     RendererStats* stats_ = nullptr;
+    std::vector<uint8_t> cpu_pixels_;
+    uint32_t cpu_stride_ = 0;
+    bool gl_ready_ = true;  // false while only the CPU copy exists
 };
 
 }  // namespace kiln::renderer

@@ -24,16 +24,20 @@ backports=(
   libdrm-tests
 )
 # From bookworm itself. clang + libclang-rt-14-dev (libclang_rt.fuzzer, -fsanitize=fuzzer) build the fuzzers;
-# gcc's own libasan/libubsan (build-essential) serve the sanitizer job.
+# gcc's own libasan/libubsan (build-essential) serve the sanitizer job. wlcs (1.5.0) is the conformance suite's runner
+# and headers (tests/wlcs).
 base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev
+  scdoc man-db
+  adwaita-icon-theme
   xwayland libxcb1-dev xterm xclip procps
   sway gnuplot-nox
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
   clang libclang-rt-14-dev
+  wlcs
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

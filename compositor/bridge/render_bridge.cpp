@@ -2,6 +2,8 @@
 // their wlr_buffer (wlr_addon) so a buffer is imported once for its whole life.
 #include "compositor/bridge/render_bridge.hpp"
 
+#include "renderer/cpu_compositor.hpp"
+
 #include "renderer/formats.hpp"
 
 #include <drm_fourcc.h>
@@ -47,6 +49,11 @@ struct BufferTarget {
     std::unique_ptr<renderer::RenderTarget> target;
 };
 
+// Present on an output buffer whose latest frame was composed on the CPU, into its memory.
+struct MemoryCurrentMark {
+    wlr_addon addon;
+};
+
 // The texture of a client dma-buf, kept on the wlr_buffer so every later commit samples the same EGLImage.
 struct DmabufTextureCache {
     wlr_addon addon;
@@ -77,6 +84,15 @@ const wlr_addon_interface target_addon_impl{
         auto* target = reinterpret_cast<BufferTarget*>(addon);
         wlr_addon_finish(addon);
         delete target;
+    },
+};
+
+const wlr_addon_interface memory_current_impl{
+    "kiln_memory_current",
+    [](wlr_addon* addon) noexcept {
+        auto* mark = reinterpret_cast<MemoryCurrentMark*>(addon);
+        wlr_addon_finish(addon);
+        delete mark;
     },
 };
 
@@ -354,6 +370,21 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
     if (flags)
         *flags = 0;  // rows come top-down already
     auto* destination = static_cast<uint8_t*>(data) + static_cast<size_t>(dst_y) * stride + static_cast<size_t>(dst_x) * 4;
+    const renderer::Box region{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y), static_cast<int32_t>(width),
+                               static_cast<int32_t>(height)};
+    if (bound_ && wlr_addon_find(&bound_->addons, &memory_current_impl, &memory_current_impl)) {
+        void* pixels = nullptr;
+        uint32_t pixel_format = 0;
+        size_t pixel_stride = 0;
+        if (!wlr_buffer_begin_data_ptr_access(bound_, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &pixel_format,
+                                              &pixel_stride))
+            return false;
+        const bool ok = renderer::read_cpu_image(
+            renderer::CpuImage{pixel_format, bound_->width, bound_->height, static_cast<uint32_t>(pixel_stride), pixels},
+            region, format, stride, destination);
+        wlr_buffer_end_data_ptr_access(bound_);
+        return ok;
+    }
     // A bound buffer (the output buffer being committed, for screencopy) is read from; else the last target.
     return renderer_->read_pixels(format, stride,
                                   Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
@@ -427,6 +458,25 @@ void RenderBridge::forget_import(const DmabufIdentity& identity)
     auto it = live_imports_.find(identity);
     if (it != live_imports_.end() && --it->second <= 0)
         live_imports_.erase(it);
+}
+
+bool RenderBridge::enable_cpu_composition(bool allowed)
+{
+    display_->make_current();
+    cpu_composition_ = allowed && display_->is_software();
+    renderer_->set_shm_cpu_copies(cpu_composition_);
+    return cpu_composition_;
+}
+
+void RenderBridge::set_memory_current(wlr_buffer* buffer, bool current)
+{
+    wlr_addon* mark = wlr_addon_find(&buffer->addons, &memory_current_impl, &memory_current_impl);
+    if (current && !mark) {
+        auto* added = new MemoryCurrentMark{};
+        wlr_addon_init(&added->addon, &buffer->addons, &memory_current_impl, &memory_current_impl);
+    } else if (!current && mark) {
+        memory_current_impl.destroy(mark);
+    }
 }
 
 RenderBridge* RenderBridge::from_owner(const void* owner)

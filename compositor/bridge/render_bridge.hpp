@@ -60,6 +60,13 @@ public:
     static void mark_sampled(wlr_texture* texture);
     // while false, wlr_renderer_end only flushes: the pipeline fences the frame and reads back what is consumed.
     void set_complete_frames(bool complete) { complete_frames_ = complete; }
+    // Whether frames may be composed on the CPU (renderer::CpuCompositor): asked for (`allowed`) and GL itself runs
+    // on the CPU. shm textures then keep a CPU copy.
+    bool enable_cpu_composition(bool allowed);
+    bool cpu_composition() const { return cpu_composition_; }
+    // Marks an output buffer whose memory, not its GL framebuffer, holds its latest frame (composed on the CPU), or
+    // clears the mark when GL draws into it again; read_pixels (screencopy) reads from where the frame is.
+    static void set_memory_current(wlr_buffer* buffer, bool current);
 
     // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
     uint64_t released_after_render() const { return released_after_render_; }
@@ -112,6 +119,7 @@ private:
     uint64_t released_after_render_ = 0;
     uint64_t released_unsampled_ = 0;
     bool complete_frames_ = true;
+    bool cpu_composition_ = false;
     std::chrono::steady_clock::time_point egl_ready_at_;
     std::chrono::steady_clock::time_point programs_ready_at_;
 };

@@ -1,15 +1,22 @@
 // Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
 #include "compositor/input/seat.hpp"
 
+#include "compositor/input/bindings.hpp"
+#include "compositor/input/cursor.hpp"
 #include "compositor/input/keymap.hpp"
-
+#include "compositor/input/libinput_config.hpp"
+#include "compositor/input/pointer_focus.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
+#include "compositor/input/touch.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
 
 #include <linux/input-event-codes.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
+#include <vector>
 
 namespace kiln::compositor {
 
@@ -18,21 +25,7 @@ class Seat::Keyboard {
 public:
     Keyboard(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
     {
-        const KeyboardSettings& settings = seat.server_.options().keyboard;
-        xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-        xkb_keymap* keymap = compile_keymap(context, settings);
-        if (!keymap) {
-            if (!seat.keymap_reported_)
-                std::fprintf(stderr, "kiln: %s; using its default\n", keymap_problem(settings).c_str());
-            seat.keymap_reported_ = true;
-            keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
-        }
-        if (keymap)
-            wlr_keyboard_set_keymap(device->keyboard, keymap);
-        xkb_keymap_unref(keymap);
-        xkb_context_unref(context);
-        wlr_keyboard_set_repeat_info(device->keyboard, settings.repeat_rate, settings.repeat_delay);
-
+        apply(seat.server_.options().keyboard);
         modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_modifiers(seat_.seat_, &device_->keyboard->modifiers);
@@ -40,6 +33,16 @@ public:
         key_.connect(&device->keyboard->events.key, [this](void* data) {
             auto* event = static_cast<wlr_event_keyboard_key*>(data);
             seat_.notify_activity();
+            if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+                // Marked before the action runs: one that moves focus must not list this key as held.
+                bound_keys_.insert(event->keycode);
+                if (seat_.bindings_->key_pressed(device_->keyboard, event->keycode,
+                                                 seat_.shortcuts_inhibit_->inhibited()))
+                    return;
+                bound_keys_.erase(event->keycode);
+            } else if (bound_keys_.erase(event->keycode)) {
+                return;
+            }
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
         });
@@ -55,10 +58,33 @@ public:
     }
 
     wlr_input_device* device() const { return device_; }
+    // Whether this key is down because of a binding: its release is kiln's too, and no window hears of it.
+    bool bound(uint32_t keycode) const { return bound_keys_.contains(keycode); }
+    // A virtual keyboard's keymap is its client's: kiln.ini's [keyboard] is not forced on it after creation.
+    bool is_virtual() const { return wlr_input_device_get_virtual_keyboard(device_) != nullptr; }
+
+    // [keyboard]'s keymap (xkbcommon's default when it cannot be made, reported once) and repeat.
+    void apply(const KeyboardSettings& settings)
+    {
+        xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+        xkb_keymap* keymap = compile_keymap(context, settings);
+        if (!keymap) {
+            if (!seat_.keymap_reported_)
+                std::fprintf(stderr, "kiln: %s; using its default\n", keymap_problem(settings).c_str());
+            seat_.keymap_reported_ = true;
+            keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+        }
+        if (keymap)
+            wlr_keyboard_set_keymap(device_->keyboard, keymap);
+        xkb_keymap_unref(keymap);
+        xkb_context_unref(context);
+        wlr_keyboard_set_repeat_info(device_->keyboard, settings.repeat_rate, settings.repeat_delay);
+    }
 
 private:
     Seat& seat_;
     wlr_input_device* device_;
+    std::set<uint32_t> bound_keys_;
     wl::Listener modifiers_;
     wl::Listener key_;
     wl::Listener destroy_;
@@ -67,8 +93,9 @@ private:
 // One pointer device on the cursor; it leaves the seat's capabilities when it goes.
 class Seat::Pointer {
 public:
-    Pointer(Seat& seat, wlr_input_device* device) : seat_(seat)
+    Pointer(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
     {
+        apply(seat.server_.options());
         wlr_cursor_attach_input_device(seat.cursor_, device);
         // wlr_cursor detaches the device itself on destroy.
         destroy_.connect(&device->events.destroy, [this](void*) {
@@ -78,22 +105,37 @@ public:
         });
     }
 
+    // [input] and [input NAME] for a libinput device (touchpads, mice); other pointers have no such settings.
+    void apply(const Options& options)
+    {
+        if (!wlr_input_device_is_libinput(device_))
+            return;
+        LibinputConfig config(wlr_libinput_get_device_handle(device_));
+        apply_input_settings(options.input_for(device_->name ? device_->name : ""), config);
+    }
+
 private:
     Seat& seat_;
+    wlr_input_device* device_;
     wl::Listener destroy_;
 };
 
-Seat::Seat(Server& server, wlr_backend* backend)
-    : server_(server),
-      seat_(wlr_seat_create(server.display(), "seat0")),
-      cursor_(wlr_cursor_create()),
-      xcursor_(wlr_xcursor_manager_create(nullptr, 24))
+Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
+    : server_(server), seat_(wlr_seat_create(server.display(), "seat0")), cursor_(wlr_cursor_create())
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(server.display(), seat_);
+    bindings_ = std::make_unique<Bindings>(server);
     wlr_cursor_attach_output_layout(cursor_, server.layout());
-    // The cursor theme is loaded when a cursor is first shown, not at start-up: reading every cursor of a theme
-    // (animated ones frame by frame) was about 250 opens and 1,000 seeks before the first frame, and a seat without
-    // a pointer (headless, tests) never needs it.
+    cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, server.layout());
+    pointer_focus_ = std::make_unique<PointerFocus>(
+        wl_display_get_event_loop(server.display()), compositor, xdg_shell, [this](uint32_t time_msec) {
+            // While Super+drag moves a window the pointer stays with it, as during a real move. A pointer no device
+            // has moved points nowhere (wlroots parks it at 100,100): it enters nothing until it is used.
+            if (!grabbed_ && pointer_used_)
+                PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, true);
+        });
+    touch_ = std::make_unique<Touch>(
+        server, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
 
     new_input_.connect(&backend->events.new_input,
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
@@ -111,18 +153,11 @@ Seat::Seat(Server& server, wlr_backend* backend)
                            [this](void* data) { pointer_button(static_cast<wlr_event_pointer_button*>(data)); });
     cursor_axis_.connect(&cursor_->events.axis, [this](void* data) {
         auto* event = static_cast<wlr_event_pointer_axis*>(data);
-        notify_activity();
+        pointer_used();
         wlr_seat_pointer_notify_axis(seat_, event->time_msec, event->orientation, event->delta,
                                      event->delta_discrete, event->source);
     });
     cursor_frame_.connect(&cursor_->events.frame, [this](void*) { wlr_seat_pointer_notify_frame(seat_); });
-    request_cursor_.connect(&seat_->events.request_set_cursor, [this](void* data) {
-        auto* event = static_cast<wlr_seat_pointer_request_set_cursor_event*>(data);
-        // Only the client with pointer focus may set the cursor image. A null surface (hide the cursor) is allowed
-        // and wlroots takes it; a surface with another role never gets here (wl_pointer.error.role).
-        if (event->seat_client == seat_->pointer_state.focused_client)
-            wlr_cursor_set_surface(cursor_, event->surface, event->hotspot_x, event->hotspot_y);
-    });
     request_selection_.connect(&seat_->events.request_set_selection, [this](void* data) {
         auto* event = static_cast<wlr_seat_request_set_selection_event*>(data);
         // A null source clears the selection, which wlroots takes.
@@ -147,13 +182,15 @@ Seat::~Seat()
 {
     // The cursor owns the signals most listeners hang on: let go of them before it is freed.
     for (wl::Listener* listener : {&new_input_, &cursor_motion_, &cursor_motion_absolute_, &cursor_button_,
-                                   &cursor_axis_, &cursor_frame_, &request_cursor_, &request_selection_,
-                                   &request_start_drag_})
+                                   &cursor_axis_, &cursor_frame_, &request_selection_, &request_start_drag_})
         listener->disconnect();
     keyboards_.clear();
     pointers_.clear();
+    bindings_.reset();
+    touch_.reset();
+    pointer_focus_.reset();
+    cursor_image_.reset();
     shortcuts_inhibit_.reset();
-    wlr_xcursor_manager_destroy(xcursor_);
     wlr_cursor_destroy(cursor_);
 }
 
@@ -170,6 +207,9 @@ void Seat::add_input(wlr_input_device* device)
     case WLR_INPUT_DEVICE_POINTER:
         pointers_.push_back(std::make_unique<Pointer>(*this, device));
         break;
+    case WLR_INPUT_DEVICE_TOUCH:
+        touch_->add_device(device);
+        break;
     default:
         break;
     }
@@ -183,16 +223,47 @@ void Seat::update_capabilities()
         caps |= WL_SEAT_CAPABILITY_POINTER;
     if (!keyboards_.empty())
         caps |= WL_SEAT_CAPABILITY_KEYBOARD;
-    // wlroots sends wl_seat.capabilities only when they differ from the last ones.
-    wlr_seat_set_capabilities(seat_, caps);
+    if (touch_ && touch_->has_devices())
+        caps |= WL_SEAT_CAPABILITY_TOUCH;
+    // Only a change is announced: a client that hears wl_seat.capabilities re-creates its wl_pointer and friends,
+    // so a second pointer or keyboard coming and going must not be heard.
+    if (caps != seat_->capabilities)
+        wlr_seat_set_capabilities(seat_, caps);
+}
+
+void Seat::scene_changed()
+{
+    pointer_focus_->scene_changed();
+}
+
+wlr_input_device* Seat::headless_touch() const
+{
+    return touch_->headless_device();
+}
+
+void Seat::reload()
+{
+    keymap_reported_ = false;
+    for (auto& keyboard : keyboards_)
+        if (!keyboard->is_virtual())
+            keyboard->apply(server_.options().keyboard);
+    for (auto& pointer : pointers_)
+        pointer->apply(server_.options());
 }
 
 void Seat::focus_keyboard(wlr_surface* surface)
 {
     wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
-    if (keyboard)
-        wlr_seat_keyboard_notify_enter(seat_, surface, keyboard->keycodes, keyboard->num_keycodes,
-                                       &keyboard->modifiers);
+    if (keyboard) {
+        // Keys held for a binding (the Tab of Alt+Tab) are kiln's: the window entered never sees them pressed.
+        const auto owner = std::find_if(keyboards_.begin(), keyboards_.end(),
+                                        [&](const auto& k) { return k->device()->keyboard == keyboard; });
+        std::vector<uint32_t> held;
+        for (size_t i = 0; i < keyboard->num_keycodes; ++i)
+            if (owner == keyboards_.end() || !(*owner)->bound(keyboard->keycodes[i]))
+                held.push_back(keyboard->keycodes[i]);
+        wlr_seat_keyboard_notify_enter(seat_, surface, held.data(), held.size(), &keyboard->modifiers);
+    }
     else
         wlr_seat_keyboard_notify_enter(seat_, surface, nullptr, 0, nullptr);
 }
@@ -206,38 +277,36 @@ void Seat::begin_move(View* view)
 
 void Seat::view_unmapped(View* view)
 {
-    if (grabbed_ == view)
+    if (grabbed_ == view) {
         grabbed_ = nullptr;
+        scene_changed();
+    }
+}
+
+void Seat::pointer_used()
+{
+    notify_activity();
+    pointer_used_ = true;
+    cursor_image_->pointer_used();
 }
 
 void Seat::pointer_moved(uint32_t time_msec)
 {
-    notify_activity();
+    pointer_used();
     if (grabbed_) {
         grabbed_->move_to(static_cast<int>(cursor_->x - grab_x_), static_cast<int>(cursor_->y - grab_y_));
         return;
     }
-    wlr_surface* surface = nullptr;
-    double sx = 0;
-    double sy = 0;
-    View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
-    if (!view && !surface) {  // over a window its client sets the cursor (X11 windows have no View)
-        wlr_xcursor_manager_load(xcursor_, 1);  // once: later calls find the scale loaded
-        wlr_xcursor_manager_set_cursor_image(xcursor_, "left_ptr", cursor_);
-    }
-    if (surface) {
-        wlr_seat_pointer_notify_enter(seat_, surface, sx, sy);
-        wlr_seat_pointer_notify_motion(seat_, time_msec, sx, sy);
-    } else {
-        wlr_seat_pointer_clear_focus(seat_);
-    }
+    // The device's own wl_pointer.frame follows.
+    PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, false);
 }
 
 void Seat::pointer_button(wlr_event_pointer_button* event)
 {
-    notify_activity();
+    pointer_used();
     if (event->state == WLR_BUTTON_RELEASED && grabbed_) {
         grabbed_ = nullptr;
+        scene_changed();  // the pointer meets whatever is under it now
         return;
     }
     wlr_surface* surface = nullptr;

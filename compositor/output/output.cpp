@@ -3,6 +3,7 @@
 #include "compositor/output/output.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/server.hpp"
 #include "renderer/render_fence.hpp"
@@ -30,6 +31,8 @@ renderer::Box to_box(const pixman_box32_t& b)
 
 // wp_presentation_feedback.kind.zero_copy: the client's own buffer was on screen.
 constexpr uint32_t presentation_zero_copy = 0x8;
+// wp_presentation_feedback.kind.vsync: shown at a refresh boundary, not mid-scanout.
+constexpr uint32_t presentation_vsync = 0x1;
 
 }  // namespace
 
@@ -47,7 +50,19 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
     frame_.connect(&output_->events.frame, [this](void*) { on_frame(); });
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });
-    mode_.connect(&output_->events.mode, [this](void*) { ring_.reset(); });
+    mode_.connect(&output_->events.mode, [this](void*) {
+        ring_.reset();
+        if (vblank_)
+            vblank_->set_refresh(output_->refresh);
+    });
+    if (wlr_output_is_headless(output_)) {
+        vblank_ = std::make_unique<VirtualVblank>(wl_display_get_event_loop(server_.display()),
+                                                  [this] { on_vblank(); });
+        if (vblank_->valid())
+            vblank_->set_refresh(output_->refresh);
+        else
+            vblank_.reset();
+    }
     repaint_timer_ = wl_event_loop_add_timer(
         wl_display_get_event_loop(server_.display()),
         [](void* data) noexcept -> int {
@@ -82,6 +97,10 @@ bool Output::needs_frame() const
 
 void Output::on_frame()
 {
+    // Headless: wlroots' frame events (its timer, and wlr_output_schedule_frame) are not vblanks; the next tick of
+    // kiln's clock composes whatever is due.
+    if (vblank_)
+        return;
     backend_ready_ = true;
     commit_ready();
     const int delay = repaint_delay_ms();
@@ -93,6 +112,15 @@ void Output::on_frame()
     compose();
 }
 
+void Output::on_vblank()
+{
+    // The tick is this output's frame event: wlroots refuses a buffer commit until one was sent since the last.
+    wlr_output_send_frame(output_);
+    backend_ready_ = true;
+    commit_ready();
+    compose();
+}
+
 bool Output::has_uncommitted() const
 {
     return std::any_of(frames_.begin(), frames_.end(), [](const auto& f) { return !f->committed; });
@@ -100,7 +128,7 @@ bool Output::has_uncommitted() const
 
 // weston's repaint window, sway's max_render_time, from measurement: on KMS a frame event comes at the flip, and the
 // next flip is a refresh period away; the frame starts as late as the recent render times allow, with a margin.
-// Other backends pace by their own clocks (headless: a free-running timer; nested: the host's frame callbacks), so
+// Other backends pace by their own clocks (headless: kiln's VirtualVblank; nested: the host's frame callbacks), so
 // composing starts at once there.
 int Output::repaint_delay_ms() const
 {
@@ -156,19 +184,35 @@ void Output::render()
     if (full_redraw)
         slot->damage = Region(0, 0, output_->width, output_->height);
     visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
-    server_.frame_culled(visible_.culled());
 
     if (try_scanout(visible_)) {
+        server_.frame_culled(visible_.culled());
         OutputRing::release(slot->buffer);
         server_.frame_rendered(thread_cpu_ms() - cpu_before, true);
         return;
     }
+
+    // Where GL is itself software, a frame of unscaled shm windows is composed by pixman, straight into the buffer.
+    const bool on_cpu = bridge_.cpu_composition() && can_compose_on_cpu(visible_, output_, slot->buffer);
+    if (on_cpu != composed_on_cpu_) {
+        // The two paths keep a slot's pixels in different places (its memory, or GL's framebuffer for it): after a
+        // switch no slot holds the other path's pixels where this one reads them, so each is redrawn whole once.
+        composed_on_cpu_ = on_cpu;
+        ring_.add_damage(Region(0, 0, output_->width, output_->height));
+        visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
+    }
+    server_.frame_culled(visible_.culled());
 
     auto frame = std::make_unique<Frame>();
     frame->id = next_frame_id_++;
     frame->buffer = slot->buffer;
     frame->damage = slot->damage;
     frame->started = started;
+    if (on_cpu) {
+        render_on_cpu(std::move(frame), *slot, cpu_before);
+        return;
+    }
+    RenderBridge::set_memory_current(slot->buffer, false);
     renderer::RenderTarget* target = bridge_.render_target(slot->buffer);
     wlr_renderer* wlr_renderer = server_.renderer();
     bridge_.set_complete_frames(false);
@@ -248,6 +292,32 @@ void Output::render()
     commit_ready();
     if (raw->fence_done)
         fence_signalled(raw->id);
+}
+
+void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before)
+{
+    if (!compose_on_cpu(visible_, output_, slot.buffer, frame->damage, server_.background())) {
+        wlr_log(WLR_ERROR, "kiln: output %s: cannot map its buffer to compose on the CPU", output_->name);
+        OutputRing::release(slot.buffer);
+        return;
+    }
+    RenderBridge::set_memory_current(slot.buffer, true);
+    slot.damage.clear();
+    if (presentation_)
+        for (const auto& v : visible_.on_output())
+            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+                frame->feedback.push_back(feedback);
+    // The pixels are in the buffer's memory already: nothing to fence or read back. shm textures are kiln's copies,
+    // so no client buffer is held either.
+    frame->cpu_ms = thread_cpu_ms() - cpu_before;
+    frame->fence_done = true;
+    const uint64_t id = frame->id;
+    const double cpu_ms = frame->cpu_ms;
+    frames_.push_back(std::move(frame));
+    server_.frame_composed_on_cpu();
+    server_.frame_rendered(cpu_ms, false);
+    commit_ready();
+    fence_signalled(id);
 }
 
 bool Output::try_scanout(const VisibleSet& visible)
@@ -428,6 +498,15 @@ void Output::presented(const wlr_output_event_present& event)
 {
     wlr_presentation_event presentation{};
     wlr_presentation_event_from_output(&presentation, &event);
+    if (vblank_) {
+        // Headless: the frame was composed and committed on the clock's latest tick, which is its vblank.
+        const int64_t at = vblank_->last_tick_ns();
+        presentation.tv_sec = static_cast<uint64_t>(at / 1'000'000'000);
+        presentation.tv_nsec = static_cast<uint32_t>(at % 1'000'000'000);
+        presentation.seq = vblank_->ticks();
+        presentation.refresh = static_cast<uint32_t>(vblank_->period_ns());
+        presentation.flags |= presentation_vsync;
+    }
     std::erase_if(feedback_, [&](PendingFeedback& pending) {
         if (pending.commit_seq != event.commit_seq)
             return false;

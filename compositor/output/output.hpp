@@ -6,6 +6,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/output/output_ring.hpp"
 #include "compositor/output/region.hpp"
+#include "compositor/output/virtual_vblank.hpp"
 #include "compositor/output/visible_set.hpp"
 #include "compositor/wlr.hpp"
 
@@ -47,12 +48,14 @@ private:
     };
 
     void on_frame();
+    void on_vblank();
     void compose();
     bool has_uncommitted() const;
     int repaint_delay_ms() const;
     bool needs_frame() const;
     void render();
     bool try_scanout(const VisibleSet& visible);
+    void render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before);
     void fence_signalled(uint64_t id);
     void commit_ready();
     void commit(Frame& frame);
@@ -79,8 +82,11 @@ private:
     std::vector<PendingFeedback> feedback_;
     uint64_t next_frame_id_ = 1;
     wl_event_source* repaint_timer_ = nullptr;
+    // Headless outputs are paced by kiln's own clock, not wlroots' frame events (see VirtualVblank).
+    std::unique_ptr<VirtualVblank> vblank_;
     double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
+    bool composed_on_cpu_ = false;  // the last frame was composed on the CPU (see render())
     bool consumes_pixels_;       // the backend shows the buffer's memory (nested, KMS); headless shows nothing
     // Fence callbacks hold a weak reference: an output destroyed while frames are drawing ignores their fences.
     std::shared_ptr<Output*> alive_ = std::make_shared<Output*>(this);

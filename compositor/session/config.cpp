@@ -1,6 +1,8 @@
 // Reads kiln.ini (weston.ini's syntax: [section], [output NAME], key=value, # comments) into Options.
 #include "compositor/session/config.hpp"
 
+#include "compositor/input/key_combo.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -131,9 +133,15 @@ std::optional<uint32_t> parse_rgb(std::string_view text)
     return value;
 }
 
+// What a key's value lands in besides Options: its [output NAME] or [input (NAME)] entry, and its line.
+struct Entry {
+    OutputSettings* output = nullptr;
+    InputSettings* input = nullptr;
+    int line = 0;
+};
+
 // What a key does with its value: nullopt when applied, else what it accepts (for the message).
-using KeyHandler = std::function<std::optional<std::string>(std::string_view value, Options& options,
-                                                            OutputSettings* output)>;
+using KeyHandler = std::function<std::optional<std::string>(std::string_view value, Options& options, Entry entry)>;
 
 struct KeySpec {
     std::string_view name;
@@ -143,7 +151,7 @@ struct KeySpec {
 
 KeyHandler text_key(std::string KeyboardSettings::*field)
 {
-    return [field](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+    return [field](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
         options.keyboard.*field = value;
         return std::nullopt;
     };
@@ -158,7 +166,7 @@ const std::vector<KeySpec>& keyboard_keys()
         {"keymap_variant", false, text_key(&KeyboardSettings::variant)},
         {"keymap_options", false, text_key(&KeyboardSettings::options)},
         {"repeat-rate", false,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto rate = parse_int(value, 0, 1000);
              if (!rate)
                  return "keys per second, 0 (no repeat) to 1000";
@@ -166,7 +174,7 @@ const std::vector<KeySpec>& keyboard_keys()
              return std::nullopt;
          }},
         {"repeat-delay", false,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto delay = parse_int(value, 0, 10000);
              if (!delay)
                  return "milliseconds, 0 to 10000";
@@ -181,44 +189,44 @@ const std::vector<KeySpec>& output_keys()
 {
     static const std::vector<KeySpec> keys = {
         {"mode", false,
-         [](std::string_view value, Options&, OutputSettings* output) -> std::optional<std::string> {
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              auto mode = parse_mode(value);
              if (!mode)
                  return "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080 or 2560x1440@59.95";
-             output->mode = *mode;
+             entry.output->mode = *mode;
              return std::nullopt;
          }},
         {"scale", false,
-         [](std::string_view value, Options&, OutputSettings* output) -> std::optional<std::string> {
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              auto scale = parse_int(value, 1, 10);
              if (!scale)
                  return "a whole number from 1 to 10";
-             output->scale = *scale;
+             entry.output->scale = *scale;
              return std::nullopt;
          }},
         {"transform", false,
-         [](std::string_view value, Options&, OutputSettings* output) -> std::optional<std::string> {
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              auto transform = parse_transform(value);
              if (!transform)
                  return "normal, 90, 180, 270, flipped, flipped-90, flipped-180 or flipped-270 "
                         "(rotate-90 and flipped-rotate-90 spellings too)";
-             output->transform = *transform;
+             entry.output->transform = *transform;
              return std::nullopt;
          }},
         {"position", false,
-         [](std::string_view value, Options&, OutputSettings* output) -> std::optional<std::string> {
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              auto position = parse_position(value);
              if (!position)
                  return "X,Y in layout pixels, e.g. 1920,0";
-             output->position = *position;
+             entry.output->position = *position;
              return std::nullopt;
          }},
         {"enabled", false,
-         [](std::string_view value, Options&, OutputSettings* output) -> std::optional<std::string> {
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              auto enabled = parse_bool(value);
              if (!enabled)
                  return "true or false";
-             output->enabled = *enabled;
+             entry.output->enabled = *enabled;
              return std::nullopt;
          }},
     };
@@ -229,7 +237,7 @@ const std::vector<KeySpec>& startup_keys()
 {
     static const std::vector<KeySpec> keys = {
         {"command", true,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              if (value.empty())
                  return "a shell command";
              options.startup.emplace_back(value);
@@ -243,7 +251,7 @@ const std::vector<KeySpec>& background_keys()
 {
     static const std::vector<KeySpec> keys = {
         {"color", false,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto rgb = parse_rgb(value);
              if (!rgb)
                  return "0xRRGGBB, e.g. 0x336699";
@@ -258,17 +266,17 @@ const std::vector<KeySpec>& cache_keys()
 {
     static const std::vector<KeySpec> keys = {
         {"directory", false,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              if (value.empty())
                  return "a directory";
              options.cache_dir = value;
              return std::nullopt;
          }},
         {"precompile", false,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto mode = parse_precompile(value);
              if (!mode)
-                 return "off, fast or background";
+                 return "auto, off, fast or background";
              options.precompile = *mode;
              return std::nullopt;
          }},
@@ -280,7 +288,7 @@ const std::vector<KeySpec>& security_keys()
 {
     static const std::vector<KeySpec> keys = {
         {"restrict", true,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto protocol = parse_privileged(value);
              if (!protocol)
                  return "a protocol name: screencopy, gamma-control or export-dmabuf";
@@ -292,11 +300,161 @@ const std::vector<KeySpec>& security_keys()
     return keys;
 }
 
+// Whitespace-separated words of a value.
+std::vector<std::string_view> words(std::string_view text)
+{
+    std::vector<std::string_view> out;
+    size_t start = 0;
+    while ((start = text.find_first_not_of(" \t", start)) != std::string_view::npos) {
+        const size_t end = std::min(text.find_first_of(" \t", start), text.size());
+        out.push_back(text.substr(start, end - start));
+        start = end;
+    }
+    return out;
+}
+
+// Adds `added` (all set on one line) unless one of them is a combination another line already bound: then
+// nothing changes and the answer says which. A combination one of kiln's defaults uses is taken from the default.
+std::optional<std::string> bind(Options& options, BindingAction action, std::vector<Binding> added)
+{
+    auto& bindings = options.bindings.bindings;
+    for (const Binding& binding : added)
+        for (const Binding& other : bindings)
+            if (other.line != 0 && other.combo == binding.combo)
+                return "a combination no other line binds (" + describe(binding.combo) + " is bound on line " +
+                       std::to_string(other.line) + ")";
+    std::erase_if(bindings, [&](const Binding& old) {
+        if (old.line != 0)
+            return false;
+        if (old.action == action && action != BindingAction::command)
+            return true;  // this key replaces the action's defaults
+        return std::any_of(added.begin(), added.end(), [&](const Binding& b) { return b.combo == old.combo; });
+    });
+    bindings.insert(bindings.end(), added.begin(), added.end());
+    return std::nullopt;
+}
+
+KeyHandler action_key(BindingAction action)
+{
+    return [action](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
+        const char* accepted = "key combinations separated by spaces, e.g. Super+Q or Alt+Tab Super+Tab, or none";
+        std::vector<Binding> added;
+        const auto list = words(value);
+        if (list.empty())
+            return accepted;
+        if (!(list.size() == 1 && list[0] == "none")) {
+            for (std::string_view word : list) {
+                std::string error;
+                auto combo = parse_key_combo(word, error);
+                if (!combo)
+                    return std::string(accepted) + " (" + error + ")";
+                added.push_back(Binding{.combo = *combo, .action = action, .line = entry.line});
+            }
+        }
+        return bind(options, action, std::move(added));
+    };
+}
+
+const std::vector<KeySpec>& bindings_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"terminal", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value.empty())
+                 return "a shell command, e.g. foot";
+             options.bindings.terminal = value;
+             return std::nullopt;
+         }},
+        {"open-terminal", false, action_key(BindingAction::open_terminal)},
+        {"close", false, action_key(BindingAction::close)},
+        {"focus-next", false, action_key(BindingAction::focus_next)},
+        {"fullscreen", false, action_key(BindingAction::fullscreen)},
+        {"maximize", false, action_key(BindingAction::maximize)},
+        {"quit", false, action_key(BindingAction::quit)},
+        {"switch-vt", false,
+         [](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
+             const char* accepted = "modifiers that with F1..F12 switch VT, e.g. Ctrl+Alt, or none";
+             std::vector<Binding> added;
+             if (value != "none") {
+                 std::string error;
+                 // The modifiers with a key of F1, so the combo parser checks them.
+                 auto combo = parse_key_combo(std::string(value) + "+F1", error);
+                 if (!combo || value.empty())
+                     return std::string(accepted) + (error.empty() ? "" : " (" + error + ")");
+                 for (uint32_t vt = 1; vt <= 12; ++vt)
+                     added.push_back(Binding{.combo = {combo->modifiers, combo->keysym + vt - 1},
+                                             .action = BindingAction::switch_vt,
+                                             .vt = static_cast<int>(vt),
+                                             .line = entry.line});
+             }
+             return bind(options, BindingAction::switch_vt, std::move(added));
+         }},
+        {"command", true,
+         [](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
+             const char* accepted = "a key combination and a shell command, e.g. Super+D fuzzel";
+             const size_t space = value.find_first_of(" \t");
+             if (space == std::string_view::npos || trim(value.substr(space)).empty())
+                 return accepted;
+             std::string error;
+             auto combo = parse_key_combo(value.substr(0, space), error);
+             if (!combo)
+                 return std::string(accepted) + " (" + error + ")";
+             return bind(options, BindingAction::command,
+                         {Binding{.combo = *combo,
+                                  .action = BindingAction::command,
+                                  .command = std::string(trim(value.substr(space))),
+                                  .line = entry.line}});
+         }},
+    };
+    return keys;
+}
+
+KeyHandler input_bool(std::optional<bool> InputSettings::*field)
+{
+    return [field](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+        auto flag = parse_bool(value);
+        if (!flag)
+            return "true or false";
+        entry.input->*field = *flag;
+        return std::nullopt;
+    };
+}
+
+const std::vector<KeySpec>& input_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"enable-tap", false, input_bool(&InputSettings::tap)},
+        {"natural-scroll", false, input_bool(&InputSettings::natural_scroll)},
+        {"left-handed", false, input_bool(&InputSettings::left_handed)},
+        {"disable-while-typing", false, input_bool(&InputSettings::disable_while_typing)},
+        {"accel-profile", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             if (value == "flat")
+                 entry.input->accel_profile = AccelProfile::flat;
+             else if (value == "adaptive")
+                 entry.input->accel_profile = AccelProfile::adaptive;
+             else
+                 return "flat or adaptive";
+             return std::nullopt;
+         }},
+        {"accel-speed", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             double speed = 0;
+             auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), speed);
+             if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || speed < -1 || speed > 1)
+                 return "a number from -1 (slowest) to 1 (fastest), e.g. 0.3";
+             entry.input->accel_speed = speed;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
 const std::vector<KeySpec>& xwayland_keys()
 {
     static const std::vector<KeySpec> keys = {
         {"mode", false,
-         [](std::string_view value, Options& options, OutputSettings*) -> std::optional<std::string> {
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
              auto mode = parse_xwayland(value);
              if (!mode)
                  return "lazy, eager or off";
@@ -315,6 +473,7 @@ struct SectionSpec {
 const SectionSpec sections[] = {
     {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
     {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
+    {"bindings", bindings_keys}, {"input", input_keys},
     {"xwayland", xwayland_keys},
 };
 
@@ -331,6 +490,8 @@ struct Section {
     std::string title;  // as written in messages: [keyboard], [output DP-1]
     const std::vector<KeySpec>* keys = nullptr;  // null: no section yet, or an unknown one (already reported)
     std::string output_name;                     // [output NAME] only
+    bool input = false;                          // [input] or [input NAME]
+    std::string input_name;                      // [input NAME] only
 };
 
 }  // namespace
@@ -381,8 +542,8 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
                     spec = &candidate;
             if (!spec) {
                 report("unknown section [" + std::string(inside) +
-                       "] (keyboard, output NAME, startup, background, cache, security or xwayland); its keys are "
-                       "ignored");
+                       "] (keyboard, output NAME, input, input NAME, bindings, startup, background, cache, "
+                       "security or xwayland); its keys are ignored");
                 in_unknown_section = true;
                 continue;
             }
@@ -391,13 +552,22 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
                 in_unknown_section = true;
                 continue;
             }
-            if (name != "output" && !argument.empty()) {
+            if (name != "output" && name != "input" && !argument.empty()) {
                 report("[" + std::string(name) + "] takes no name; its keys are ignored");
                 in_unknown_section = true;
                 continue;
             }
             section.title = "[" + std::string(name) + (argument.empty() ? "" : " " + std::string(argument)) + "]";
             section.keys = &spec->keys();
+            if (name == "input") {
+                section.input = true;
+                section.input_name = argument;
+                if (!argument.empty() &&
+                    std::none_of(options.inputs.begin(), options.inputs.end(),
+                                 [&](const InputSettings& input) { return input.name == section.input_name; }))
+                    options.inputs.push_back(InputSettings{.name = section.input_name});
+                continue;
+            }
             section.output_name = argument;
             if (!argument.empty() && !options.output(section.output_name))
                 options.outputs.push_back(OutputSettings{.name = section.output_name});
@@ -433,12 +603,19 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
                 continue;
             }
         }
-        OutputSettings* output = nullptr;
+        Entry entry{.line = line_number};
         if (!section.output_name.empty())
             for (auto& candidate : options.outputs)
                 if (candidate.name == section.output_name)
-                    output = &candidate;
-        if (auto accepted = spec->apply(value, options, output))
+                    entry.output = &candidate;
+        if (section.input) {
+            entry.input = &options.input;
+            if (!section.input_name.empty())
+                for (auto& candidate : options.inputs)
+                    if (candidate.name == section.input_name)
+                        entry.input = &candidate;
+        }
+        if (auto accepted = spec->apply(value, options, entry))
             report("bad value '" + std::string(value) + "' for " + key + " in " + section.title + ": expected " +
                    *accepted);
     }

@@ -48,6 +48,8 @@ std::optional<BackendChoice> parse_backend(std::string_view name)
 
 std::optional<PrecompileMode> parse_precompile(std::string_view name)
 {
+    if (name == "auto")
+        return PrecompileMode::automatic;
     if (name == "off")
         return PrecompileMode::off;
     if (name == "fast")
@@ -85,6 +87,28 @@ const OutputSettings* Options::output(const std::string& name) const
         if (settings.name == name)
             return &settings;
     return nullptr;
+}
+
+InputSettings Options::input_for(const std::string& device_name) const
+{
+    InputSettings merged = input;
+    merged.name = device_name;
+    for (const auto& named : inputs) {
+        if (named.name != device_name)
+            continue;
+        // Each key [input NAME] sets wins over [input]'s.
+        auto over = [](auto& to, const auto& from) {
+            if (from)
+                to = from;
+        };
+        over(merged.tap, named.tap);
+        over(merged.natural_scroll, named.natural_scroll);
+        over(merged.left_handed, named.left_handed);
+        over(merged.disable_while_typing, named.disable_while_typing);
+        over(merged.accel_profile, named.accel_profile);
+        over(merged.accel_speed, named.accel_speed);
+    }
+    return merged;
 }
 
 bool Options::restricts(PrivilegedProtocol protocol) const
@@ -131,7 +155,10 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --headless-size WxH    size of the headless output (default 1920x1080; wins over kiln.ini's mode)
       --cache-dir DIR        program cache directory (default $XDG_CACHE_HOME/kiln)
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
-      --precompile MODE      off|fast|background: load recorded programs before/after the first frame
+      --precompile MODE      auto|off|fast|background: load recorded programs before/after the first frame
+                             (default auto: fast, or background while frames are composed on the CPU)
+      --composition MODE     auto|gl: auto composes on the CPU (pixman) where GL is software (llvmpipe) and a
+                             frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy, gamma-control, export-dmabuf) from clients kiln did not
                              start with -s (repeatable)
@@ -143,6 +170,11 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -d, --debug                verbose wlroots logging
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
+      --test-input           for tests: offer kiln_test_input_v1, through which any client drives the headless
+                             touch device (headless backend only; never on a real session)
+
+SIGHUP reads kiln.ini again: bindings, keyboard, inputs, outputs and background change, clients stay.
+Default keys: Super+Return terminal, Super+Q close, Alt+Tab next window, Super+Shift+E quit; see kiln.ini(5).
 )";
     return text;
 }
@@ -224,13 +256,26 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
             options.system_cache_dir = v;
         } else if (arg == "--precompile") {
             if (!take_value(v))
-                return fail("--precompile needs off, fast or background");
+                return fail("--precompile needs auto, off, fast or background");
             auto mode = parse_precompile(v);
             if (!mode)
-                return fail("unknown precompile mode '" + std::string(v) + "' (off, fast or background)");
+                return fail("unknown precompile mode '" + std::string(v) + "' (auto, off, fast or background)");
             options.precompile = *mode;
+        } else if (arg == "--composition") {
+            if (!take_value(v))
+                return fail("--composition needs auto or gl");
+            if (v == "auto")
+                options.composition = CompositionMode::automatic;
+            else if (v == "gl")
+                options.composition = CompositionMode::gl;
+            else
+                return fail("unknown composition mode '" + std::string(v) + "' (auto or gl)");
         } else if (arg == "--debug-full-redraw") {
             options.full_redraw = true;
+        } else if (arg == "--test-input") {
+            if (reject_inline())
+                return fail(std::string(arg) + " takes no value");
+            options.test_input = true;
         } else if (arg == "--stats") {
             if (!take_value(v) || v.empty())
                 return fail("--stats needs a file name");

@@ -12,7 +12,12 @@
 namespace kiln::compositor {
 
 enum class BackendChoice { automatic, drm, wayland, x11, headless };
-enum class PrecompileMode { off, fast, background };
+// automatic: fast where frames are drawn with GL; background where they are composed on the CPU, since no frame then
+// waits for a program (the ones kept for GL frames are ready soon after the first frame).
+enum class PrecompileMode { automatic, off, fast, background };
+// How output frames are composed: auto composes on the CPU (pixman) where GL itself is software and a frame
+// allows it (unscaled shm windows), with GL otherwise; gl always uses GL.
+enum class CompositionMode { automatic, gl };
 // Protocols that expose other clients' content; --restrict hides one from clients kiln did not start.
 enum class PrivilegedProtocol { screencopy, gamma_control, export_dmabuf };
 // When Xwayland runs: on the first X11 connection (lazy), at start-up (eager), or never (off: no DISPLAY).
@@ -28,22 +33,32 @@ struct Options {
     bool headless_size_given = false;   // --headless-size was on the command line: it wins over [output] mode
     std::string cache_dir;              // empty: $XDG_CACHE_HOME/kiln
     std::string system_cache_dir;       // empty: none
-    PrecompileMode precompile = PrecompileMode::fast;
+    PrecompileMode precompile = PrecompileMode::automatic;
+    CompositionMode composition = CompositionMode::automatic;
     std::string stats_file;             // empty: no stats
     std::vector<PrivilegedProtocol> restricted;  // --restrict NAME, each once; empty: every client binds them
     KeyboardSettings keyboard;          // kiln.ini [keyboard]
     std::vector<OutputSettings> outputs;  // kiln.ini [output NAME], one per name
     BackgroundSettings background;      // kiln.ini [background]
+    BindingSettings bindings{.bindings = default_bindings()};  // kiln.ini [bindings]
+    InputSettings input;                // kiln.ini [input]: every device
+    std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
     XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode
     std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
     bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
+    bool test_input = false;            // --test-input: offer kiln_test_input_v1 (headless only), for tests
+    // Inside another program (compositor/embedded.hpp): no socket, no environment changes, no signal handlers, no
+    // startup commands; the host adds clients by fd and drives input. Not a flag: only the embedding API sets it.
+    bool embedded = false;
     bool help = false;
     bool version = false;
 
     bool restricts(PrivilegedProtocol protocol) const;
     const OutputSettings* output(const std::string& name) const;  // its [output NAME] section, or null
+    // [input] with [input NAME]'s keys on top: what applies to the device of that name.
+    InputSettings input_for(const std::string& device_name) const;
 };
 
 struct ParseResult {

@@ -1,9 +1,10 @@
-// The settings kiln.ini adds to the command line's: keyboard layout and repeat, per-output mode and placement.
+// The settings kiln.ini adds to the command line's: keyboard, outputs, key bindings and libinput devices.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kiln::compositor {
 
@@ -45,6 +46,54 @@ struct OutputSettings {
 // 0xRRGGBB, what no window covers.
 struct BackgroundSettings {
     uint32_t rgb = 0x000000;
+};
+
+// The modifiers a key binding names, as kiln's own bits (the seat maps wlroots' modifiers onto them).
+enum KeyModifier : uint32_t {
+    modifier_shift = 1u << 0,
+    modifier_ctrl = 1u << 1,
+    modifier_alt = 1u << 2,
+    modifier_super = 1u << 3,
+};
+
+// Modifiers and one key, e.g. Super+Shift+E: the keysym is xkbcommon's, lower case (so Shift+E and Shift+e match).
+struct KeyCombo {
+    uint32_t modifiers = 0;
+    uint32_t keysym = 0;
+    bool operator==(const KeyCombo&) const = default;
+};
+
+enum class BindingAction { open_terminal, close, focus_next, fullscreen, maximize, quit, switch_vt, command };
+
+struct Binding {
+    KeyCombo combo;
+    BindingAction action = BindingAction::command;
+    std::string command;  // BindingAction::command: run with /bin/sh -c
+    int vt = 0;           // BindingAction::switch_vt: the VT's number
+    int line = 0;         // the kiln.ini line that set it; 0: one of kiln's defaults
+};
+
+// [bindings]: the program Super+Return starts and what each key combination does.
+struct BindingSettings {
+    std::string terminal;           // empty: the first of foot, weston-terminal, xterm found on PATH
+    std::vector<Binding> bindings;  // kiln's defaults (default_bindings()) until kiln.ini changes them
+};
+
+// The bindings a newcomer expects: Super+Return terminal, Super+Q close, Alt+Tab and Super+Tab focus the next
+// window, Super+F fullscreen, Super+Up maximize, Super+Shift+E quit, Ctrl+Alt+F1..F12 switch VT.
+std::vector<Binding> default_bindings();
+
+enum class AccelProfile { flat, adaptive };
+
+// [input] (every device) or [input NAME] (one device, by libinput's name): what is not set stays libinput's default.
+struct InputSettings {
+    std::string name;  // empty: [input]
+    std::optional<bool> tap;
+    std::optional<bool> natural_scroll;
+    std::optional<bool> left_handed;
+    std::optional<bool> disable_while_typing;
+    std::optional<AccelProfile> accel_profile;
+    std::optional<double> accel_speed;  // -1 (slowest) to 1 (fastest)
 };
 
 }  // namespace kiln::compositor

@@ -1,5 +1,7 @@
-// Runs startup commands through /bin/sh with WAYLAND_DISPLAY and DISPLAY set, and reaps them on SIGCHLD.
+// Runs startup commands through /bin/sh in the session's environment and reaps them (and other children) on SIGCHLD.
 #include "compositor/session/startup_commands.hpp"
+
+#include "compositor/session/spawn.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -30,29 +32,11 @@ StartupCommands::~StartupCommands()
     // Commands still running are left alone: they lose their compositor and exit on their own.
 }
 
-bool StartupCommands::spawn(const std::string& command, const std::string& socket, const std::string& x_display,
-                            std::string& error)
+bool StartupCommands::spawn(const std::string& command, std::string& error)
 {
-    const pid_t pid = fork();
-    if (pid < 0) {
-        error = std::string("fork failed: ") + std::strerror(errno);
+    const pid_t pid = spawn_shell(command, error);
+    if (pid < 0)
         return false;
-    }
-    if (pid == 0) {
-        // The event loop blocks SIGCHLD (and SIGTERM/SIGINT) to read them through signalfd; a child must not
-        // inherit that mask.
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, nullptr);
-        setenv("WAYLAND_DISPLAY", socket.c_str(), 1);
-        // kiln's own DISPLAY (an outer X server under the x11 backend) is not theirs: only Xwayland's is.
-        if (x_display.empty())
-            unsetenv("DISPLAY");
-        else
-            setenv("DISPLAY", x_display.c_str(), 1);
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
     pids_.push_back(pid);
     spawned_any_ = true;
     return true;

@@ -18,9 +18,8 @@ public:
     StartupCommands(const StartupCommands&) = delete;
     StartupCommands& operator=(const StartupCommands&) = delete;
 
-    // Runs `command` with WAYLAND_DISPLAY=`socket` and DISPLAY=`x_display` (unset when empty: no Xwayland).
-    bool spawn(const std::string& command, const std::string& socket, const std::string& x_display,
-               std::string& error);
+    // Runs `command` in kiln's environment (set_session_environment has put WAYLAND_DISPLAY there).
+    bool spawn(const std::string& command, std::string& error);
     size_t running() const { return pids_.size(); }
     // Whether `pid` is a command this object started and has not yet reaped.
     bool started(pid_t pid) const;

@@ -61,6 +61,7 @@ void View::move_to(int x, int y)
     x_ = x;
     y_ = y;
     wlr_scene_node_set_position(node_, x, y);
+    server_.seat().scene_changed();
 }
 
 void View::set_activated(bool activated)
@@ -79,7 +80,38 @@ void View::set_fullscreen(bool fullscreen)
         wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box->width), static_cast<uint32_t>(box->height));
         wlr_scene_node_raise_to_top(node_);
     }
-    wlr_xdg_toplevel_set_fullscreen(xdg_, fullscreen && output);
+    fullscreen_ = fullscreen && output;
+    wlr_xdg_toplevel_set_fullscreen(xdg_, fullscreen_);
+}
+
+void View::close()
+{
+    wlr_xdg_toplevel_send_close(xdg_);
+}
+
+void View::toggle_fullscreen()
+{
+    set_fullscreen(!fullscreen_);
+}
+
+void View::toggle_maximized()
+{
+    wlr_output* output = wlr_output_layout_output_at(server_.layout(), x_ + 1, y_ + 1);
+    if (!output)
+        output = wlr_output_layout_get_center_output(server_.layout());
+    if (!maximized_ && output) {
+        restore_x_ = x_;
+        restore_y_ = y_;
+        const wlr_box* box = wlr_output_layout_get_box(server_.layout(), output);
+        move_to(box->x, box->y);
+        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box->width), static_cast<uint32_t>(box->height));
+        maximized_ = true;
+    } else if (maximized_) {
+        move_to(restore_x_, restore_y_);
+        wlr_xdg_toplevel_set_size(xdg_, 0, 0);  // the client's own size again
+        maximized_ = false;
+    }
+    wlr_xdg_toplevel_set_maximized(xdg_, maximized_);
 }
 
 }  // namespace kiln::compositor

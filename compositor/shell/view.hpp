@@ -22,6 +22,11 @@ public:
     int y() const { return y_; }
     void move_to(int x, int y);
     void set_activated(bool activated);
+    // Asks the client to close the window (xdg_toplevel.close); the client decides, nothing is killed.
+    void close();
+    // Key bindings: fullscreen on the window's output and back; maximized to its output and back.
+    void toggle_fullscreen();
+    void toggle_maximized();
 
 private:
     void map();
@@ -34,6 +39,10 @@ private:
     int y_ = 0;
     bool mapped_ = false;
     bool placed_ = false;
+    bool fullscreen_ = false;
+    bool maximized_ = false;
+    int restore_x_ = 0;  // where toggle_maximized() puts the window back
+    int restore_y_ = 0;
 
     wl::Listener map_;
     wl::Listener unmap_;

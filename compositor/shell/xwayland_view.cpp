@@ -38,6 +38,7 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
         if (!node_)
             return;
         wlr_scene_node_reparent(node_, managed() ? &server_.scene()->node : owner_.unmanaged_layer());
+        server_.seat().scene_changed();
         if (managed())
             return;
         end_move();
@@ -63,6 +64,7 @@ void XwaylandView::map()
     if (!node_)
         return;
     wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
+    server_.seat().scene_changed();  // the pointer's surface may be another now
     if (!managed())
         return;
     if (xsurface_->fullscreen)
@@ -78,6 +80,7 @@ void XwaylandView::unmap()
     if (node_) {
         wlr_scene_node_destroy(node_);
         node_ = nullptr;
+        server_.seat().scene_changed();
     }
     if (!focused)
         return;
@@ -101,6 +104,7 @@ void XwaylandView::focus()
         server_.deactivate(previous);
     wlr_scene_node_raise_to_top(node_);
     owner_.raise_unmanaged();
+    server_.seat().scene_changed();
     // X's own stacking order follows, so X clients see (and hit-test) the same order kiln draws.
     wlr_xwayland_surface_restack(xsurface_, nullptr, XCB_STACK_MODE_ABOVE);
     set_activated(true);
@@ -122,15 +126,19 @@ void XwaylandView::configure_request(const wlr_xwayland_surface_configure_event&
     }
     // kiln does no tiling: a managed X window goes where it asks, at the size it asks.
     wlr_xwayland_surface_configure(xsurface_, event.x, event.y, event.width, event.height);
-    if (node_)
+    if (node_) {
         wlr_scene_node_set_position(node_, event.x, event.y);
+        server_.seat().scene_changed();
+    }
 }
 
 void XwaylandView::follow_geometry()
 {
     // Override-redirect windows move themselves; managed ones report the geometry kiln configured.
-    if (node_)
+    if (node_) {
         wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
+        server_.seat().scene_changed();
+    }
 }
 
 void XwaylandView::begin_move()
@@ -164,8 +172,10 @@ void XwaylandView::move_to(int x, int y)
 {
     wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(x), static_cast<int16_t>(y), xsurface_->width,
                                    xsurface_->height);
-    if (node_)
+    if (node_) {
         wlr_scene_node_set_position(node_, x, y);
+        server_.seat().scene_changed();
+    }
 }
 
 void XwaylandView::set_fullscreen(bool fullscreen)
@@ -188,6 +198,7 @@ void XwaylandView::set_fullscreen(bool fullscreen)
             wlr_scene_node_set_position(node_, box->x, box->y);
             wlr_scene_node_raise_to_top(node_);
             owner_.raise_unmanaged();
+            server_.seat().scene_changed();
         }
         wlr_xwayland_surface_set_fullscreen(xsurface_, true);
         return;
@@ -197,8 +208,10 @@ void XwaylandView::set_fullscreen(bool fullscreen)
         was_fullscreen_ = false;
         wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(saved_.x), static_cast<int16_t>(saved_.y),
                                        static_cast<uint16_t>(saved_.width), static_cast<uint16_t>(saved_.height));
-        if (node_)
+        if (node_) {
             wlr_scene_node_set_position(node_, saved_.x, saved_.y);
+            server_.seat().scene_changed();
+        }
     }
 }
 

@@ -33,8 +33,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="kiln-cache-tool-") as tmp:
         work = Path(tmp)
         cache = work / "cache"
-        cold, cold_log = start_kiln(cache, work / "cold.json", {"MESA_SHADER_CACHE_DISABLE": "true"})
-        warm, warm_log = start_kiln(cache, work / "warm.json", {"MESA_SHADER_CACHE_DISABLE": "true"})
+        fast = ("--precompile", "fast")
+        cold, cold_log = start_kiln(cache, work / "cold.json", {"MESA_SHADER_CACHE_DISABLE": "true"}, fast)
+        warm, warm_log = start_kiln(cache, work / "warm.json", {"MESA_SHADER_CACHE_DISABLE": "true"}, fast)
         check(cold["programs"]["linked_from_source"] >= 5, f"a cold start links programs "
               f"({cold['programs']['linked_from_source']})")
         check("new program encountered" in cold_log, "a cold start logs new programs")
@@ -48,8 +49,9 @@ def main():
 
         # The other precompile modes: off compiles on first use (nothing before the first frame); background
         # prepares after the first frame.
+        # GL composition: frames composed on the CPU (kiln's default on llvmpipe) use no program at all.
         off, _ = start_kiln(work / "cache-off", work / "off.json", {"MESA_SHADER_CACHE_DISABLE": "true"},
-                            ("--precompile", "off"))
+                            ("--precompile", "off", "--composition", "gl"))
         check("programs_prepare_ms" not in off["startup"], "--precompile off prepares nothing at start-up")
         check(1 <= off["programs"]["linked_from_source"] < cold["programs"]["linked_from_source"],
               f"--precompile off links only what frames used ({off['programs']['linked_from_source']})")
@@ -58,6 +60,13 @@ def main():
         check(background["startup"]["programs_ready_ms"] >= background["startup"]["first_frame_ms"],
               "--precompile background finishes after the first frame")
         check(background["programs"]["linked_from_source"] == 0, "and, warm, still compiles nothing")
+        # The default, auto: frames composed on the CPU (llvmpipe here) wait for no program, so they come first.
+        auto, _ = start_kiln(cache, work / "auto.json", {"MESA_SHADER_CACHE_DISABLE": "true"})
+        if auto["renderer"]["composition"] != "gl":
+            check("programs_prepare_ms" not in auto["startup"] and
+                  auto["startup"].get("programs_ready_ms", 0) >= auto["startup"]["first_frame_ms"],
+                  f"--precompile auto with CPU composition prepares programs after the first frame "
+                  f"({auto['startup']})")
 
         stats = json.loads(tool("--cache-dir", str(cache), "--json", "stats").stdout)
         driver = stats["drivers"][0]

@@ -115,7 +115,8 @@ def private_env(directory, **extra):
     """The environment for a kiln run by hand: runtime files and caches in `directory` (a test's temporary
     directory, so they go with it), no outer display."""
     env = dict(os.environ, XDG_RUNTIME_DIR=str(directory), XDG_CACHE_HOME=str(Path(directory) / "cache"),
-               **no_config_env(directory), **extra)
+               XDG_STATE_HOME=str(Path(directory) / "state"), **no_config_env(directory))
+    env.update(extra)
     env.pop("WAYLAND_DISPLAY", None)
     env.pop("DISPLAY", None)
     return env
@@ -141,6 +142,7 @@ class Kiln:
         self.env.pop("WAYLAND_DISPLAY", None)
         self.env["XDG_RUNTIME_DIR"] = self.runtime
         self.env["XDG_CACHE_HOME"] = str(Path(self.tmp) / "cache")
+        self.env["XDG_STATE_HOME"] = str(Path(self.tmp) / "state")  # a start-up failure's log stays in the test
         self.env.update(no_config_env(self.tmp))
         if env:
             self.env.update(env)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """kiln's frame pipeline where a host shows the pixels: an inner kiln on the Wayland backend draws each frame's damage
 only, reads back only those rectangles into the shm buffer its host shows (after the frame's fence), and must show,
-in the outer kiln, exactly what a full redraw shows. (A host that holds buffers longer, KMS, makes the ring use more
+in the outer kiln, exactly what a full redraw shows; composed on the CPU (the default on llvmpipe), it writes the
+host's buffer directly, reads nothing back, and shows the same pixels. (A host that holds buffers longer, KMS, makes the ring use more
 slots: the VM test checks that.)"""
 import json
 import select
@@ -47,8 +48,9 @@ def run_inner(extra):
 
 
 def main():
-    shot, stats = run_inner([])
-    reference, _ = run_inner(["--debug-full-redraw"])
+    # GL composition first: what llvmpipe draws is read back, damaged rectangles only.
+    shot, stats = run_inner(["--composition", "gl"])
+    reference, _ = run_inner(["--debug-full-redraw", "--composition", "gl"])
     frames = stats["frames"]
     check(frames["ring_slots"] >= 1, f"the inner kiln's ring used {frames['ring_slots']} slots")
     differing = sum(1 for i in range(0, len(shot.pixels), 3) if shot.pixels[i:i + 3] != reference.pixels[i:i + 3])
@@ -59,6 +61,19 @@ def main():
     check(0 < readback < full * frames["rendered"] // 4,
           f"only damaged rectangles were read back ({readback} bytes for {frames['rendered']} frames, "
           f"{readback / max(1, frames['rendered']) / full:.1%} of a full frame each)")
+    check(frames["composed_on_cpu"] == 0, "--composition gl composes nothing on the CPU")
+
+    # kiln's default on llvmpipe: unscaled shm windows composed on the CPU, straight into the host's shm buffer, so
+    # nothing is read back, and the host shows the same pixels.
+    cpu_shot, cpu_stats = run_inner([])
+    cpu_frames = cpu_stats["frames"]
+    check(cpu_frames["composed_on_cpu"] > 0 and cpu_stats["buffers"]["readback_bytes"] == 0,
+          f"composed on the CPU: {cpu_frames['composed_on_cpu']} of {cpu_frames['rendered']} frames, "
+          f"{cpu_stats['buffers']['readback_bytes']} bytes read back")
+    differing = sum(1 for i in range(0, len(cpu_shot.pixels), 3)
+                    if cpu_shot.pixels[i:i + 3] != reference.pixels[i:i + 3])
+    check(differing == 0, f"CPU-composed frames with age-aware damage show what a full GL redraw shows "
+          f"({differing} pixels differ)")
 
 
 run_test(main)

@@ -33,6 +33,7 @@ def main():
     scripts = [(TESTS / "protocol" / "cli.py", {}),
                (TESTS / "protocol" / "config_cli.py", {}),
                (TESTS / "protocol" / "config_outputs.py", {}),
+               (TESTS / "protocol" / "startup_failure.py", {}),
                (TESTS / "cache" / "kiln_cache_tool.py", {"KILN_CACHE_TOOL": str(build_dir() / "tools" / "kiln-cache")})]
     for script, extra_env in scripts:
         result, tmp_left, home_left = run_in_scratch([sys.executable, str(script)], extra_env)

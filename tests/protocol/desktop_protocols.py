@@ -15,7 +15,7 @@ NEW_GLOBALS = ["zwp_primary_selection_device_manager_v1", "zwlr_data_control_man
                "org_kde_kwin_server_decoration_manager", "org_kde_kwin_idle", "zwp_idle_inhibit_manager_v1",
                "xdg_activation_v1", "zwlr_foreign_toplevel_manager_v1", "zwp_relative_pointer_manager_v1",
                "zwp_keyboard_shortcuts_inhibit_manager_v1"]
-SEAT_POINTER, SEAT_KEYBOARD = 1, 2
+SEAT_POINTER, SEAT_KEYBOARD, SEAT_TOUCH = 1, 2, 4
 BTN_LEFT = 0x110
 TEXT = "text/plain;charset=utf-8"
 
@@ -26,7 +26,8 @@ def globals_listed(kiln):
     listed = {line.split("'")[1] for line in result.stdout.splitlines() if line.startswith("interface: '")}
     for name in NEW_GLOBALS:
         check(name in listed, f"global {name} is listed")
-    check("capabilities: pointer keyboard" in result.stdout, "wayland-info sees a seat with pointer and keyboard")
+    check("capabilities: pointer keyboard touch" in result.stdout,
+          "wayland-info sees a seat with pointer, keyboard and touch")
 
 
 def seat_capabilities(kiln):
@@ -34,7 +35,8 @@ def seat_capabilities(kiln):
         seat = conn.bind("wl_seat", 5)
         conn.roundtrip()
         caps = [e.args("u")[0] for e in conn.take(seat, 0)]
-        check(caps == [SEAT_POINTER | SEAT_KEYBOARD], f"headless wl_seat has pointer and keyboard (got {caps})")
+        check(caps == [SEAT_POINTER | SEAT_KEYBOARD | SEAT_TOUCH],
+              f"headless wl_seat has pointer, keyboard and touch (got {caps})")
         # wtype adds a virtual keyboard and removes it: the seat still has one, so no capabilities event comes.
         result = kiln.run(["wtype", "x"])
         check(result.returncode == 0, f"wtype exits 0 ({result.stdout.strip()})")

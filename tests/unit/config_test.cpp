@@ -1,8 +1,10 @@
 // kiln.ini: every section and key applies, every kind of mistake is reported once with its line, flags win.
 #include "compositor/session/config.hpp"
+#include "compositor/input/key_combo.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
@@ -322,6 +324,104 @@ TEST_CASE("lookup order: XDG_CONFIG_HOME, then each XDG_CONFIG_DIRS entry, else 
     CHECK(find_config(lookup) == dir.path / "first/kiln/kiln.ini");
     dir.write("home/kiln/kiln.ini", "");
     CHECK(find_config(lookup) == dir.path / "home/kiln/kiln.ini");
+}
+
+namespace {
+
+// The combos bound to `action`, as kiln.ini writes them.
+std::vector<std::string> bound(const Options& options, BindingAction action)
+{
+    std::vector<std::string> out;
+    for (const auto& binding : options.bindings.bindings)
+        if (binding.action == action)
+            out.push_back(describe(binding.combo));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("[bindings]: kiln's defaults without a file")
+{
+    const Options options;
+    CHECK(options.bindings.terminal.empty());
+    CHECK(bound(options, BindingAction::open_terminal) == std::vector<std::string>{"Super+Return"});
+    CHECK(bound(options, BindingAction::close) == std::vector<std::string>{"Super+q"});
+    CHECK(bound(options, BindingAction::focus_next) == std::vector<std::string>{"Alt+Tab", "Super+Tab"});
+    CHECK(bound(options, BindingAction::fullscreen) == std::vector<std::string>{"Super+f"});
+    CHECK(bound(options, BindingAction::maximize) == std::vector<std::string>{"Super+Up"});
+    CHECK(bound(options, BindingAction::quit) == std::vector<std::string>{"Super+Shift+e"});
+    const auto vts = bound(options, BindingAction::switch_vt);
+    REQUIRE(vts.size() == 12);
+    CHECK(vts.front() == "Ctrl+Alt+F1");
+    CHECK(vts.back() == "Ctrl+Alt+F12");
+}
+
+TEST_CASE("[bindings] keys replace an action's defaults; none turns one off; command adds")
+{
+    auto applied = apply("[bindings]\nterminal=foot --server\nclose=super+w\nfocus-next=Alt+Tab Mod4+shift+TAB\n"
+                         "quit=none\nswitch-vt=Super+Ctrl\ncommand=Super+D fuzzel --dmenu\ncommand=Logo+q echo hi\n");
+    INFO((applied.problems.empty() ? "" : describe(applied.problems[0])));
+    REQUIRE(applied.problems.empty());
+    const Options& options = applied.options;
+    CHECK(options.bindings.terminal == "foot --server");
+    CHECK(bound(options, BindingAction::close) == std::vector<std::string>{"Super+w"});
+    CHECK(bound(options, BindingAction::focus_next) == std::vector<std::string>{"Alt+Tab", "Super+Shift+Tab"});
+    CHECK(bound(options, BindingAction::quit).empty());
+    CHECK(bound(options, BindingAction::switch_vt).front() == "Super+Ctrl+F1");
+    CHECK(bound(options, BindingAction::open_terminal) == std::vector<std::string>{"Super+Return"});
+    std::vector<std::string> commands;
+    for (const auto& binding : options.bindings.bindings)
+        if (binding.action == BindingAction::command)
+            commands.push_back(describe(binding.combo) + " " + binding.command);
+    CHECK(commands == std::vector<std::string>{"Super+d fuzzel --dmenu", "Super+q echo hi"});
+}
+
+TEST_CASE("a combination one of kiln's defaults uses goes to the line that names it")
+{
+    auto applied = apply("[bindings]\nfullscreen=Super+Q\n");
+    REQUIRE(applied.problems.empty());
+    CHECK(bound(applied.options, BindingAction::fullscreen) == std::vector<std::string>{"Super+q"});
+    CHECK(bound(applied.options, BindingAction::close).empty());
+}
+
+TEST_CASE("bad [bindings] lines: each reported with its line and reason, the rest applies")
+{
+    auto applied = apply("[bindings]\n"
+                         "close=Super+Nokey\n"           // 2: unknown key
+                         "fullscreen=Hyper+F\n"           // 3: unknown modifier
+                         "maximize=Super+\n"              // 4: empty part
+                         "quit=Super+Shift\n"             // 5: a modifier, no key
+                         "command=Super+D\n"              // 6: no command
+                         "focus-next=Super+J\n"           // 7: fine
+                         "command=Super+J foot\n"         // 8: bound on line 7
+                         "switch-vt=F1\n"                 // 9: not modifiers
+                         "open-terminal=\n"               // 10: empty
+                         "terminal=foot\n");             // 11: fine
+    std::vector<std::pair<int, std::string>> expected = {
+        {2, "bad value 'Super+Nokey' for close in [bindings]: expected key combinations"},
+        {2, "unknown key 'Nokey'"},
+        {3, "unknown modifier 'Hyper'"},
+        {4, "an empty part in 'Super+'"},
+        {5, "ends in a modifier"},
+        {6, "a key combination and a shell command"},
+        {8, "Super+j is bound on line 7"},
+        {9, "unknown modifier 'F1'"},
+        {10, "bad value '' for open-terminal"},
+    };
+    REQUIRE(applied.problems.size() == 8);
+    for (const auto& [line, words] : expected) {
+        auto it = std::find_if(applied.problems.begin(), applied.problems.end(),
+                               [&](const ConfigProblem& p) { return p.line == line; });
+        REQUIRE(it != applied.problems.end());
+        INFO(describe(*it));
+        CHECK(describe(*it).find(words) != std::string::npos);
+    }
+    // The bad lines left their actions' defaults; the good ones applied.
+    CHECK(bound(applied.options, BindingAction::close) == std::vector<std::string>{"Super+q"});
+    CHECK(bound(applied.options, BindingAction::quit) == std::vector<std::string>{"Super+Shift+e"});
+    CHECK(bound(applied.options, BindingAction::focus_next) == std::vector<std::string>{"Super+j"});
+    CHECK(bound(applied.options, BindingAction::switch_vt).size() == 12);
+    CHECK(applied.options.bindings.terminal == "foot");
 }
 
 TEST_CASE("[xwayland] mode, and a flag wins over it")

@@ -26,7 +26,7 @@ TEST_CASE("defaults match the documented ones")
     CHECK(result.options->backend == BackendChoice::automatic);
     CHECK(result.options->headless_width == 1920);
     CHECK(result.options->headless_height == 1080);
-    CHECK(result.options->precompile == PrecompileMode::fast);
+    CHECK(result.options->precompile == PrecompileMode::automatic);
     CHECK(result.options->startup.empty());
     CHECK(result.options->restricted.empty());
     CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));

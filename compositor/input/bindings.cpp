@@ -1,0 +1,105 @@
+// Matches key presses against [bindings] (modifiers and the key's unshifted keysym) and runs their actions.
+#include "compositor/input/bindings.hpp"
+
+#include "compositor/server.hpp"
+#include "compositor/session/spawn.hpp"
+#include "compositor/shell/view.hpp"
+
+#include <cstdio>
+
+namespace kiln::compositor {
+namespace {
+
+uint32_t binding_modifiers(wlr_keyboard* keyboard)
+{
+    const uint32_t held = wlr_keyboard_get_modifiers(keyboard);
+    uint32_t modifiers = 0;
+    if (held & WLR_MODIFIER_SHIFT)
+        modifiers |= modifier_shift;
+    if (held & WLR_MODIFIER_CTRL)
+        modifiers |= modifier_ctrl;
+    if (held & WLR_MODIFIER_ALT)
+        modifiers |= modifier_alt;
+    if (held & WLR_MODIFIER_LOGO)
+        modifiers |= modifier_super;
+    return modifiers;  // Caps Lock and Num Lock change no binding
+}
+
+void run_command(const std::string& command)
+{
+    std::string error;
+    if (spawn_shell(command, error) < 0)
+        std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), error.c_str());
+}
+
+}  // namespace
+
+bool Bindings::key_pressed(wlr_keyboard* keyboard, uint32_t keycode, bool inhibited)
+{
+    if (!keyboard->xkb_state || !keyboard->keymap)
+        return false;
+    const uint32_t modifiers = binding_modifiers(keyboard);
+    // The key's keysyms at its first level in the active layout: Super+Shift+E is bound as Super+Shift+e, and
+    // Ctrl+Alt+F1 as F1 (not the XF86Switch_VT_1 its higher level has).
+    const xkb_keycode_t xkb_keycode = keycode + 8;
+    const xkb_layout_index_t layout = xkb_state_key_get_layout(keyboard->xkb_state, xkb_keycode);
+    const xkb_keysym_t* syms = nullptr;
+    const int count = xkb_keymap_key_get_syms_by_level(keyboard->keymap, xkb_keycode,
+                                                       layout == XKB_LAYOUT_INVALID ? 0 : layout, 0, &syms);
+    for (int i = 0; i < count; ++i) {
+        const KeyCombo pressed{modifiers, xkb_keysym_to_lower(syms[i])};
+        for (const Binding& binding : server_.options().bindings.bindings) {
+            if (!(binding.combo == pressed))
+                continue;
+            if (inhibited && binding.action != BindingAction::switch_vt)
+                return false;
+            // A copy: the action runs with the binding list as it was, even if the action changes Options.
+            run(Binding(binding));
+            return true;
+        }
+    }
+    return false;
+}
+
+void Bindings::run(const Binding& binding)
+{
+    switch (binding.action) {
+    case BindingAction::open_terminal: {
+        std::string terminal = server_.options().bindings.terminal;
+        if (terminal.empty())
+            terminal = find_terminal();
+        if (terminal.empty())
+            std::fprintf(stderr, "kiln: no terminal to open: none of foot, weston-terminal and xterm is on PATH; "
+                                 "set terminal= in kiln.ini's [bindings]\n");
+        else
+            run_command(terminal);
+        break;
+    }
+    case BindingAction::close:
+        if (View* view = server_.focused_view())
+            view->close();
+        break;
+    case BindingAction::focus_next:
+        server_.focus_next();
+        break;
+    case BindingAction::fullscreen:
+        if (View* view = server_.focused_view())
+            view->toggle_fullscreen();
+        break;
+    case BindingAction::maximize:
+        if (View* view = server_.focused_view())
+            view->toggle_maximized();
+        break;
+    case BindingAction::quit:
+        server_.terminate(0);
+        break;
+    case BindingAction::switch_vt:
+        server_.switch_vt(binding.vt);
+        break;
+    case BindingAction::command:
+        run_command(binding.command);
+        break;
+    }
+}
+
+}  // namespace kiln::compositor

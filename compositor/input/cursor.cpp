@@ -1,0 +1,84 @@
+// CursorImage behaviour: the theme is read on first use, a client's wl_pointer.set_cursor is honoured while it has
+// the pointer, and each change of pointer focus starts from the default arrow until the new client sets its own.
+#include "compositor/input/cursor.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace kiln::compositor {
+namespace {
+
+// XCURSOR_SIZE as clients read it (libwayland-cursor, GTK): a positive size, else 24.
+uint32_t cursor_size()
+{
+    const char* text = std::getenv("XCURSOR_SIZE");
+    if (!text || !*text)
+        return 24;
+    char* end = nullptr;
+    const long size = std::strtol(text, &end, 10);
+    return (*end == '\0' && size > 0 && size <= 512) ? static_cast<uint32_t>(size) : 24;
+}
+
+}  // namespace
+
+CursorImage::CursorImage(wlr_seat* seat, wlr_cursor* cursor, wlr_output_layout* layout)
+    : seat_(seat),
+      cursor_(cursor),
+      layout_(layout),
+      // Null XCURSOR_THEME: libxcursor's "default" theme (whatever /usr/share/icons/default inherits).
+      xcursor_(wlr_xcursor_manager_create(std::getenv("XCURSOR_THEME"), cursor_size()))
+{
+    // The theme itself is loaded when a cursor is first shown, not at start-up: reading every cursor of a theme
+    // (animated ones frame by frame) was about 250 opens and 1,000 seeks before the first frame, and a seat whose
+    // pointer never moves (headless, tests) never needs it.
+    request_set_cursor_.connect(&seat_->events.request_set_cursor, [this](void* data) {
+        auto* event = static_cast<wlr_seat_pointer_request_set_cursor_event*>(data);
+        // Only the client with pointer focus may set the cursor image. A null surface (hide the cursor) is allowed
+        // and wlroots takes it; a surface with another role never gets here (wl_pointer.error.role).
+        if (event->seat_client != seat_->pointer_state.focused_client)
+            return;
+        wlr_cursor_set_surface(cursor_, event->surface, event->hotspot_x, event->hotspot_y);
+        client_image_ = true;
+    });
+    // A surface that gains the pointer gets the default arrow until its client sets a cursor (as it should on
+    // enter); so does the desktop when the pointer leaves every window. The last client's image never lingers.
+    focus_change_.connect(&seat_->pointer_state.events.focus_change, [this](void* data) {
+        auto* event = static_cast<wlr_seat_pointer_focus_change_event*>(data);
+        if (event->new_surface == event->old_surface)
+            return;
+        client_image_ = false;
+        if (shown_)
+            show_default();
+    });
+}
+
+CursorImage::~CursorImage()
+{
+    request_set_cursor_.disconnect();
+    focus_change_.disconnect();
+    wlr_xcursor_manager_destroy(xcursor_);
+}
+
+void CursorImage::pointer_used()
+{
+    if (shown_)
+        return;
+    shown_ = true;
+    // A client that set its cursor before the pointer first moved keeps it.
+    if (!client_image_)
+        show_default();
+}
+
+void CursorImage::show_default()
+{
+    // One image per output scale in use, so a HiDPI output draws a sharp arrow (loading a scale twice is a no-op).
+    wlr_output_layout_output* l_output = nullptr;
+    wl_list_for_each(l_output, &layout_->outputs, link)
+    {
+        wlr_xcursor_manager_load(xcursor_, l_output->output->scale);
+    }
+    wlr_xcursor_manager_load(xcursor_, 1);
+    wlr_xcursor_manager_set_cursor_image(xcursor_, "left_ptr", cursor_);
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,35 @@
+// CursorImage: what the pointer looks like — the focused client's cursor surface with its hotspot, or the xcursor
+// theme's arrow (XCURSOR_THEME, XCURSOR_SIZE, default 24) over no window and over one that set none.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/wlr.hpp"
+
+namespace kiln::compositor {
+
+class CursorImage {
+public:
+    CursorImage(wlr_seat* seat, wlr_cursor* cursor, wlr_output_layout* layout);
+    ~CursorImage();
+    CursorImage(const CursorImage&) = delete;
+    CursorImage& operator=(const CursorImage&) = delete;
+
+    // A pointer device moved or clicked: the pointer is in use, so it is shown from now on. Until then (headless
+    // tests, a touch-only session) nothing is drawn where nobody points.
+    void pointer_used();
+
+private:
+    void show_default();
+
+    wlr_seat* seat_;
+    wlr_cursor* cursor_;
+    wlr_output_layout* layout_;
+    wlr_xcursor_manager* xcursor_;
+    bool shown_ = false;
+    bool client_image_ = false;  // the focused client set the image (or hid it)
+
+    wl::Listener request_set_cursor_;
+    wl::Listener focus_change_;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,36 @@
+// SceneHit: what the scene shows at a layout point — the surface (with its scene node and local coordinates) and
+// the view it belongs to.
+#pragma once
+
+#include "compositor/wlr.hpp"
+
+namespace kiln::compositor {
+
+class View;
+
+struct SceneHit {
+    wlr_scene_node* node = nullptr;  // the surface's node, for its position later (a touch point's motion)
+    wlr_surface* surface = nullptr;
+    double sx = 0;
+    double sy = 0;
+    View* view = nullptr;  // null for a surface outside any view
+};
+
+// The topmost surface under (lx, ly), if any. A view's tree carries its View in `data`.
+inline SceneHit scene_hit(wlr_scene* scene, double lx, double ly)
+{
+    SceneHit hit;
+    wlr_scene_node* node = wlr_scene_node_at(&scene->node, lx, ly, &hit.sx, &hit.sy);
+    if (!node || node->type != WLR_SCENE_NODE_SURFACE)
+        return {};
+    hit.node = node;
+    hit.surface = wlr_scene_surface_from_node(node)->surface;
+    for (wlr_scene_node* n = node; n; n = n->parent)
+        if (n->data) {
+            hit.view = static_cast<View*>(n->data);
+            break;
+        }
+    return hit;
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,209 @@
+// Touch behaviour: a point goes down on the surface under it (focusing its window, as a click does), its motion
+// stays with that surface wherever the finger goes, and up or cancel ends it; a reused id is ignored while down.
+#include "compositor/input/touch.hpp"
+
+#include "compositor/input/scene_hit.hpp"
+#include "compositor/server.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace kiln::compositor {
+namespace {
+
+// A touch grab that sends nothing: with it, wlr_seat_touch_notify_up frees a point without a wl_touch.up.
+// wlroots 0.15 has no other way to end a point (wl_touch.cancel leaves them all in the seat).
+uint32_t silent_down(wlr_seat_touch_grab*, uint32_t, wlr_touch_point*) noexcept { return 0; }
+void silent_point(wlr_seat_touch_grab*, uint32_t, wlr_touch_point*) noexcept {}
+void silent_frame(wlr_seat_touch_grab*) noexcept {}
+void silent_wl_cancel(wlr_seat_touch_grab*, wlr_surface*) noexcept {}
+
+const wlr_touch_grab_interface silent_grab_interface = {
+    .down = silent_down,
+    .up = silent_point,
+    .motion = silent_point,
+    .enter = silent_point,
+    .frame = silent_frame,
+    .cancel = silent_frame,
+    .wl_cancel = silent_wl_cancel,
+};
+
+}  // namespace
+
+// One touch device on the cursor; it leaves the seat's capabilities when it goes.
+class Touch::Device {
+public:
+    Device(Touch& touch, wlr_input_device* device) : touch_(touch), device_(device)
+    {
+        wlr_cursor_attach_input_device(touch.cursor_, device);
+        wlr_output_layout* layout = touch.server_.layout();
+        wlr_output_layout_output* l_output = nullptr;
+        wl_list_for_each(l_output, &layout->outputs, link)
+        {
+            map_to(l_output->output);
+        }
+        // Its output may come later than the device (and come back after a hot-unplug).
+        if (device->output_name)
+            output_added_.connect(&layout->events.add, [this](void* data) {
+                map_to(static_cast<wlr_output_layout_output*>(data)->output);
+            });
+        // wlr_cursor detaches the device itself on destroy.
+        destroy_.connect(&device->events.destroy, [this](void*) {
+            Touch& touch = touch_;
+            touch.devices_.remove_if([this](auto& d) { return d.get() == this; });
+            touch.changed_();
+        });
+    }
+
+    wlr_input_device* device() const { return device_; }
+
+private:
+    // A touchscreen is one output's glass: it maps there when the device says which (libinput on DRM); one that
+    // names none (headless) spans the layout.
+    void map_to(wlr_output* output)
+    {
+        if (device_->output_name && std::strcmp(output->name, device_->output_name) == 0)
+            wlr_cursor_map_input_to_output(touch_.cursor_, device_, output);
+    }
+
+    Touch& touch_;
+    wlr_input_device* device_;
+    wl::Listener output_added_;
+    wl::Listener destroy_;
+};
+
+// Where a touch point went down: its surface's scene node, for surface-local motion while the finger moves.
+struct Touch::Point {
+    wlr_scene_node* node;
+    wl::Listener node_destroy;
+
+    explicit Point(wlr_scene_node* n) : node(n)
+    {
+        node_destroy.connect(&n->events.destroy, [this](void*) {
+            node = nullptr;  // the surface went away (unmapped): its point ends with up, with no more motion
+            node_destroy.disconnect();
+        });
+    }
+};
+
+Touch::Touch(Server& server, wlr_seat* seat, wlr_cursor* cursor, std::function<void()> changed,
+             std::function<void()> activity)
+    : server_(server), seat_(seat), cursor_(cursor), changed_(std::move(changed)), activity_(std::move(activity))
+{
+    down_.connect(&cursor_->events.touch_down,
+                  [this](void* data) { down(*static_cast<wlr_event_touch_down*>(data)); });
+    motion_.connect(&cursor_->events.touch_motion,
+                    [this](void* data) { motion(*static_cast<wlr_event_touch_motion*>(data)); });
+    up_.connect(&cursor_->events.touch_up, [this](void* data) { up(*static_cast<wlr_event_touch_up*>(data)); });
+    cancel_.connect(&cursor_->events.touch_cancel,
+                    [this](void* data) { cancel(*static_cast<wlr_event_touch_cancel*>(data)); });
+    frame_.connect(&cursor_->events.touch_frame, [this](void*) { wlr_seat_touch_notify_frame(seat_); });
+}
+
+Touch::~Touch()
+{
+    for (wl::Listener* listener : {&down_, &motion_, &up_, &cancel_, &frame_})
+        listener->disconnect();
+    points_.clear();
+    devices_.clear();
+}
+
+void Touch::add_device(wlr_input_device* device)
+{
+    devices_.push_back(std::make_unique<Device>(*this, device));
+}
+
+wlr_input_device* Touch::headless_device() const
+{
+    for (const auto& d : devices_)
+        if (wlr_input_device_is_headless(d->device()))
+            return d->device();
+    return nullptr;
+}
+
+void Touch::down(const wlr_event_touch_down& event)
+{
+    activity_();
+    // An id already down (a confused device, or a test reusing one) would give wlroots two points with one id,
+    // and one of them would never go up: the second down is ignored.
+    if (wlr_seat_touch_get_point(seat_, event.touch_id))
+        return;
+    points_.erase(event.touch_id);  // a point whose client went away: wlroots forgot it, so does kiln
+    double lx = 0;
+    double ly = 0;
+    wlr_cursor_absolute_to_layout_coords(cursor_, event.device, event.x, event.y, &lx, &ly);
+    const SceneHit hit = scene_hit(server_.scene(), lx, ly);
+    if (!hit.surface)
+        return;
+    if (hit.view)
+        server_.focus(hit.view);
+    // A client without a wl_touch gets no point (wlroots would log an error for each).
+    if (!wlr_surface_accepts_touch(seat_, hit.surface))
+        return;
+    if (wlr_seat_touch_notify_down(seat_, hit.surface, event.time_msec, event.touch_id, hit.sx, hit.sy) != 0)
+        points_.emplace(event.touch_id, std::make_unique<Point>(hit.node));
+}
+
+void Touch::motion(const wlr_event_touch_motion& event)
+{
+    activity_();
+    auto it = points_.find(event.touch_id);
+    if (it == points_.end() || !it->second->node || !wlr_seat_touch_get_point(seat_, event.touch_id))
+        return;
+    double lx = 0;
+    double ly = 0;
+    wlr_cursor_absolute_to_layout_coords(cursor_, event.device, event.x, event.y, &lx, &ly);
+    // Relative to the surface the point went down on, wherever that surface is now: motion over another window
+    // still belongs to the first one.
+    int nx = 0;
+    int ny = 0;
+    wlr_scene_node_coords(it->second->node, &nx, &ny);
+    wlr_seat_touch_notify_motion(seat_, event.time_msec, event.touch_id, lx - nx, ly - ny);
+}
+
+void Touch::up(const wlr_event_touch_up& event)
+{
+    activity_();
+    points_.erase(event.touch_id);
+    wlr_seat_touch_notify_up(seat_, event.time_msec, event.touch_id);
+}
+
+void Touch::cancel(const wlr_event_touch_cancel& event)
+{
+    activity_();
+    wlr_touch_point* point = wlr_seat_touch_get_point(seat_, event.touch_id);
+    if (!point)
+        return;
+    // wl_touch.cancel ends the client's whole sequence: every point of that client goes with it.
+    wl_resource* resource = nullptr;
+    wl_resource_for_each(resource, &point->client->touches)
+    {
+        if (wl_resource_get_user_data(resource))  // null: an inert wl_touch (the seat lost touch meanwhile)
+            wl_touch_send_cancel(resource);
+    }
+    drop_points(point->client);
+}
+
+void Touch::drop_points(wlr_seat_client* client)
+{
+    std::vector<int32_t> ids;
+    wlr_touch_point* point = nullptr;
+    wl_list_for_each(point, &seat_->touch_state.touch_points, link)
+    {
+        if (point->client == client)
+            ids.push_back(point->touch_id);
+    }
+    wlr_seat_touch_grab* previous = seat_->touch_state.grab;
+    wlr_seat_touch_grab silent{&silent_grab_interface, seat_, nullptr};
+    wlr_seat_touch_start_grab(seat_, &silent);
+    for (int32_t id : ids) {
+        points_.erase(id);
+        wlr_seat_touch_notify_up(seat_, 0, id);
+    }
+    if (previous != seat_->touch_state.default_grab)
+        wlr_seat_touch_start_grab(seat_, previous);
+    else
+        wlr_seat_touch_end_grab(seat_);
+}
+
+}  // namespace kiln::compositor

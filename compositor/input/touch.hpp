@@ -1,0 +1,56 @@
+// Touch: touchscreens join the seat, and each touch point goes to the surface it went down on until it goes up.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/wlr.hpp"
+
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+
+namespace kiln::compositor {
+
+class Server;
+
+class Touch {
+public:
+    // `changed` runs when a device comes or goes (the seat's capabilities); `activity` on every touch event.
+    Touch(Server& server, wlr_seat* seat, wlr_cursor* cursor, std::function<void()> changed,
+          std::function<void()> activity);
+    ~Touch();
+    Touch(const Touch&) = delete;
+    Touch& operator=(const Touch&) = delete;
+
+    void add_device(wlr_input_device* device);
+    bool has_devices() const { return !devices_.empty(); }
+    // A touch device of the headless backend (which kiln's test input drives), or null.
+    wlr_input_device* headless_device() const;
+
+private:
+    class Device;
+    struct Point;
+
+    void down(const wlr_event_touch_down& event);
+    void motion(const wlr_event_touch_motion& event);
+    void up(const wlr_event_touch_up& event);
+    void cancel(const wlr_event_touch_cancel& event);
+    // Ends every point of `client` without a wl_touch.up: after a cancel the client expects no more of them.
+    void drop_points(wlr_seat_client* client);
+
+    Server& server_;
+    wlr_seat* seat_;
+    wlr_cursor* cursor_;
+    std::function<void()> changed_;
+    std::function<void()> activity_;
+    std::list<std::unique_ptr<Device>> devices_;
+    std::map<int32_t, std::unique_ptr<Point>> points_;  // by touch id: the scene node each went down on
+
+    wl::Listener down_;
+    wl::Listener motion_;
+    wl::Listener up_;
+    wl::Listener cancel_;
+    wl::Listener frame_;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,103 @@
+// CpuCompositor: pixman images over kiln's CPU memory, composed per damage rectangle.
+#include "renderer/cpu_compositor.hpp"
+
+#include "renderer/formats.hpp"
+
+#include <pixman.h>
+
+#include <algorithm>
+#include <optional>
+
+namespace kiln::renderer {
+namespace {
+
+// DRM fourccs name the channels of a little-endian word from the most significant end; so do pixman's codes.
+std::optional<pixman_format_code_t> pixman_format(uint32_t fourcc)
+{
+    switch (fourcc) {
+    case fourcc::argb8888:
+        return PIXMAN_a8r8g8b8;
+    case fourcc::xrgb8888:
+        return PIXMAN_x8r8g8b8;
+    case fourcc::abgr8888:
+        return PIXMAN_a8b8g8r8;
+    case fourcc::xbgr8888:
+        return PIXMAN_x8b8g8r8;
+    case fourcc::rgb565:
+        return PIXMAN_r5g6b5;
+    default:
+        return std::nullopt;
+    }
+}
+
+// Wraps memory kiln owns or maps; pixman never frees it. nullptr for an unsupported or impossible image.
+pixman_image_t* wrap(const CpuImage& image)
+{
+    const auto format = pixman_format(image.fourcc);
+    const auto info = format_info(image.fourcc);
+    if (!format || !info || !image.data || image.width < 1 || image.height < 1 || image.stride % 4 != 0 ||
+        image.stride < static_cast<uint32_t>(image.width) * info->planes[0].bytes_per_pixel)
+        return nullptr;
+    return pixman_image_create_bits_no_clear(*format, image.width, image.height, static_cast<uint32_t*>(image.data),
+                                             static_cast<int>(image.stride));
+}
+
+uint16_t channel(float value, float alpha)
+{
+    return static_cast<uint16_t>(std::clamp(value * alpha, 0.0f, 1.0f) * 65535.0f + 0.5f);
+}
+
+}  // namespace
+
+bool cpu_format_supported(uint32_t fourcc)
+{
+    return pixman_format(fourcc).has_value();
+}
+
+CpuCompositor::CpuCompositor(const CpuImage& target) : target_(wrap(target)) {}
+
+CpuCompositor::~CpuCompositor()
+{
+    if (target_)
+        pixman_image_unref(target_);
+}
+
+void CpuCompositor::fill(std::span<const Box> boxes, Color color)
+{
+    if (!target_ || boxes.empty())
+        return;
+    const pixman_color_t premultiplied{channel(color.r, color.a), channel(color.g, color.a), channel(color.b, color.a),
+                                       channel(1.0f, color.a)};
+    for (const Box& box : boxes) {
+        const pixman_box32_t b{box.x, box.y, box.x + box.width, box.y + box.height};
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, target_, &premultiplied, 1, &b);
+    }
+}
+
+bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t source_y, Box destination, bool blend)
+{
+    if (!target_)
+        return false;
+    pixman_image_t* image = wrap(source);
+    if (!image)
+        return false;
+    // pixman clips to both images itself; an opaque source composes the same either way, and SRC is the fast path.
+    const bool opaque_source = !format_info(source.fourcc)->has_alpha;
+    pixman_image_composite32(blend && !opaque_source ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, image, nullptr, target_,
+                             source_x, source_y, 0, 0, destination.x, destination.y, destination.width,
+                             destination.height);
+    pixman_image_unref(image);
+    return true;
+}
+
+bool read_cpu_image(const CpuImage& source, Box region, uint32_t fourcc, uint32_t stride, void* data)
+{
+    if (region.x < 0 || region.y < 0 || region.width < 1 || region.height < 1 ||
+        region.x + region.width > source.width || region.y + region.height > source.height)
+        return false;
+    CpuCompositor destination(CpuImage{fourcc, region.width, region.height, stride, data});
+    return destination.ok() && destination.copy(source, region.x, region.y, Box{0, 0, region.width, region.height},
+                                                 false);
+}
+
+}  // namespace kiln::renderer

@@ -5,6 +5,7 @@
 #include "compositor/server.hpp"
 #include "compositor/shell/xwayland_view.hpp"
 
+#include <csignal>
 #include <sys/socket.h>
 
 namespace kiln::compositor {
@@ -49,6 +50,11 @@ Xwayland::~Xwayland()
         if (!xwayland_->xwm)
             x_server->wm_fd[0] = -1;  // already closed: wlroots must not close that number again
     }
+    // Xwayland still starting (wlroots waits for its readiness): wlroots' helper process (`pid`, a fork of kiln that
+    // forwards the readiness signal) holds copies of kiln's ends of Xwayland's sockets, so Xwayland, waiting for
+    // answers kiln will not give, never sees them close, and both would wait forever. Ending the helper closes them.
+    if (x_server && x_server->pipe_source && x_server->pid > 0)
+        kill(x_server->pid, SIGKILL);
     wlr_xwayland_destroy(xwayland_);
     views_.clear();
     if (xcursor_)

@@ -165,6 +165,12 @@ def modes():
         display = x_display(kiln)
         kiln.wait_for(lambda: xwayland_running(display), "Xwayland to start with no X11 client (eager)")
         check(True, f"with --xwayland=eager Xwayland serves {display} before any X11 client connects")
+        status, _ = kiln.stop()  # most likely while Xwayland is still starting
+        check(status == 0, f"kiln exits cleanly with Xwayland just started (status {status})")
+    deadline = time.monotonic() + 10
+    while xwayland_running(display) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    check(not xwayland_running(display), f"and the Xwayland on {display} does not outlive it")
 
 
 def windows(kiln, display):

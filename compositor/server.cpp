@@ -10,6 +10,8 @@
 #include "compositor/output/output_settings.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/single_pixel_buffer_v1.hpp"
+#include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
@@ -35,6 +37,7 @@
 #include "compositor/input/pointer_constraints.hpp"
 #include "compositor/input/pointer_gestures.hpp"
 #include "compositor/shell/xdg_shell.hpp"
+#include "compositor/shell/xwayland.hpp"
 
 #include <csignal>
 #include <sys/stat.h>
@@ -69,6 +72,8 @@ Server::~Server()
 {
     // Clients and their surfaces go first, then the objects wlroots hands them, then the backend.
     startup_.reset();
+    // Xwayland's windows and its X server go before the clients: it is one of them and holds their surfaces.
+    xwayland_.reset();
     if (background_prepare_)
         wl_event_source_remove(background_prepare_);
     programs_->flush();
@@ -84,6 +89,7 @@ Server::~Server()
     relative_pointer_.reset();
     foreign_toplevels_.reset();
     xdg_activation_.reset();
+    xdg_foreign_.reset();
     if (seat_)
         seat_->on_activity(nullptr);
     idle_.reset();
@@ -98,6 +104,7 @@ Server::~Server()
     defunct_role_guard_.reset();
     shm_validation_.reset();
     privileged_.reset();
+    single_pixel_buffer_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -214,12 +221,21 @@ bool Server::start(std::string& error)
     layers_ = SceneLayers::create(scene_);
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
+    single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
-    if (!options_.restricted.empty())
+    // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
+    wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);
+    wlr_gamma_control_manager_v1* gamma_control = wlr_gamma_control_manager_v1_create(display_);
+    if (!options_.restricted.empty()) {
         privileged_ = std::make_unique<PrivilegedGlobals>(
             display_, [this](pid_t pid) { return startup_ && startup_->started(pid); });
-    if (options_.restricts(PrivilegedProtocol::screencopy))
-        privileged_->hide(screencopy->global);
+        if (options_.restricts(PrivilegedProtocol::screencopy))
+            privileged_->hide(screencopy->global);
+        if (options_.restricts(PrivilegedProtocol::export_dmabuf))
+            privileged_->hide(export_dmabuf->global);
+        if (options_.restricts(PrivilegedProtocol::gamma_control))
+            privileged_->hide(gamma_control->global);
+    }
 
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     request_guard_ = std::make_unique<RequestGuard>(display_);
@@ -244,8 +260,16 @@ bool Server::start(std::string& error)
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
     foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, shell_->wlr(), *this);
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
-    // xdg-foreign is not offered: wlroots 0.15 never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
-    // destroy_imported), a leak per import that LeakSanitizer reports; it comes back with kiln's own implementation.
+    // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
+    // destroy_imported), a leak per import that LeakSanitizer reports.
+    xdg_foreign_ = std::make_unique<XdgForeign>(display_);
+    // Embedded, the host owns the process and its environment: no X display of kiln's.
+    if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
+        std::string xwayland_error;
+        xwayland_ = Xwayland::create(*this, compositor_, options_.xwayland == XwaylandMode::lazy, xwayland_error);
+        if (!xwayland_)
+            std::fprintf(stderr, "kiln: no X11 clients: %s\n", xwayland_error.c_str());
+    }
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
     layer_shell_ = std::make_unique<LayerShell>(*this, layers_);
@@ -318,13 +342,16 @@ bool Server::start(std::string& error)
     std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",
                  backend_name(choice), bridge_->display().kind_name(), bridge_->display().driver_name().c_str(),
                  socket_.c_str());
+    if (xwayland_)
+        std::fprintf(stderr, "kiln: X11 clients connect with DISPLAY=%s (Xwayland starts %s)\n",
+                     x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
         if (options_.exit_with_startup)
             terminate(status);
     });
     // After the SIGCHLD handler exists: it reaps dbus-update-activation-environment too.
-    set_session_environment(socket_);
+    set_session_environment(socket_, x_display());
     for (const auto& command : options_.startup) {
         std::string spawn_error;
         if (!startup_->spawn(command, spawn_error))
@@ -508,6 +535,34 @@ void Server::reload(const Options& options)
         wlr_output_schedule_frame(wlr);
     }
     std::fprintf(stderr, "kiln: reloaded kiln.ini\n");
+}
+
+void Server::deactivate(wlr_surface* surface)
+{
+    if (surface && wlr_surface_is_xdg_surface(surface)) {
+        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(surface);
+        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
+            wlr_xdg_toplevel_set_activated(old, false);
+    }
+    if (xwayland_)
+        xwayland_->deactivate(surface);
+}
+
+void Server::focus_surface(wlr_surface* surface)
+{
+    if (xwayland_)
+        xwayland_->focus(surface);
+}
+
+void Server::raise_x_menus()
+{
+    if (xwayland_)
+        xwayland_->raise_unmanaged();
+}
+
+std::string Server::x_display() const
+{
+    return xwayland_ ? xwayland_->display_name() : std::string();
 }
 
 bool Server::prepare_programs(bool one_only)

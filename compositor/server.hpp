@@ -49,6 +49,9 @@ class OutputPower;
 class PointerConstraints;
 class PointerGestures;
 class XdgShell;
+class Xwayland;
+class SinglePixelBufferV1;
+class XdgForeign;
 
 class Server {
 public:
@@ -105,6 +108,14 @@ public:
     // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
     // position), and the background; clients stay connected.
     void reload(const Options& options);
+    // Focuses the X11 window under a click (Xwayland's windows have no View).
+    void focus_surface(wlr_surface* surface);
+    // The window showing `surface` (an xdg toplevel or an X11 window) is no longer the active one.
+    void deactivate(wlr_surface* surface);
+    // DISPLAY for X11 clients; empty without Xwayland.
+    std::string x_display() const;
+    // X11 menus and tooltips stay above the windows.
+    void raise_x_menus();
     void remove_output(Output* output);
     // Puts an enabled output in the layout at `position` (unset: right of the others), and gives it kiln's frame
     // pipeline if it has none yet (an output kiln.ini left off, turned on by output management).
@@ -168,6 +179,9 @@ private:
     std::unique_ptr<PointerConstraints> pointer_constraints_;
     std::unique_ptr<PointerGestures> pointer_gestures_;
     std::unique_ptr<StartupCommands> startup_;
+    std::unique_ptr<Xwayland> xwayland_;
+    std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
+    std::unique_ptr<XdgForeign> xdg_foreign_;
     std::list<std::unique_ptr<Output>> outputs_;
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;

@@ -34,7 +34,9 @@ extern "C" {
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_export_dmabuf_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_gamma_control_v1.h>
 #include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_input_device.h>
@@ -81,5 +83,10 @@ extern "C" {
 #include <wlr/util/region.h>
 #include <wlr/util/edges.h>
 #include <wlr/version.h>
+// xwayland.h names a field `class`, a C++ keyword: kiln reads it as `class_` (xcb's headers come first, untouched).
+#include <xcb/xcb.h>
+#define class class_
+#include <wlr/xwayland.h>
+#undef class
 #undef static
 }

@@ -34,6 +34,7 @@ base=(
   fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0
   scdoc man-db
   adwaita-icon-theme
+  xwayland libxcb1-dev xterm xclip procps
   sway gnuplot-nox
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
   clang libclang-rt-14-dev

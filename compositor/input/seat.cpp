@@ -359,6 +359,8 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
             server_.shell().begin_move(*view);
             return;
         }
+    } else if (event->state == WLR_BUTTON_PRESSED && surface) {
+        server_.focus_surface(surface);  // an X11 window
     }
     wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
 }

@@ -450,6 +450,21 @@ const std::vector<KeySpec>& input_keys()
     return keys;
 }
 
+const std::vector<KeySpec>& xwayland_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"mode", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto mode = parse_xwayland(value);
+             if (!mode)
+                 return "lazy, eager or off";
+             options.xwayland = *mode;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
 struct SectionSpec {
     std::string_view name;
     const std::vector<KeySpec>& (*keys)();
@@ -459,6 +474,7 @@ const SectionSpec sections[] = {
     {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
     {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
     {"bindings", bindings_keys}, {"input", input_keys},
+    {"xwayland", xwayland_keys},
 };
 
 std::string key_names(const std::vector<KeySpec>& keys)
@@ -526,8 +542,8 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
                     spec = &candidate;
             if (!spec) {
                 report("unknown section [" + std::string(inside) +
-                       "] (keyboard, output NAME, input, input NAME, bindings, startup, background, cache or "
-                       "security); its keys are ignored");
+                       "] (keyboard, output NAME, input, input NAME, bindings, startup, background, cache, "
+                       "security or xwayland); its keys are ignored");
                 in_unknown_section = true;
                 continue;
             }

@@ -71,6 +71,21 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
         return PrivilegedProtocol::session_lock;
     if (name == "input-method")
         return PrivilegedProtocol::input_method;
+    if (name == "gamma-control")
+        return PrivilegedProtocol::gamma_control;
+    if (name == "export-dmabuf")
+        return PrivilegedProtocol::export_dmabuf;
+    return std::nullopt;
+}
+
+std::optional<XwaylandMode> parse_xwayland(std::string_view name)
+{
+    if (name == "lazy")
+        return XwaylandMode::lazy;
+    if (name == "eager")
+        return XwaylandMode::eager;
+    if (name == "off")
+        return XwaylandMode::off;
     return std::nullopt;
 }
 
@@ -117,6 +132,8 @@ const char* protocol_name(PrivilegedProtocol protocol)
     case PrivilegedProtocol::output_power: return "output-power";
     case PrivilegedProtocol::session_lock: return "session-lock";
     case PrivilegedProtocol::input_method: return "input-method";
+    case PrivilegedProtocol::gamma_control: return "gamma-control";
+    case PrivilegedProtocol::export_dmabuf: return "export-dmabuf";
     }
     return "?";
 }
@@ -156,7 +173,10 @@ A Wayland compositor with a zero-copy buffer pipeline.
                              frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock,
-                             input-method) from clients kiln did not start with -s (repeatable)
+                             input-method, gamma-control, export-dmabuf) from clients kiln did not start with -s
+                             (repeatable)
+      --xwayland MODE        lazy|eager|off: start Xwayland on the first X11 connection (default), at start-up,
+                             or never (then DISPLAY is not set for clients)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
                              flags win over the file, -s and --restrict add to its [startup] and [security]
       --check-config         report kiln.ini's problems and exit: 0 when it is clean, 1 when not
@@ -282,6 +302,13 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
                             ")");
             if (!options.restricts(*protocol))
                 options.restricted.push_back(*protocol);
+        } else if (arg == "--xwayland") {
+            if (!take_value(v))
+                return fail("--xwayland needs lazy, eager or off");
+            auto mode = parse_xwayland(v);
+            if (!mode)
+                return fail("unknown Xwayland mode '" + std::string(v) + "' (lazy, eager or off)");
+            options.xwayland = *mode;
         } else if (arg == "--config") {
             if (!take_value(v) || v.empty())
                 return fail("--config needs a file name");

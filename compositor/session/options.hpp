@@ -20,10 +20,20 @@ enum class PrecompileMode { automatic, off, fast, background };
 enum class CompositionMode { automatic, gl };
 // Protocols that expose other clients' content or input, or change the whole session; --restrict hides one from
 // clients kiln did not start.
-enum class PrivilegedProtocol { screencopy, output_management, output_power, session_lock, input_method };
+enum class PrivilegedProtocol {
+    screencopy,
+    output_management,
+    output_power,
+    session_lock,
+    input_method,
+    gamma_control,
+    export_dmabuf,
+};
 // Their names, as --restrict and [security] restrict= take them.
 inline constexpr const char* privileged_protocol_names =
-    "screencopy, output-management, output-power, session-lock, input-method";
+    "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf";
+// When Xwayland runs: on the first X11 connection (lazy), at start-up (eager), or never (off: no DISPLAY).
+enum class XwaylandMode { lazy, eager, off };
 
 struct Options {
     BackendChoice backend = BackendChoice::automatic;
@@ -45,6 +55,7 @@ struct Options {
     BindingSettings bindings{.bindings = default_bindings()};  // kiln.ini [bindings]
     InputSettings input;                // kiln.ini [input]: every device
     std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
+    XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode
     std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
@@ -76,5 +87,6 @@ const char* backend_name(BackendChoice backend);
 const char* protocol_name(PrivilegedProtocol protocol);
 std::optional<PrecompileMode> parse_precompile(std::string_view name);
 std::optional<PrivilegedProtocol> parse_privileged(std::string_view name);
+std::optional<XwaylandMode> parse_xwayland(std::string_view name);
 
 }  // namespace kiln::compositor

@@ -25,16 +25,21 @@ pid_t spawn_shell(const std::string& command, std::string& error)
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
         setsid();
-        unsetenv("DISPLAY");
         execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
     return pid;
 }
 
-pid_t set_session_environment(const std::string& socket)
+pid_t set_session_environment(const std::string& socket, const std::string& x_display)
 {
     setenv("WAYLAND_DISPLAY", socket.c_str(), 1);
+    // kiln's own DISPLAY (an outer X server under the x11 backend, already connected) is not its children's: only
+    // Xwayland's is.
+    if (x_display.empty())
+        unsetenv("DISPLAY");
+    else
+        setenv("DISPLAY", x_display.c_str(), 1);
     setenv("XDG_CURRENT_DESKTOP", "kiln", 1);
     setenv("XDG_SESSION_TYPE", "wayland", 1);
     const char* bus = std::getenv("DBUS_SESSION_BUS_ADDRESS");
@@ -42,7 +47,10 @@ pid_t set_session_environment(const std::string& socket)
         return 0;
     std::string error;
     const pid_t pid = spawn_shell(
-        "exec dbus-update-activation-environment WAYLAND_DISPLAY XDG_CURRENT_DESKTOP XDG_SESSION_TYPE", error);
+        x_display.empty()
+            ? "exec dbus-update-activation-environment WAYLAND_DISPLAY XDG_CURRENT_DESKTOP XDG_SESSION_TYPE"
+            : "exec dbus-update-activation-environment WAYLAND_DISPLAY DISPLAY XDG_CURRENT_DESKTOP XDG_SESSION_TYPE",
+        error);
     return pid > 0 ? pid : 0;
 }
 

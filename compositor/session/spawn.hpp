@@ -7,14 +7,14 @@
 namespace kiln::compositor {
 
 // Runs `command` with /bin/sh -c in a new session, with kiln's environment (WAYLAND_DISPLAY and the session
-// variables set_session_environment put there) and no DISPLAY; its signal mask cleared. The caller's SIGCHLD
+// variables set_session_environment put there, DISPLAY only when Xwayland's); its signal mask cleared. The caller's SIGCHLD
 // handling reaps it. -1 with `error` when fork fails.
 pid_t spawn_shell(const std::string& command, std::string& error);
 
-// Puts WAYLAND_DISPLAY=socket, XDG_CURRENT_DESKTOP=kiln and XDG_SESSION_TYPE=wayland in kiln's environment, for
-// every child; and, where dbus-update-activation-environment is on PATH and a session bus is named, starts it (not
+// Puts WAYLAND_DISPLAY=socket, DISPLAY=x_display (none when empty: no Xwayland), XDG_CURRENT_DESKTOP=kiln and
+// XDG_SESSION_TYPE=wayland in kiln's environment, for every child; and, where dbus-update-activation-environment is on PATH and a session bus is named, starts it (not
 // waited for) so D-Bus-activated programs see them too. Returns its pid, or 0 when it was not started.
-pid_t set_session_environment(const std::string& socket);
+pid_t set_session_environment(const std::string& socket, const std::string& x_display);
 
 // The first of foot, weston-terminal and xterm on PATH; empty when none is.
 std::string find_terminal();

@@ -44,6 +44,7 @@ void XdgShell::focus(View* view)
     if (view->minimized())
         view->set_minimized(false);
     wlr_scene_node_raise_to_top(view->node());
+    server_.raise_x_menus();
     server_.seat().scene_changed();
     focus_order_.erase(std::remove(focus_order_.begin(), focus_order_.end(), view), focus_order_.end());
     focus_order_.push_back(view);
@@ -54,11 +55,7 @@ void XdgShell::focus(View* view)
     wlr_surface* previous = seat->keyboard_state.focused_surface;
     if (previous == view->surface())
         return;
-    if (previous && wlr_surface_is_xdg_surface(previous)) {
-        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(previous);
-        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
-            wlr_xdg_toplevel_set_activated(old, false);
-    }
+    server_.deactivate(previous);  // an xdg toplevel or an X11 window
     view->set_activated(true);
     server_.seat().focus_keyboard(view->surface());
     // A window given focus should answer; one that does not within the shell's timeout is marked unresponsive.

@@ -106,7 +106,9 @@ def main():
                   f"{env.get('XDG_CURRENT_DESKTOP')}, XDG_SESSION_TYPE={env.get('XDG_SESSION_TYPE')}")
 
             wait_file(kiln, dbus_args, "dbus-update-activation-environment to run")
-            check(dbus_args.read_text().split() == ["WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE"],
+            # DISPLAY too: Xwayland's (lazy by default), for X11 programs D-Bus starts.
+            check(dbus_args.read_text().split() == ["WAYLAND_DISPLAY", "DISPLAY", "XDG_CURRENT_DESKTOP",
+                                                     "XDG_SESSION_TYPE"],
                   f"with a session bus, kiln passes the session variables to D-Bus activation "
                   f"({dbus_args.read_text().strip()})")
 

@@ -423,3 +423,16 @@ TEST_CASE("bad [bindings] lines: each reported with its line and reason, the res
     CHECK(bound(applied.options, BindingAction::switch_vt).size() == 12);
     CHECK(applied.options.bindings.terminal == "foot");
 }
+
+TEST_CASE("[xwayland] mode, and a flag wins over it")
+{
+    auto applied = apply("[xwayland]\nmode=off\n");
+    CHECK(applied.problems.empty());
+    CHECK(applied.options.xwayland == XwaylandMode::off);
+    CHECK(apply("[xwayland]\nmode=eager\n").options.xwayland == XwaylandMode::eager);
+    check_one_problem("[xwayland]\nmode=maybe\n", 2, "lazy, eager or off");
+    std::vector<const char*> argv{"kiln", "--xwayland=lazy"};
+    auto result = parse_options(static_cast<int>(argv.size()), argv.data(), applied.options);
+    REQUIRE(result.options);
+    CHECK(result.options->xwayland == XwaylandMode::lazy);
+}

@@ -113,7 +113,8 @@ TEST_CASE("--restrict names output management and output power too, and each nam
     CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
     for (auto protocol : {PrivilegedProtocol::screencopy, PrivilegedProtocol::output_management,
                           PrivilegedProtocol::output_power, PrivilegedProtocol::session_lock,
-                          PrivilegedProtocol::input_method})
+                          PrivilegedProtocol::input_method, PrivilegedProtocol::gamma_control,
+                          PrivilegedProtocol::export_dmabuf})
         CHECK(parse_privileged(protocol_name(protocol)) == protocol);
 }
 
@@ -124,4 +125,30 @@ TEST_CASE("--restrict input-method hides the input method (fcitx5, IBus) alone")
     CHECK(result.options->restricts(PrivilegedProtocol::input_method));
     CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
     CHECK(std::string(protocol_name(PrivilegedProtocol::input_method)) == "input-method");
+}
+
+TEST_CASE("--xwayland is lazy by default, and takes eager or off")
+{
+    auto none = parse({});
+    REQUIRE(none.options);
+    CHECK(none.options->xwayland == XwaylandMode::lazy);
+    auto eager = parse({"--xwayland", "eager"});
+    REQUIRE(eager.options);
+    CHECK(eager.options->xwayland == XwaylandMode::eager);
+    auto off = parse({"--xwayland=off"});
+    REQUIRE(off.options);
+    CHECK(off.options->xwayland == XwaylandMode::off);
+    CHECK(parse({"--xwayland", "sometimes"}).error.find("lazy, eager or off") != std::string::npos);
+    CHECK_FALSE(parse({"--xwayland"}).options);
+}
+
+TEST_CASE("--restrict knows gamma-control and export-dmabuf")
+{
+    auto result = parse({"--restrict", "gamma-control", "--restrict=export-dmabuf"});
+    REQUIRE(result.options);
+    CHECK(result.options->restricts(PrivilegedProtocol::gamma_control));
+    CHECK(result.options->restricts(PrivilegedProtocol::export_dmabuf));
+    CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
+    CHECK(std::string(protocol_name(PrivilegedProtocol::gamma_control)) == "gamma-control");
+    CHECK(std::string(protocol_name(PrivilegedProtocol::export_dmabuf)) == "export-dmabuf");
 }

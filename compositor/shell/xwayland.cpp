@@ -1,0 +1,119 @@
+// Xwayland's life in kiln: the display, the seat it bridges selections through, and one XwaylandView per X window.
+#include "compositor/shell/xwayland.hpp"
+
+#include "compositor/input/seat.hpp"
+#include "compositor/server.hpp"
+#include "compositor/shell/xwayland_view.hpp"
+
+#include <csignal>
+#include <sys/socket.h>
+
+namespace kiln::compositor {
+
+std::unique_ptr<Xwayland> Xwayland::create(Server& server, wlr_compositor* compositor, bool lazy, std::string& error)
+{
+    wlr_xwayland* xwayland = wlr_xwayland_create(server.display(), compositor, lazy);
+    if (!xwayland) {
+        error = "cannot open an X11 display for Xwayland (see wlroots' log above)";
+        return nullptr;
+    }
+    return std::unique_ptr<Xwayland>(new Xwayland(server, xwayland));
+}
+
+Xwayland::Xwayland(Server& server, wlr_xwayland* xwayland)
+    : server_(server), xwayland_(xwayland), unmanaged_(wlr_scene_tree_create(&server.layers().windows->node))
+{
+    // The X window manager owns X's CLIPBOARD and PRIMARY for the seat's selections and offers X's to the seat, so
+    // copy and paste work both ways (only while an X window has focus: wlroots' rule for X clients).
+    wlr_xwayland_set_seat(xwayland_, server_.seat().wlr());
+    ready_.connect(&xwayland_->events.ready, [this](void*) { ready(); });
+    new_surface_.connect(&xwayland_->events.new_surface, [this](void* data) {
+        auto* surface = static_cast<wlr_xwayland_surface*>(data);
+        views_.push_back(std::make_unique<XwaylandView>(server_, *this, surface));
+    });
+}
+
+Xwayland::~Xwayland()
+{
+    ready_.disconnect();
+    new_surface_.disconnect();
+    // wlroots 0.15 never destroys its X window manager in wlr_xwayland_destroy: the manager goes only when its socket
+    // to Xwayland hangs up, and wlroots closes that socket instead, which epoll never reports (a leak LeakSanitizer
+    // sees). Shutting the socket down makes it hang up now, and a turn of the event loop runs the manager's own
+    // teardown: every X window's destroy (so every view goes), then xcb_disconnect, which closes the socket.
+    wlr_xwayland_server* x_server = xwayland_->server;
+    if (xwayland_->xwm && x_server && x_server->wm_fd[0] >= 0) {
+        shutdown(x_server->wm_fd[0], SHUT_RDWR);
+        wl_event_loop* loop = wl_display_get_event_loop(server_.display());
+        for (int turn = 0; turn < 10 && xwayland_->xwm; ++turn)
+            wl_event_loop_dispatch(loop, 10);
+        if (!xwayland_->xwm)
+            x_server->wm_fd[0] = -1;  // already closed: wlroots must not close that number again
+    }
+    // Xwayland still starting (wlroots waits for its readiness): wlroots' helper process (`pid`, a fork of kiln that
+    // forwards the readiness signal) holds copies of kiln's ends of Xwayland's sockets, so Xwayland, waiting for
+    // answers kiln will not give, never sees them close, and both would wait forever. Ending the helper closes them.
+    if (x_server && x_server->pipe_source && x_server->pid > 0)
+        kill(x_server->pid, SIGKILL);
+    wlr_xwayland_destroy(xwayland_);
+    views_.clear();
+    if (xcursor_)
+        wlr_xcursor_manager_destroy(xcursor_);
+    wlr_scene_node_destroy(&unmanaged_->node);
+}
+
+std::string Xwayland::display_name() const
+{
+    return xwayland_->display_name ? xwayland_->display_name : "";
+}
+
+void Xwayland::ready()
+{
+    // X draws its own cursor over the root window's parts no window covers: the theme's arrow, loaded only now
+    // (a session without X11 clients never reads the theme for it).
+    if (!xcursor_) {
+        xcursor_ = wlr_xcursor_manager_create(nullptr, 24);
+        if (xcursor_ && wlr_xcursor_manager_load(xcursor_, 1)) {
+            wlr_xcursor* cursor = wlr_xcursor_manager_get_xcursor(xcursor_, "left_ptr", 1);
+            if (cursor && cursor->image_count > 0) {
+                wlr_xcursor_image* image = cursor->images[0];
+                wlr_xwayland_set_cursor(xwayland_, image->buffer, image->width * 4, image->width, image->height,
+                                        static_cast<int32_t>(image->hotspot_x),
+                                        static_cast<int32_t>(image->hotspot_y));
+            }
+        }
+    }
+}
+
+bool Xwayland::focus(wlr_surface* surface)
+{
+    if (!surface || !wlr_surface_is_xwayland_surface(surface))
+        return false;
+    wlr_xwayland_surface* xsurface = wlr_xwayland_surface_from_wlr_surface(surface);
+    auto* view = xsurface ? static_cast<XwaylandView*>(xsurface->data) : nullptr;
+    if (!view || !view->mapped() || !view->managed())
+        return false;
+    view->focus();
+    return true;
+}
+
+void Xwayland::deactivate(wlr_surface* surface)
+{
+    if (!surface || !wlr_surface_is_xwayland_surface(surface))
+        return;
+    wlr_xwayland_surface* xsurface = wlr_xwayland_surface_from_wlr_surface(surface);
+    if (auto* view = xsurface ? static_cast<XwaylandView*>(xsurface->data) : nullptr)
+        view->set_activated(false);
+}
+
+void Xwayland::raise_unmanaged()
+{
+    wlr_scene_node_raise_to_top(&unmanaged_->node);
+}
+
+void Xwayland::remove_view(XwaylandView* view)
+{
+    views_.remove_if([view](const auto& v) { return v.get() == view; });
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,50 @@
+// Xwayland: the X11 server wlroots runs for kiln (on the first X11 connection, or at start-up) and its windows.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/wlr.hpp"
+
+#include <list>
+#include <memory>
+#include <string>
+
+namespace kiln::compositor {
+
+class Server;
+class XwaylandView;
+
+class Xwayland {
+public:
+    // Opens an X display (sockets :N and a lock file) and, unless `lazy`, starts Xwayland now. nullptr (with
+    // `error`) when wlroots cannot.
+    static std::unique_ptr<Xwayland> create(Server& server, wlr_compositor* compositor, bool lazy, std::string& error);
+    ~Xwayland();
+    Xwayland(const Xwayland&) = delete;
+    Xwayland& operator=(const Xwayland&) = delete;
+
+    // DISPLAY for X11 clients, e.g. ":1".
+    std::string display_name() const;
+    // Focuses the managed X11 window showing `surface`; false when `surface` is no such window.
+    bool focus(wlr_surface* surface);
+    // The X11 window showing `surface`, if any, is no longer the active one.
+    void deactivate(wlr_surface* surface);
+    // Keeps override-redirect windows (menus, tooltips) above every toplevel after one was raised.
+    void raise_unmanaged();
+    wlr_scene_node* unmanaged_layer() const { return &unmanaged_->node; }
+    void remove_view(XwaylandView* view);
+
+private:
+    Xwayland(Server& server, wlr_xwayland* xwayland);
+    void ready();
+
+    Server& server_;
+    wlr_xwayland* xwayland_;
+    wlr_scene_tree* unmanaged_;  // override-redirect windows, kept on top
+    wlr_xcursor_manager* xcursor_ = nullptr;  // the cursor X shows over its own windows' backgrounds
+    std::list<std::unique_ptr<XwaylandView>> views_;
+
+    wl::Listener ready_;
+    wl::Listener new_surface_;
+};
+
+}  // namespace kiln::compositor

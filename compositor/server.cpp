@@ -37,6 +37,7 @@
 #include "compositor/input/pointer_constraints.hpp"
 #include "compositor/input/pointer_gestures.hpp"
 #include "compositor/shell/xdg_shell.hpp"
+#include "compositor/shell/xdg_surface_rules.hpp"
 #include "compositor/shell/xwayland.hpp"
 
 #include <csignal>
@@ -128,6 +129,7 @@ Server::~Server()
     if (renderer_)
         wlr_renderer_destroy(renderer_);
     request_guard_.reset();  // its protocol logger lives in the display's list
+    xdg_surface_rules_.reset();
     if (display_)
         wl_display_destroy(display_);
 }
@@ -239,6 +241,7 @@ bool Server::start(std::string& error)
 
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     request_guard_ = std::make_unique<RequestGuard>(display_);
+    xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(display_);
 
     // The shell first: the seat watches its surfaces for what changes under the pointer.
     shell_ = std::make_unique<XdgShell>(*this, display_);

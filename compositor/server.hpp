@@ -49,6 +49,7 @@ class OutputPower;
 class PointerConstraints;
 class PointerGestures;
 class XdgShell;
+class XdgSurfaceRules;
 class Xwayland;
 class SinglePixelBufferV1;
 class XdgForeign;
@@ -164,6 +165,7 @@ private:
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<XdgShell> shell_;
     std::unique_ptr<RequestGuard> request_guard_;
+    std::unique_ptr<XdgSurfaceRules> xdg_surface_rules_;
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<VirtualInput> virtual_input_;
     std::unique_ptr<TestInput> test_input_;

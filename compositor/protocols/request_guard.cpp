@@ -17,6 +17,10 @@
 // - zwlr_layer_surface_v1.get_popup dereferences an inert popup's NULL xdg_surface, and links a popup that already
 //   has a parent (or asked twice) into a second list. The client gets invalid_surface_state and the layer surface's
 //   user data is hidden, as for the subsurface, so wlroots' handler returns early.
+// - zwp_input_method_v2.get_input_popup_surface on a wl_surface that already has another role: wlroots frees the
+//   popup object but leaves it as the new resource's user data, and frees it again when the client goes (a use after
+//   free the protocol fuzzer found under ASan). The client gets the role error and the input method's user data is
+//   hidden for the request, so wlroots' handler returns before creating anything.
 #include "compositor/protocols/request_guard.hpp"
 
 #include "wlr-layer-shell-unstable-v1-protocol.h"
@@ -126,6 +130,9 @@ void RequestGuard::on_message(void* guard, wl_protocol_logger_type type,
     } else if (data != nullptr && std::strcmp(message->message->name, "get_popup") == 0 &&
                is(resource, zwlr_layer_surface_v1_interface.name)) {
         static_cast<RequestGuard*>(guard)->refuse_layer_popup(resource, message);
+    } else if (data != nullptr && std::strcmp(message->message->name, "get_input_popup_surface") == 0 &&
+               is(resource, "zwp_input_method_v2")) {
+        static_cast<RequestGuard*>(guard)->refuse_input_popup_role(resource, message);
     }
 }
 
@@ -139,6 +146,21 @@ void RequestGuard::refuse_layer_popup(wl_resource* resource, const wl_protocol_l
                            "get_popup: the xdg_popup is gone or already has a parent");
     auto* layer_surface = static_cast<wlr_layer_surface_v1*>(wl_resource_get_user_data(resource));
     hide_until_destroyed(resource, &layer_surface->events.destroy);
+}
+
+void RequestGuard::refuse_input_popup_role(wl_resource* resource, const wl_protocol_logger_message* message)
+{
+    auto* surface_resource = reinterpret_cast<wl_resource*>(message->arguments[1].o);
+    wlr_surface* surface = surface_resource ? wlr_surface_from_resource(surface_resource) : nullptr;
+    // What wlr_surface_set_role refuses: another role, or this role while an earlier role object still exists.
+    if (!surface || !surface->role ||
+        (std::strcmp(surface->role->name, "zwp_input_popup_surface_v2") == 0 && surface->role_data == nullptr))
+        return;
+    wl_resource_post_error(resource, 0 /* zwp_input_method_v2.error.role */,
+                           "get_input_popup_surface: wl_surface@%u already has the role %s",
+                           wl_resource_get_id(surface_resource), surface->role->name);
+    auto* input_method = static_cast<wlr_input_method_v2*>(wl_resource_get_user_data(resource));
+    hide_until_destroyed(resource, &input_method->events.destroy);
 }
 
 void RequestGuard::refuse_popup_cycle(wlr_xdg_surface* surface, const wl_protocol_logger_message* message)

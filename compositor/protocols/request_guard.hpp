@@ -29,6 +29,7 @@ private:
 
     static void on_message(void* guard, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
     void refuse_orphan_subsurface_restack(wl_resource* resource, const char* request);
+    void refuse_input_popup_role(wl_resource* resource, const wl_protocol_logger_message* message);
     void refuse_layer_popup(wl_resource* resource, const wl_protocol_logger_message* message);
     // Hides `resource`'s user data from wlroots' handlers until the resource goes; `data_destroyed` fires when
     // wlroots frees the object the data points at.

@@ -249,7 +249,10 @@ def restricted():
         config.write_text("[security]\nrestrict=input-method\n")
         started = Path(tmp) / "started.log"
         # An input method kiln starts itself (fcitx5 in [startup]) still gets the global.
-        command = f"{client_binary('kiln-input-method-client')} < /dev/null > {started}.part; mv {started}.part {started}"
+        # Its output goes to kiln's log, which the harness scans for sanitizer reports: under ASan a test client that
+        # exits at end of input without freeing its proxies is no finding about kiln, so its leak check is off.
+        command = (f"ASAN_OPTIONS=${{ASAN_OPTIONS}}:detect_leaks=0 {client_binary('kiln-input-method-client')} "
+                   f"< /dev/null > {started}.part; mv {started}.part {started}")
         with Kiln("--config", str(config), "-s", command) as kiln, Connection(kiln.client_env) as conn:
             check("zwp_input_method_manager_v2" not in conn.globals and "zwp_text_input_manager_v3" in conn.globals,
                   "[security] restrict=input-method hides the input-method global (text-input stays)")

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""An input method asks for a popup on a wl_surface that already has another role: wlroots 0.15 frees the popup but
+leaves it on the new resource and frees it again when the client goes (a use after free the protocol fuzzer found
+under ASan). The client gets zwp_input_method_v2.error.role; kiln and a bystander carry on."""
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import Kiln, check, client_binary, run_test  # noqa: E402
+from wayland_wire import Connection, ProtocolError  # noqa: E402
+
+
+def popup_on_subsurface(kiln):
+    with Connection(kiln.client_env) as conn:
+        seat = conn.bind("wl_seat", 1)
+        compositor = conn.bind("wl_compositor", 4)
+        subcompositor = conn.bind("wl_subcompositor", 1)
+        manager = conn.bind("zwp_input_method_manager_v2", 1)
+        parent = conn.create("wl_surface", compositor, 0)
+        child = conn.create("wl_surface", compositor, 0)
+        conn.create("wl_subsurface", subcompositor, 1, ("o", child), ("o", parent))
+        input_method = conn.new_id("zwp_input_method_v2")
+        conn.send(manager, 0, ("o", seat), ("n", input_method))  # get_input_method(seat, id)
+        conn.create("zwp_input_popup_surface_v2", input_method, 4, ("o", child))
+        try:
+            conn.roundtrip()
+        except ProtocolError as error:
+            return str(error)
+        return "accepted"
+
+
+def main():
+    with Kiln() as kiln:
+        bystander = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "160x120", "--color", "22aa44"])
+        for attempt in range(3):
+            answer = popup_on_subsurface(kiln)
+            check("zwp_input_method_v2" in answer and ": 0 " in answer,
+                  f"attempt {attempt + 1}: the input method's role error ({answer})")
+            check(kiln.alive(), f"attempt {attempt + 1}: kiln is still running")
+        first = kiln.screenshot()
+        time.sleep(0.3)
+        check(bystander.poll() is None and kiln.screenshot().pixels != first.pixels, "the bystander is still drawing")
+        status, _ = kiln.stop()
+        check(status == 0, f"kiln exits 0 (got {status})")
+
+
+run_test(main)

@@ -189,8 +189,12 @@ class Connection:
             self.send(wm_base, 3, ("u", event.args("u")[0]))
 
 
-def shm_buffer(conn, width, height, color):
-    """A wl_buffer of width x height XRGB8888 pixels, all `color` (0xAARRGGBB)."""
+ARGB8888, XRGB8888 = 0, 1  # wl_shm.format
+
+
+def shm_buffer(conn, width, height, color, shm_format=XRGB8888, inner=None):
+    """A wl_buffer of width x height pixels, all `color` (0xAARRGGBB); `inner` = (x, y, w, h, colour) paints a
+    rectangle of another."""
     shm = conn.bind("wl_shm", 1)
     size = width * height * 4
     fd = os.memfd_create("kiln-wire-test", os.MFD_CLOEXEC)
@@ -198,12 +202,17 @@ def shm_buffer(conn, width, height, color):
         os.ftruncate(fd, size)
         with mmap.mmap(fd, size) as pixels:
             pixels.write(struct.pack("=I", color) * (width * height))
+            if inner:
+                x, y, w, h, c = inner
+                for row in range(y, y + h):
+                    pixels.seek((row * width + x) * 4)
+                    pixels.write(struct.pack("=I", c) * w)
         pool = conn.new_id("wl_shm_pool")
         conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
     finally:
         os.close(fd)
     return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4),
-                       ("u", 1))  # XRGB8888
+                       ("u", shm_format))
 
 
 def expect_protocol_error(conn, timeout=5.0):

@@ -2,15 +2,12 @@
 """Cursors on headless kiln: nothing is drawn until the pointer is used; then the theme's arrow (XCURSOR_THEME,
 XCURSOR_SIZE) over the desktop and over a window whose client set no cursor; a client's cursor surface is drawn at
 the pointer minus its hotspot and follows the pointer; a null cursor hides it."""
-import mmap
-import os
-import struct
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, run_test, skip  # noqa: E402
-from wayland_wire import Connection, Toplevel  # noqa: E402
+from wayland_wire import ARGB8888, Connection, Toplevel, shm_buffer  # noqa: E402
 
 WIDTH, HEIGHT = 640, 480
 BLACK = (0, 0, 0)  # kiln's default background
@@ -62,19 +59,8 @@ def wait_clear(kiln, point, background, what):
 def cursor_surface(conn, size, argb):
     """A wl_surface with a one-colour ARGB buffer committed, for wl_pointer.set_cursor."""
     compositor = conn.bind("wl_compositor", 4)
-    shm = conn.bind("wl_shm", 1)
     surface = conn.create("wl_surface", compositor, 0)
-    length = size * size * 4
-    fd = os.memfd_create("kiln-cursor-test", os.MFD_CLOEXEC)
-    try:
-        os.ftruncate(fd, length)
-        with mmap.mmap(fd, length) as pixels:
-            pixels.write(struct.pack("=I", argb) * (size * size))
-        pool = conn.new_id("wl_shm_pool")
-        conn.send(shm, 0, ("n", pool), ("i", length), fds=[fd])
-    finally:
-        os.close(fd)
-    buffer = conn.create("wl_buffer", pool, 0, ("i", 0), ("i", size), ("i", size), ("i", size * 4), ("u", 0))
+    buffer = shm_buffer(conn, size, size, argb, ARGB8888)
     conn.send(surface, 1, ("o", buffer), ("i", 0), ("i", 0))
     conn.send(surface, 2, ("i", 0), ("i", 0), ("i", size), ("i", size))
     conn.send(surface, 6)

@@ -3,15 +3,12 @@
 on top, being raised, unmapping or growing gives wl_pointer.leave to the surface that had the pointer and
 wl_pointer.enter to the one now under it, and a window moving under it gets a motion; wl_seat.capabilities is sent
 once, not again while nothing changes."""
-import mmap
-import os
-import struct
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
-from wayland_wire import Connection, Toplevel  # noqa: E402
+from wayland_wire import ARGB8888, Connection, Toplevel, shm_buffer  # noqa: E402
 
 ENTER, LEAVE, MOTION, BUTTON, AXIS, FRAME = range(6)  # wl_pointer events
 WIDTH, HEIGHT = 640, 480
@@ -32,7 +29,7 @@ class PointerClient:
     def attach(self, width, height, color):
         """A new buffer of another size, committed (a resize, as far as the scene is concerned)."""
         conn, surface = self.conn, self.window.surface
-        conn.send(surface, 1, ("o", shm_buffer(conn, width, color, height)), ("i", 0), ("i", 0))
+        conn.send(surface, 1, ("o", shm_buffer(conn, width, height, color, ARGB8888)), ("i", 0), ("i", 0))
         conn.send(surface, 2, ("i", 0), ("i", 0), ("i", width), ("i", height))
         conn.send(surface, 6)
         conn.roundtrip()
@@ -66,7 +63,7 @@ class PointerClient:
         event = conn.dispatch_until(lambda e: e.obj == xdg_surface and e.opcode == 0)
         conn.events.remove(event)
         conn.send(xdg_surface, 4, ("u", event.args("u")[0]))  # ack_configure
-        conn.send(surface, 1, ("o", shm_buffer(conn, size, 0xff0000ff)), ("i", 0), ("i", 0))
+        conn.send(surface, 1, ("o", shm_buffer(conn, size, size, 0xff0000ff, ARGB8888)), ("i", 0), ("i", 0))
         conn.send(surface, 2, ("i", 0), ("i", 0), ("i", size), ("i", size))
         conn.send(surface, 6)
         conn.roundtrip()
@@ -76,22 +73,6 @@ class PointerClient:
         self.conn.send(self.window.surface, 1, ("o", 0), ("i", 0), ("i", 0))  # attach(null)
         self.window.commit()
         self.conn.roundtrip()
-
-
-def shm_buffer(conn, size, argb, height=None):
-    width, height = size, height or size
-    shm = conn.bind("wl_shm", 1)
-    length = width * height * 4
-    fd = os.memfd_create("kiln-popup-test", os.MFD_CLOEXEC)
-    try:
-        os.ftruncate(fd, length)
-        with mmap.mmap(fd, length) as pixels:
-            pixels.write(struct.pack("=I", argb) * (width * height))
-        pool = conn.new_id("wl_shm_pool")
-        conn.send(shm, 0, ("n", pool), ("i", length), fds=[fd])
-    finally:
-        os.close(fd)
-    return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4), ("u", 0))
 
 
 class Panel:

@@ -3,16 +3,14 @@
 new windows and dialogs, popups kept inside the output (flip, slide, resize) and dismissed by a click outside,
 interactive move and resize by request with a valid serial (and not with a forged or stale one), pings, and keyboard
 focus going back to the previous window. Bad input: impossible positioners, bad resize edges, forged serials."""
-import mmap
 import os
-import struct
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
-from wayland_wire import Connection, ProtocolError, Toplevel  # noqa: E402
+from wayland_wire import Connection, ProtocolError, Toplevel, shm_buffer  # noqa: E402
 
 OUTPUT_W, OUTPUT_H = 640, 480
 BTN_LEFT = 0x110
@@ -25,27 +23,6 @@ EDGE_BOTTOM_RIGHT, EDGE_LEFT = 10, 4
 
 def u32s(data):
     return [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data), 4)]
-
-
-def shm_buffer(conn, width, height, color, inner=None):
-    """A wl_buffer of one colour; `inner` = (x, y, w, h, colour) paints a rectangle of another."""
-    shm = conn.bind("wl_shm", 1)
-    size = width * height * 4
-    fd = os.memfd_create("kiln-xdg-test", os.MFD_CLOEXEC)
-    try:
-        os.ftruncate(fd, size)
-        with mmap.mmap(fd, size) as pixels:
-            pixels.write(struct.pack("=I", color) * (width * height))
-            if inner:
-                x, y, w, h, c = inner
-                for row in range(y, y + h):
-                    pixels.seek((row * width + x) * 4)
-                    pixels.write(struct.pack("=I", c) * w)
-        pool = conn.new_id("wl_shm_pool")
-        conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
-    finally:
-        os.close(fd)
-    return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4), ("u", 1))
 
 
 class Window(Toplevel):
@@ -84,7 +61,7 @@ class Window(Toplevel):
             raise AssertionError(f"{what}: no such configure came (got {seen})")
 
     def draw(self, width, height, color, geometry=None, inner=None):
-        buffer = shm_buffer(self.conn, width, height, color, inner)
+        buffer = shm_buffer(self.conn, width, height, color, inner=inner)
         if geometry:
             self.conn.send(self.xdg_surface, 3, *[("i", v) for v in geometry])  # set_window_geometry
         self.conn.send(self.surface, 1, ("o", buffer), ("i", 0), ("i", 0))

@@ -2,13 +2,12 @@
 // commits text, sets preedit, grabs the keyboard (typing grabbed keys back through a virtual keyboard) and shows a
 // popup; for tests/protocol/text_input.py.
 #include "clients/event_log.hpp"
+#include "clients/stdin_commands.hpp"
 #include "clients/shm_buffer.hpp"
 
 #include "input-method-unstable-v2-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
 
-#include <poll.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -189,33 +188,5 @@ int main(int argc, char** argv)
     wl_display_roundtrip(c.display);
     log_event("ready");
 
-    std::string pending;
-    for (;;) {
-        wl_display_flush(c.display);
-        pollfd fds[2] = {{wl_display_get_fd(c.display), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-        if (poll(fds, 2, -1) < 0)
-            return 1;
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            if (wl_display_dispatch(c.display) < 0) {
-                log_event("disconnected");
-                return 1;
-            }
-        }
-        if (fds[1].revents & (POLLIN | POLLHUP)) {
-            char chunk[512];
-            ssize_t n = read(STDIN_FILENO, chunk, sizeof chunk);
-            if (n <= 0)
-                return 0;
-            pending.append(chunk, static_cast<size_t>(n));
-            size_t end;
-            while ((end = pending.find('\n')) != std::string::npos) {
-                std::string line = pending.substr(0, end);
-                pending.erase(0, end + 1);
-                if (!run_command(c, line))
-                    return line == "quit" ? 0 : 2;
-                wl_display_roundtrip(c.display);
-                log_event("ok %s", line.c_str());
-            }
-        }
-    }
+    return run_stdin_commands(c.display, [&](const std::string& line) { return run_command(c, line); });
 }

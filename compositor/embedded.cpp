@@ -2,6 +2,7 @@
 #include "compositor/embedded.hpp"
 
 #include "compositor/input/seat.hpp"
+#include "compositor/input/touch_events.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/server.hpp"
 #include "compositor/shell/view.hpp"
@@ -182,36 +183,26 @@ public:
     // it takes kiln's own path (compositor/input/touch.cpp) through the cursor and the seat. The ids are the host's.
     void touch_down(int32_t id, double x, double y)
     {
-        wlr_event_touch_down event{};
-        if (!layout_fraction(x, y, event.x, event.y))
+        double fx = 0, fy = 0;
+        if (!layout_fraction(x, y, fx, fy))
             return;
-        event.device = touch_;
-        event.time_msec = now_msec();
-        event.touch_id = id;
-        wl_signal_emit(&touch_->touch->events.down, &event);
-        wl_signal_emit(&touch_->touch->events.frame, nullptr);
+        touch_events::down(touch_, id, fx, fy);
+        touch_events::frame(touch_);
     }
 
     void touch_move(int32_t id, double x, double y)
     {
-        wlr_event_touch_motion event{};
-        if (!layout_fraction(x, y, event.x, event.y))
+        double fx = 0, fy = 0;
+        if (!layout_fraction(x, y, fx, fy))
             return;
-        event.device = touch_;
-        event.time_msec = now_msec();
-        event.touch_id = id;
-        wl_signal_emit(&touch_->touch->events.motion, &event);
-        wl_signal_emit(&touch_->touch->events.frame, nullptr);
+        touch_events::motion(touch_, id, fx, fy);
+        touch_events::frame(touch_);
     }
 
     void touch_up(int32_t id)
     {
-        wlr_event_touch_up event{};
-        event.device = touch_;
-        event.time_msec = now_msec();
-        event.touch_id = id;
-        wl_signal_emit(&touch_->touch->events.up, &event);
-        wl_signal_emit(&touch_->touch->events.frame, nullptr);
+        touch_events::up(touch_, id);
+        touch_events::frame(touch_);
     }
 
 private:

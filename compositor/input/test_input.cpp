@@ -3,20 +3,12 @@
 #include "compositor/input/test_input.hpp"
 
 #include "compositor/input/seat.hpp"
+#include "compositor/input/touch_events.hpp"
 
 #include "kiln-test-input-v1-protocol.h"
 
-#include <ctime>
-
 namespace kiln::compositor {
 namespace {
-
-uint32_t now_msec()
-{
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return static_cast<uint32_t>(now.tv_sec * 1000 + now.tv_nsec / 1000000);
-}
 
 TestInput* from(wl_resource* resource)
 {
@@ -44,51 +36,36 @@ void handle_destroy(wl_client*, wl_resource* resource) noexcept
 
 void handle_touch_down(wl_client*, wl_resource* resource, int32_t id, wl_fixed_t x, wl_fixed_t y) noexcept
 {
-    wlr_event_touch_down event{};
-    if (!locate(resource, x, y, &event.device, &event.x, &event.y))
-        return;
-    event.time_msec = now_msec();
-    event.touch_id = id;
-    wl_signal_emit(&event.device->touch->events.down, &event);
+    wlr_input_device* device = nullptr;
+    double fx = 0, fy = 0;
+    if (locate(resource, x, y, &device, &fx, &fy))
+        touch_events::down(device, id, fx, fy);
 }
 
 void handle_touch_motion(wl_client*, wl_resource* resource, int32_t id, wl_fixed_t x, wl_fixed_t y) noexcept
 {
-    wlr_event_touch_motion event{};
-    if (!locate(resource, x, y, &event.device, &event.x, &event.y))
-        return;
-    event.time_msec = now_msec();
-    event.touch_id = id;
-    wl_signal_emit(&event.device->touch->events.motion, &event);
+    wlr_input_device* device = nullptr;
+    double fx = 0, fy = 0;
+    if (locate(resource, x, y, &device, &fx, &fy))
+        touch_events::motion(device, id, fx, fy);
 }
 
 void handle_touch_up(wl_client*, wl_resource* resource, int32_t id) noexcept
 {
-    wlr_event_touch_up event{};
-    event.device = from(resource)->seat().headless_touch();
-    if (!event.device)
-        return;
-    event.time_msec = now_msec();
-    event.touch_id = id;
-    wl_signal_emit(&event.device->touch->events.up, &event);
+    if (wlr_input_device* device = from(resource)->seat().headless_touch())
+        touch_events::up(device, id);
 }
 
 void handle_touch_frame(wl_client*, wl_resource* resource) noexcept
 {
-    wlr_input_device* device = from(resource)->seat().headless_touch();
-    if (device)
-        wl_signal_emit(&device->touch->events.frame, nullptr);
+    if (wlr_input_device* device = from(resource)->seat().headless_touch())
+        touch_events::frame(device);
 }
 
 void handle_touch_cancel(wl_client*, wl_resource* resource, int32_t id) noexcept
 {
-    wlr_event_touch_cancel event{};
-    event.device = from(resource)->seat().headless_touch();
-    if (!event.device)
-        return;
-    event.time_msec = now_msec();
-    event.touch_id = id;
-    wl_signal_emit(&event.device->touch->events.cancel, &event);
+    if (wlr_input_device* device = from(resource)->seat().headless_touch())
+        touch_events::cancel(device, id);
 }
 
 const struct kiln_test_input_v1_interface implementation = {

@@ -59,6 +59,18 @@ def fd_count(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def settled_fd_count(pid, limit, timeout=5):
+    """kiln's fd count once it is at most `limit`, or the lowest seen in `timeout` seconds. Frames in flight open
+    and close fds for a moment (render fences, exported sync_files), so a leak is a count that never comes back down;
+    the value asserted on is a sample from the wait, never a second read that may catch a frame in passing."""
+    deadline = time.monotonic() + timeout
+    lowest = fd_count(pid)
+    while lowest > limit and time.monotonic() < deadline:
+        time.sleep(0.2)
+        lowest = min(lowest, fd_count(pid))
+    return lowest
+
+
 def pace(bystander):
     """The bystander's median frame interval over the next PACE_MS."""
     return pace_and_gap(bystander)[0]
@@ -235,11 +247,8 @@ def never_signalled(bystander):
         os.kill(client.proc.pid, signal.SIGKILL)
         client.proc.wait(20)
         killed_at = now_ms()
-        deadline = time.monotonic() + 5
         # A leak is growth: earlier sections' buffers may still be finishing, so the count can also drop below.
-        while fd_count(pid) > baseline_fds and time.monotonic() < deadline:
-            time.sleep(0.2)
-        after = fd_count(pid)
+        after = settled_fd_count(pid, baseline_fds)
         check(after <= baseline_fds, f"[never] killing the client while its fence is pending leaks no fd "
               f"({baseline_fds} before, {after} after; fence still pending)")
         time.sleep(1)
@@ -256,12 +265,9 @@ def never_signalled(bystander):
     finally:
         client.stop()
         timeline.close()  # signals what is left (with an error)
-    # Frames in flight hold fds for a moment (render fences, exported sync_files): wait for the count to settle.
-    deadline = time.monotonic() + 5
-    while fd_count(pid) > baseline_fds and time.monotonic() < deadline:
-        time.sleep(0.2)
-    check(kiln_pid() == pid and fd_count(pid) <= baseline_fds,
-          f"[never] once the fence finally signals (with an error) kiln is still fine with {fd_count(pid)} fds "
+    final_fds = settled_fd_count(pid, baseline_fds)
+    check(kiln_pid() == pid and final_fds <= baseline_fds,
+          f"[never] once the fence finally signals (with an error) kiln is still fine with {final_fds} fds "
           f"({baseline_fds} before)")
 
 

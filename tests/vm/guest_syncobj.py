@@ -199,10 +199,14 @@ def print_new_fds(pid, before):
 def settled_fd_count(pid, expected, timeout=5):
     """kiln's fd count once it reaches `expected` (a disconnect is handled on kiln's next loop turn), or after
     `timeout` seconds."""
+    # Frames in flight open and close fds (render fences, exported sync_files): the count asserted on is the sample
+    # that ended the wait, never a second read that may catch one in passing.
     deadline = time.monotonic() + timeout
-    while fd_count(pid) != expected and time.monotonic() < deadline:
+    count = fd_count(pid)
+    while count != expected and time.monotonic() < deadline:
         time.sleep(0.1)
-    return fd_count(pid)
+        count = fd_count(pid)
+    return count
 
 
 def delayed_acquire():

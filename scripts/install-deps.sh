@@ -32,7 +32,7 @@ base=(
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock waybar
-  fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0 fcitx5-frontend-qt5 python3-pyqt5 qtwayland5 dbus-daemon
+  fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0 fcitx5-frontend-qt5 python3-pyqt5 dbus-daemon
   scdoc man-db
   adwaita-icon-theme
   xwayland libxcb1-dev xterm xclip procps

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Lazy EGL: with CPU composition (GL is llvmpipe) and a warm cache, kiln starts without EGL (no Mesa driver mapped,
 stats say "not started") and shows shm windows; the first dma-buf client brings EGL up and its frame equals a full
-GL redraw of the same scene pixel for pixel; a corrupted or foreign cached display profile is discarded, EGL starts
-at once as on a cold start, and a good profile is written back."""
+GL redraw of the same scene pixel for pixel; so does a window scaled by the output (GL draws it); a corrupted or
+foreign cached display profile is discarded, EGL starts at once as on a cold start, and a good profile is written
+back."""
 import hashlib
 import os
 import re
@@ -107,6 +108,27 @@ def dmabuf_brings_egl_up(cache):
     check(differing == 0, f"the frame after EGL started late equals a full GL redraw ({differing} pixels differ)")
 
 
+def scaled_frame_brings_egl_up(cache):
+    """At output scale 2 an shm window is not 1:1, so its frames need GL: EGL starts with the first of them."""
+    config = Path(cache) / "kiln.ini"
+    config.write_text("[output HEADLESS-1]\nscale=2\n")
+    with Kiln("--config", str(config), size="640x480", env={"XDG_CACHE_HOME": cache}) as kiln:
+        time.sleep(0.3)
+        before = gl_libraries_mapped(kiln.proc.pid)
+        shot = shm_scene(kiln)
+        status, stats = kiln.stop()
+    config.unlink()
+    check(status == 0, "kiln exits 0")
+    check(before == [], f"with only the background on screen no EGL driver is mapped ({before})")
+    check(stat(stats, "renderer.egl_started_by") == "a frame drawn with GL",
+          f"the scaled window's frame started EGL ({stat(stats, 'renderer.egl_started_by')})")
+    check(stat(stats, "frames.composed_on_cpu") < stat(stats, "frames.rendered"), "frames were drawn with GL")
+    box = shot.bounding_box(rgb("3366cc"), tolerance=2)
+    window = shot.count(rgb("3366cc"), tolerance=2) + shot.count((255, 255, 255), tolerance=2)  # its white squares
+    check(box is not None and box[2] - box[0] == 600 and box[3] - box[1] == 400 and window >= 0.98 * 600 * 400,
+          f"the 300x200 window is shown at twice its size ({box}, {window} of its 600x400 pixels)")
+
+
 def rewrite_key(text, key):
     """A profile whose checksum is right but whose key names another driver."""
     body = re.sub(r"^key [0-9a-f]+$", f"key {key}", text.split("sha256 ")[0], flags=re.M)
@@ -139,6 +161,7 @@ def main():
             sys.exit(77)
         warm_start_without_egl(cache)
         dmabuf_brings_egl_up(cache)
+        scaled_frame_brings_egl_up(cache)
         bad_profile_is_discarded(cache, lambda text: text.replace("\nsoftware 1\n", "\nsoftware 0\n", 1),
                                  "checksum mismatch")
         bad_profile_is_discarded(cache, lambda text: rewrite_key(text, "0" * 40), "made for another driver")

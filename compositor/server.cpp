@@ -639,20 +639,18 @@ void Server::start_background_prepare()
     if (background_started_ || precompile_ != PrecompileMode::background || !bridge_->egl_started())
         return;
     background_started_ = true;
-    {
-        // After the first frame (and once EGL is up), one program per idle moment of the event loop.
-        auto step = [](void* data) noexcept {
-            auto* self = static_cast<Server*>(data);
-            self->background_prepare_ = nullptr;
-            if (self->prepare_programs(true))
-                self->background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(self->display_),
-                                                                   self->background_step_, self);
-            else
-                self->stats_.mark_once("startup.programs_ready_ms");
-        };
-        background_step_ = step;
-        background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(display_), step, this);
-    }
+    // After the first frame (and once EGL is up), one program per idle moment of the event loop.
+    auto step = [](void* data) noexcept {
+        auto* self = static_cast<Server*>(data);
+        self->background_prepare_ = nullptr;
+        if (self->prepare_programs(true))
+            self->background_prepare_ =
+                wl_event_loop_add_idle(wl_display_get_event_loop(self->display_), self->background_step_, self);
+        else
+            self->stats_.mark_once("startup.programs_ready_ms");
+    };
+    background_step_ = step;
+    background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(display_), step, this);
 }
 
 void Server::frame_rendered(double cpu_ms, bool direct_scanout)

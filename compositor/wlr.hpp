@@ -40,6 +40,7 @@ extern "C" {
 #include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_input_inhibitor.h>
 // Its state has a member named `delete`, a C++ keyword: kiln reads it as `delete_`.
 #define delete delete_
 #include <wlr/types/wlr_input_method_v2.h>

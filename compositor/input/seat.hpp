@@ -12,6 +12,7 @@ namespace kiln::compositor {
 
 class Bindings;
 class CursorImage;
+class InputInhibit;
 class PointerFocus;
 class PointerGrab;
 class Server;
@@ -53,6 +54,13 @@ public:
     void reload();
     // text-input-v3 and input-method-v2, which follow this seat's keyboard focus.
     TextInputRelay& text_input() { return *text_input_; }
+    // Whether `surface` may have input: every surface, except while a client holds the input inhibitor (a lock
+    // screen), when only that client's do.
+    bool input_allowed(wlr_surface* surface) const;
+    // A client holds the input inhibitor: kiln's bindings but VT switching and Super + drag stand aside too.
+    bool input_inhibited() const;
+    // wlr-input-inhibitor's global, privileged (hidden where [security] restricts it).
+    const wl_global* input_inhibit_global() const;
 
 private:
     class Keyboard;
@@ -60,6 +68,9 @@ private:
 
     void add_keyboard(wlr_input_device* device);
     void update_capabilities();
+    // A client took the input inhibitor (`client`) or let go of it (null): others lose keyboard, pointer and
+    // touch at once; when it ends, focus goes back to where it was before.
+    void set_exclusive_client(wl_client* client);
     void notify_activity()
     {
         if (activity_)
@@ -79,6 +90,7 @@ private:
     std::function<void()> activity_;
     std::function<void(double& dx, double& dy)> constrain_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
+    std::unique_ptr<InputInhibit> input_inhibit_;
     std::unique_ptr<Bindings> bindings_;
     std::unique_ptr<CursorImage> cursor_image_;
     std::unique_ptr<PointerFocus> pointer_focus_;

@@ -9,6 +9,7 @@
 #include "compositor/input/pointer_focus.hpp"
 #include "compositor/input/pointer_grab.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
+#include "compositor/input/tablet.hpp"
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/touch.hpp"
 #include "compositor/server.hpp"
@@ -160,6 +161,19 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
         });
     touch_ = std::make_unique<Touch>(
         server, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
+    // A tool over a surface that speaks no tablet-v2 works the pointer, through the same path as a mouse.
+    Tablet::PointerEmulation emulation{
+        [this](uint32_t time_msec) { pointer_moved(time_msec); },
+        [this](uint32_t time_msec, uint32_t button, wlr_button_state state) {
+            wlr_event_pointer_button event{};
+            event.time_msec = time_msec;
+            event.button = button;
+            event.state = state;
+            pointer_button(&event);
+        },
+        [this]() { wlr_seat_pointer_notify_frame(seat_); },
+    };
+    tablet_ = std::make_unique<Tablet>(server, seat_, cursor_, std::move(emulation), [this]() { notify_activity(); });
     text_input_ = std::make_unique<TextInputRelay>(server.display(), seat_, server.scene(), server.layout());
 
     new_input_.connect(&backend->events.new_input,
@@ -225,6 +239,7 @@ Seat::~Seat()
     keyboards_.clear();
     pointers_.clear();
     bindings_.reset();
+    tablet_.reset();
     touch_.reset();
     pointer_focus_.reset();
     cursor_image_.reset();
@@ -248,6 +263,9 @@ void Seat::add_input(wlr_input_device* device)
         break;
     case WLR_INPUT_DEVICE_TOUCH:
         touch_->add_device(device);
+        break;
+    case WLR_INPUT_DEVICE_TABLET_TOOL:
+        tablet_->add_device(device);
         break;
     default:
         break;
@@ -278,6 +296,11 @@ void Seat::scene_changed()
 wlr_input_device* Seat::headless_touch() const
 {
     return touch_->headless_device();
+}
+
+wlr_input_device* Seat::headless_tablet() const
+{
+    return tablet_->headless_device();
 }
 
 void Seat::reload()
@@ -415,6 +438,7 @@ void Seat::set_exclusive_client(wl_client* client)
     if (pointed && pointed->client != client)
         wlr_seat_pointer_clear_focus(seat_);
     touch_->cancel_except(client);
+    tablet_->leave_except(client);
     scene_changed();  // the pointer may be over one of the inhibiting client's surfaces
 }
 

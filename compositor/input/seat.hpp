@@ -17,6 +17,7 @@ class PointerFocus;
 class PointerGrab;
 class Server;
 class ShortcutsInhibit;
+class Tablet;
 class TextInputRelay;
 class Touch;
 
@@ -30,7 +31,7 @@ public:
 
     wlr_seat* wlr() const { return seat_; }
     wlr_cursor* cursor() const { return cursor_; }
-    // A keyboard, pointer or touchscreen joins the seat: from the backend, or from a client (virtual-keyboard,
+    // A keyboard, pointer, touchscreen or tablet joins the seat: from the backend, or from a client (virtual-keyboard,
     // virtual-pointer).
     void add_input(wlr_input_device* device);
     // The scene changed under the pointer (a view mapped, unmapped, moved, was raised or resized): the surface under
@@ -38,6 +39,8 @@ public:
     void scene_changed();
     // The headless backend's touch device, which --test-input drives; null elsewhere.
     wlr_input_device* headless_touch() const;
+    // The headless backend's tablet, which --test-input drives; null elsewhere.
+    wlr_input_device* headless_tablet() const;
     // Called on every key, pointer move, button and scroll (idle timers start over).
     void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
     // Trims each pointer move before the cursor makes it (pointer constraints: locked or confined).
@@ -68,8 +71,8 @@ private:
 
     void add_keyboard(wlr_input_device* device);
     void update_capabilities();
-    // A client took the input inhibitor (`client`) or let go of it (null): others lose keyboard, pointer and
-    // touch at once; when it ends, focus goes back to where it was before.
+    // A client took the input inhibitor (`client`) or let go of it (null): others lose keyboard, pointer, touch
+    // and tablet tools at once; when it ends, focus goes back to where it was before.
     void set_exclusive_client(wl_client* client);
     void notify_activity()
     {
@@ -95,6 +98,7 @@ private:
     std::unique_ptr<CursorImage> cursor_image_;
     std::unique_ptr<PointerFocus> pointer_focus_;
     std::unique_ptr<Touch> touch_;
+    std::unique_ptr<Tablet> tablet_;
     std::unique_ptr<TextInputRelay> text_input_;
 
     bool pointer_used_ = false;  // a pointer device has moved, clicked or scrolled

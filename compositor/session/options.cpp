@@ -187,7 +187,7 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
       --test-input           for tests: offer kiln_test_input_v1, through which any client drives the headless
-                             touch device (headless backend only; never on a real session)
+                             touch device and tablet pen (headless backend only; never on a real session)
 
 SIGHUP reads kiln.ini again: bindings, keyboard, inputs, outputs and background change, clients stay.
 Default keys: Super+Return terminal, Super+Q close, Alt+Tab next window, Super+Shift+E quit; see kiln.ini(5).

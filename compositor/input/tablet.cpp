@@ -59,10 +59,16 @@ private:
 // One tool (a pen, an eraser), announced to tablet-v2 clients; it goes when its wlr_tablet_tool does.
 class Tablet::Tool {
 public:
-    Tool(Tablet& owner, wlr_tablet_tool* tool, wlr_tablet_v2_tablet_tool* v2) : tool_(tool), v2_(v2)
+    Tool(Tablet& owner, wlr_tablet_tool* tool) : tool_(tool)
     {
-        // wlroots frees the tablet-v2 tool on this signal too (its listener came first).
-        destroy_.connect(&tool->events.destroy, [&owner, tool](void*) { owner.tools_.erase(tool); });
+        // Connected before wlroots' own listener, which frees the tablet-v2 tool on this signal: a tip still held
+        // ends its implicit grab here first (wlroots 0.15 would leak the grab with the tool).
+        destroy_.connect(&tool->events.destroy, [&owner, tool, this](void*) {
+            if (v2_ && wlr_tablet_tool_v2_has_implicit_grab(v2_))
+                wlr_tablet_tool_v2_end_grab(v2_);
+            owner.tools_.erase(tool);
+        });
+        v2_ = wlr_tablet_tool_create(owner.manager_, owner.seat_, tool);
     }
 
     wlr_tablet_v2_tablet_tool* v2() const { return v2_; }
@@ -89,7 +95,7 @@ public:
 
 private:
     wlr_tablet_tool* tool_;
-    wlr_tablet_v2_tablet_tool* v2_;
+    wlr_tablet_v2_tablet_tool* v2_ = nullptr;
     wlr_scene_node* node_ = nullptr;
     wl::Listener node_destroy_;
     wl::Listener destroy_;
@@ -154,10 +160,10 @@ Tablet::Tool* Tablet::tool_for(wlr_tablet_tool* tool, wlr_input_device* device)
     auto it = tools_.find(tool);
     if (it == tools_.end()) {
         // A tool is known once it first comes near a tablet (libinput tells of no tool before that).
-        wlr_tablet_v2_tablet_tool* v2 = wlr_tablet_tool_create(manager_, seat_, tool);
-        if (!v2)
+        auto created = std::make_unique<Tool>(*this, tool);
+        if (!created->v2())
             return nullptr;
-        it = tools_.emplace(tool, std::make_unique<Tool>(*this, tool, v2)).first;
+        it = tools_.emplace(tool, std::move(created)).first;
     }
     it->second->tablet = from->v2();
     return it->second.get();

@@ -48,8 +48,9 @@ void XdgShell::focus(View* view)
     server_.seat().scene_changed();
     focus_order_.erase(std::remove(focus_order_.begin(), focus_order_.end(), view), focus_order_.end());
     focus_order_.push_back(view);
-    // Locked, or a panel holds the keyboard: the window comes to the front, next in line, unfocused.
-    if (server_.focus_held_elsewhere())
+    // Locked, or a panel holds the keyboard, or another client holds the input inhibitor: the window comes to the
+    // front, next in line, unfocused.
+    if (server_.focus_held_elsewhere() || !server_.seat().input_allowed(view->surface()))
         return;
     wlr_seat* seat = server_.seat().wlr();
     wlr_surface* previous = seat->keyboard_state.focused_surface;
@@ -92,7 +93,7 @@ void XdgShell::focus_next()
 void XdgShell::focus_latest()
 {
     for (auto it = focus_order_.rbegin(); it != focus_order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized()) {
+        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }
@@ -127,7 +128,7 @@ void XdgShell::view_hidden(View& view)
     if (seat->keyboard_state.focused_surface != view.surface())
         return;
     for (auto it = focus_order_.rbegin(); it != focus_order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized()) {
+        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }

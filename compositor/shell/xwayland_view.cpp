@@ -96,8 +96,8 @@ void XwaylandView::unmap()
 
 void XwaylandView::focus()
 {
-    if (!node_ || !managed())
-        return;
+    if (!node_ || !managed() || !server_.seat().input_allowed(xsurface_->surface))
+        return;  // not shown, or another client holds the input inhibitor
     wlr_seat* seat = server_.seat().wlr();
     wlr_surface* previous = seat->keyboard_state.focused_surface;
     if (previous && previous != xsurface_->surface)

@@ -12,10 +12,7 @@ from lib.compositors import Running, specs  # noqa: E402
 
 # Globals sway 1.7 offers that kiln deliberately does not, each with the reason. A line here that kiln does offer
 # fails the test, so the list cannot go stale.
-OMITTED = {
-    "zwlr_input_inhibit_manager_v1": "not built yet (swaylock uses ext-session-lock-v1, which kiln offers)",
-    "zwp_tablet_manager_v2": "not built yet: tablets are not routed",
-}
+OMITTED = {}
 
 
 def interfaces(wayland_info_text):

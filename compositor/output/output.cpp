@@ -235,6 +235,20 @@ void Output::render()
         wlr_matrix_project_box(m, &v.box, v.transform, 0, output_->transform_matrix);
         renderer::Matrix3 matrix{};
         std::memcpy(matrix.data(), m, sizeof(m));
+        if (!v.surface) {
+            // A solid rectangle (a decoration's border or title bar).
+            renderer.set_blending(false);
+            for (const auto& rect : v.opaque.rects()) {
+                renderer.set_scissor(to_box(rect));
+                renderer.draw_solid(v.color, matrix);
+            }
+            renderer.set_blending(true);
+            for (const auto& rect : v.blended.rects()) {
+                renderer.set_scissor(to_box(rect));
+                renderer.draw_solid(v.color, matrix);
+            }
+            continue;
+        }
         renderer::Texture& texture = RenderBridge::texture(v.texture);
         const renderer::FBox source{v.source.x, v.source.y, v.source.width, v.source.height};
         const auto filter = v.exact && !full_redraw ? renderer::Filter::nearest : renderer::Filter::linear;
@@ -266,7 +280,8 @@ void Output::render()
 
     if (presentation_)
         for (const auto& v : visible_.on_output())
-            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+            if (wlr_presentation_feedback* feedback =
+                    v.surface ? wlr_presentation_surface_sampled(presentation_, v.surface) : nullptr)
                 frame->feedback.push_back(feedback);
 
     // Commit before the fence where nobody reads the buffer's memory: headless shows nothing, and a dma-buf
@@ -305,7 +320,8 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     slot.damage.clear();
     if (presentation_)
         for (const auto& v : visible_.on_output())
-            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+            if (wlr_presentation_feedback* feedback =
+                    v.surface ? wlr_presentation_surface_sampled(presentation_, v.surface) : nullptr)
                 frame->feedback.push_back(feedback);
     // The pixels are in the buffer's memory already: nothing to fence or read back. shm textures are kiln's copies,
     // so no client buffer is held either.
@@ -324,7 +340,9 @@ bool Output::try_scanout(const VisibleSet& visible)
 {
     if (visible.on_output().size() != 1)
         return false;
-    const VisibleSurface& v = visible.on_output().front();
+    const VisibleNode& v = visible.on_output().front();
+    if (!v.surface)
+        return false;  // a rectangle alone: nothing to scan out
     if (!v.fully_opaque || !v.exact || v.box.x != 0 || v.box.y != 0 || v.box.width != output_->width ||
         v.box.height != output_->height || !v.surface->buffer)
         return false;

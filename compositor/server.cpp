@@ -305,7 +305,7 @@ bool Server::start(std::string& error)
         else
             std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
     }
-    decorations_ = std::make_unique<Decorations>(display_);
+    decorations_ = std::make_unique<Decorations>(display_, options_.decorations.mode);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);

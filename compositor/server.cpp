@@ -593,7 +593,9 @@ void Server::deactivate(wlr_surface* surface)
 {
     if (surface && wlr_surface_is_xdg_surface(surface)) {
         wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(surface);
-        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
+        if (View* view = View::from(old))
+            view->set_activated(false);  // its decoration, if any, turns to the unfocused colours too
+        else if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
             wlr_xdg_toplevel_set_activated(old, false);
     }
     if (xwayland_)

@@ -326,8 +326,10 @@ void View::set_server_decorated(bool decorated)
         decoration_.reset();
     update_decoration();
     server_.seat().scene_changed();
-    if (maximized_ && !fullscreen_)
-        apply_state();  // the area a maximized window fills changed
+    // The area a maximized window fills changed. Not while going away: wlroots unmaps a surface before its
+    // decoration object goes with it, and a configure scheduled then would outlive the toplevel.
+    if (maximized_ && !fullscreen_ && (decorated ? configured_ : mapped_))
+        apply_state();
 }
 
 ServerDecoration::Part View::decoration_at(double lx, double ly) const

@@ -233,6 +233,19 @@ def fullscreen_and_maximized():
         box = window_box(kiln)
         check(box[:2] == (BORDER, TITLE), f"its top-left corner leaves room for the border and title bar ({box})")
         check(kiln.screenshot().at(100, TITLE // 2) == ACTIVE, "the title bar is on the output, above the window")
+        client.conn.send(client.decoration, 0)  # destroy: the client draws its own again
+        event = client.conn.dispatch_until(lambda e: e.obj == client.window.toplevel and e.opcode == 0)
+        check(tuple(event.args("ii")[:2]) == (WIDTH, HEIGHT),
+              f"without its decoration object the maximized window is asked to fill the output ({event.args('ii')[:2]})")
+        kiln.wait_for(lambda: kiln.screenshot().count(ACTIVE, tolerance=0) == 0, "the decoration to go")
+        # A decorated, maximized window whose client vanishes leaves kiln running and nothing behind.
+        second = Client(kiln, SERVER_SIDE, before_map=lambda c: c.conn.send(c.window.toplevel, 9))
+        window_box(kiln)
+        second.conn.close()
+        client.conn.close()
+        kiln.wait_for(lambda: kiln.screenshot().count(ACTIVE, tolerance=0) == 0 and
+                      kiln.screenshot().count(WINDOW_RGB, tolerance=0) == 0, "the windows and decorations to go")
+        check(kiln.alive(), "kiln is still running")
 
 
 def client_preferred():

@@ -3,7 +3,10 @@
 [decorations] mode=server a client asking server-side gets server_side and a border, title bar and close box in kiln's
 colours; dragging the title bar moves the window, dragging the right border resizes it, the close box sends
 xdg_toplevel.close, and no client hears those presses; a fullscreen window has no decoration and a maximized one keeps
-its title bar on the output; client-preferred and KDE server-decoration answer by the same rule."""
+its title bar on the output; client-preferred and KDE server-decoration answer by the same rule; mpv (when installed)
+gets kiln's title bar under client-preferred."""
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -258,6 +261,25 @@ def client_preferred():
         check(modes and modes[-1] == KDE_SERVER, f"client-preferred: a KDE client asking Server gets it ({modes})")
 
 
+def mpv_gets_a_title_bar():
+    """The issue's case: mpv asks for server-side decorations; under client-preferred it gets kiln's."""
+    if shutil.which("mpv") is None:
+        print("skip: mpv not installed (Debian package mpv): the real-client case is left out")
+        return
+    with Kiln("--config", str(config("client-preferred")), size=f"{WIDTH}x{HEIGHT}") as kiln:
+        log = open(Path(kiln.tmp) / "mpv.log", "wb")
+        kiln.children.append(subprocess.Popen(
+            ["mpv", "--no-config", "--ao=null", "--osc=no", "--osd-level=0", "--title=kiln mpv",
+             "av://lavfi:color=c=0xff0000:s=320x240:r=10"], env=kiln.client_env, stdout=log,
+            stderr=subprocess.STDOUT))
+        log.close()
+        red = (255, 0, 0)
+        kiln.wait_for(lambda: kiln.screenshot().count(red, tolerance=24) >= 300 * 220, "mpv's red video", timeout=60)
+        shot = kiln.screenshot()
+        box = shot.bounding_box(red, tolerance=24)
+        check(decorated_around(shot, box, ACTIVE), f"mpv's window at {box} has kiln's title bar and border")
+
+
 def kde_server_mode():
     with Kiln("--config", str(config("server")), size=f"{WIDTH}x{HEIGHT}") as kiln:
         with Connection(kiln.client_env) as conn:
@@ -284,6 +306,7 @@ def main():
     fullscreen_and_maximized()
     client_preferred()
     kde_server_mode()
+    mpv_gets_a_title_bar()
 
 
 run_test(main)

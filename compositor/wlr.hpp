@@ -105,4 +105,12 @@ inline wlr_scene_rect* scene_rect_from_node(wlr_scene_node* node)
     return node && node->type == WLR_SCENE_NODE_RECT ? reinterpret_cast<wlr_scene_rect*>(node) : nullptr;
 }
 
+
+// Nor wlr_scene_buffer_from_node: a buffer node, too, is its first member.
+static_assert(offsetof(wlr_scene_buffer, node) == 0);
+inline wlr_scene_buffer* scene_buffer_from_node(wlr_scene_node* node)
+{
+    return node && node->type == WLR_SCENE_NODE_BUFFER ? reinterpret_cast<wlr_scene_buffer*>(node) : nullptr;
+}
+
 }  // namespace kiln::compositor

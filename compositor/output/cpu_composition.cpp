@@ -1,5 +1,5 @@
-// CPU composition: kiln's culled visible set (surfaces and solid rectangles) drawn with renderer::CpuCompositor, no GL
-// involved.
+// CPU composition: kiln's culled visible set (surfaces, scene buffers and solid rectangles) drawn with
+// renderer::CpuCompositor, no GL involved.
 #include "compositor/output/cpu_composition.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
@@ -60,7 +60,7 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffe
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
     for (const auto& v : visible.on_output())
-        if (v.surface && (!v.exact || !cpu_image(v.texture, image)))
+        if (v.texture && (!v.exact || !cpu_image(v.texture, image)))
             return false;
     bool cursors_ok = true;
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {
@@ -89,7 +89,7 @@ bool compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* t
     compositor.fill(boxes, background);
     renderer::CpuImage image;
     for (const auto& v : visible.draws()) {
-        if (!v.surface) {
+        if (!v.texture) {
             boxes.clear();
             for (const auto& rect : v.opaque.rects())
                 boxes.push_back(to_box(rect));

@@ -183,7 +183,8 @@ void Output::render()
     const bool full_redraw = server_.options().full_redraw;
     if (full_redraw)
         slot->damage = Region(0, 0, output_->width, output_->height);
-    visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
+    visible_.build(server_.scene(), output_, server_.renderer(), scene_output_->x, scene_output_->y, slot->damage,
+                   !full_redraw);
 
     if (try_scanout(visible_)) {
         server_.frame_culled(visible_.culled());
@@ -199,7 +200,8 @@ void Output::render()
         // switch no slot holds the other path's pixels where this one reads them, so each is redrawn whole once.
         composed_on_cpu_ = on_cpu;
         ring_.add_damage(Region(0, 0, output_->width, output_->height));
-        visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
+        visible_.build(server_.scene(), output_, server_.renderer(), scene_output_->x, scene_output_->y, slot->damage,
+                   !full_redraw);
     }
     server_.frame_culled(visible_.culled());
 
@@ -235,7 +237,7 @@ void Output::render()
         wlr_matrix_project_box(m, &v.box, v.transform, 0, output_->transform_matrix);
         renderer::Matrix3 matrix{};
         std::memcpy(matrix.data(), m, sizeof(m));
-        if (!v.surface) {
+        if (!v.texture) {
             // A solid rectangle (a decoration's border or title bar).
             renderer.set_blending(false);
             for (const auto& rect : v.opaque.rects()) {
@@ -265,7 +267,7 @@ void Output::render()
         }
         // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
         // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
-        if (texture.from_dmabuf()) {
+        if (texture.from_dmabuf() && v.surface) {
             RenderBridge::mark_sampled(v.texture);
             frame->sampled.push_back(wlr_buffer_lock(&v.surface->buffer->base));
         }

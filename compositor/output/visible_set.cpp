@@ -1,4 +1,4 @@
-// VisibleSet::build: collect surfaces and solid rectangles in stacking order, then cull from the top down.
+// VisibleSet::build: collect surfaces, buffers and solid rectangles in stacking order, then cull from the top down.
 #include "compositor/output/visible_set.hpp"
 
 #include <cmath>
@@ -28,6 +28,18 @@ void collect(wlr_scene_node* node, int x, int y, std::vector<Stacked>& out)
         const bool invisible = rect->color[0] == 0 && rect->color[1] == 0 && rect->color[2] == 0 && rect->color[3] == 0;
         if (rect->width > 0 && rect->height > 0 && !invisible)
             out.push_back({node, wlr_box{x, y, rect->width, rect->height}});
+    } else if (node->type == WLR_SCENE_NODE_BUFFER) {
+        const wlr_scene_buffer* buffer = scene_buffer_from_node(node);
+        if (buffer->buffer) {
+            int width = buffer->dst_width;
+            int height = buffer->dst_height;
+            if (width <= 0 || height <= 0) {
+                const bool turned = buffer->transform & WL_OUTPUT_TRANSFORM_90;
+                width = turned ? buffer->buffer->height : buffer->buffer->width;
+                height = turned ? buffer->buffer->width : buffer->buffer->height;
+            }
+            out.push_back({node, wlr_box{x, y, width, height}});
+        }
     }
     wlr_scene_node* child = nullptr;
     // Children are listed bottom to top.
@@ -37,7 +49,8 @@ void collect(wlr_scene_node* node, int x, int y, std::vector<Stacked>& out)
 
 }  // namespace
 
-void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage, bool cull)
+void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* renderer, int ox, int oy,
+                       const Region& damage, bool cull)
 {
     on_output_.clear();
     draws_.clear();
@@ -65,6 +78,18 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, con
             v.surface = surface;
             wlr_surface_get_buffer_source_box(surface, &v.source);
             v.transform = wlr_output_transform_invert(surface->current.transform);
+        } else if (wlr_scene_buffer* buffer = scene_buffer_from_node(it->node)) {
+            // Kept in the node, which destroys it with itself (as wlroots' own scene rendering does).
+            if (!buffer->texture)
+                buffer->texture = wlr_texture_from_buffer(renderer, buffer->buffer);
+            v.texture = buffer->texture;
+            if (!v.texture)
+                continue;
+            const bool whole = buffer->src_box.width <= 0 || buffer->src_box.height <= 0;
+            v.source = whole ? wlr_fbox{0, 0, static_cast<double>(v.texture->width),
+                                        static_cast<double>(v.texture->height)}
+                             : buffer->src_box;
+            v.transform = wlr_output_transform_invert(buffer->transform);
         } else {
             const float* c = scene_rect_from_node(it->node)->color;
             v.color = {c[0], c[1], c[2], c[3]};
@@ -85,7 +110,7 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, con
         // Opaque: a rectangle of alpha 1 or an opaque format covers the box; otherwise the client's opaque region
         // (surface coordinates).
         Region opaque_area;
-        if (surface ? wlr_texture_is_opaque(v.texture) : v.color.a >= 1.0f) {
+        if (v.texture ? wlr_texture_is_opaque(v.texture) : v.color.a >= 1.0f) {
             opaque_area = Region(v.box.x, v.box.y, v.box.width, v.box.height);
             v.fully_opaque = true;
         } else if (surface && pixman_region32_not_empty(&surface->opaque_region) && scale == 1.0f) {

@@ -1,5 +1,5 @@
-// VisibleSet: what one output frame must draw, culled front to back: each surface or solid rectangle (wlr_scene_rect:
-// server-side decorations) keeps only the part of the damage that nothing opaque above it covers, split into an
+// VisibleSet: what one output frame must draw, culled front to back: each surface, scene buffer or solid rectangle
+// (server-side decorations' title text and frame) keeps only the part of the damage that nothing opaque above it covers, split into an
 // opaque part (drawn without blending) and the rest.
 #pragma once
 
@@ -12,8 +12,8 @@
 namespace kiln::compositor {
 
 struct VisibleNode {
-    wlr_surface* surface = nullptr;  // null for a solid rectangle
-    wlr_texture* texture = nullptr;
+    wlr_surface* surface = nullptr;  // null for a scene buffer (kiln's own pixels) or a solid rectangle
+    wlr_texture* texture = nullptr;  // null for a solid rectangle
     renderer::Color color{};         // a solid rectangle's, premultiplied (as wlr_scene_rect holds it)
     wlr_box box{};                   // output buffer coordinates
     wlr_fbox source{};               // buffer coordinates
@@ -26,9 +26,11 @@ struct VisibleNode {
 
 class VisibleSet {
 public:
-    // Walks the scene's enabled surface and rectangle nodes that overlap the output at layout (ox, oy). Without
-    // `cull`, everything is drawn whole with blending on: the naive reference the culled frames must equal.
-    void build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage, bool cull = true);
+    // Walks the scene's enabled surface, buffer and rectangle nodes that overlap the output at layout (ox, oy); a
+    // buffer node's texture is made with `renderer` the first time. Without `cull`, everything is drawn whole with
+    // blending on: the naive reference the culled frames must equal.
+    void build(wlr_scene* scene, wlr_output* output, wlr_renderer* renderer, int ox, int oy, const Region& damage,
+               bool cull = true);
 
     // Bottom to top, only nodes with something to draw.
     const std::vector<VisibleNode>& draws() const { return draws_; }

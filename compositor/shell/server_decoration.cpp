@@ -1,6 +1,8 @@
 // ServerDecoration: the rectangles' layout around the window geometry, and which part of them a point is on.
 #include "compositor/shell/server_decoration.hpp"
 
+#include "compositor/shell/title_text.hpp"
+
 namespace kiln::compositor {
 
 namespace {
@@ -38,6 +40,7 @@ ServerDecoration::ServerDecoration(wlr_scene_node* parent) : tree_(wlr_scene_tre
     tree_destroy_.connect(&tree_->node.events.destroy, [this](void*) {
         tree_ = nullptr;
         rects_ = {};
+        title_ = nullptr;
     });
 }
 
@@ -48,7 +51,7 @@ ServerDecoration::~ServerDecoration()
         wlr_scene_node_destroy(&tree_->node);
 }
 
-void ServerDecoration::update(int width, int height, bool active, bool shown)
+void ServerDecoration::update(int width, int height, bool active, bool shown, const std::string& title)
 {
     if (!tree_)
         return;
@@ -75,6 +78,24 @@ void ServerDecoration::update(int width, int height, bool active, bool shown)
         if (i < 4)
             wlr_scene_rect_set_color(rects_[i], frame.data());
     }
+
+    // The title, left of the close box, on the title bar's colour (an opaque buffer: drawn without blending).
+    const int title_width = close_x(width) - 2 * close_margin;
+    if (title_ && title == title_text_ && title_width == title_width_ && active == title_active_)
+        return;
+    if (title_)
+        wlr_scene_node_destroy(&title_->node);
+    title_ = nullptr;
+    title_text_ = title;
+    title_width_ = title_width;
+    title_active_ = active;
+    wlr_buffer* text = render_title(title, title_width, title_height - border, active ? active_rgb : inactive_rgb);
+    if (!text)
+        return;
+    title_ = wlr_scene_buffer_create(&tree_->node, text);
+    wlr_buffer_drop(text);  // the node holds its own lock
+    if (title_)
+        wlr_scene_node_set_position(&title_->node, close_margin, -title_height + border);
 }
 
 ServerDecoration::Part ServerDecoration::part_at(double x, double y) const

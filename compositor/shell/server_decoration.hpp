@@ -1,6 +1,6 @@
-// ServerDecoration: the border and title bar (with a close box at its right end) kiln draws around a window whose
-// client lets kiln decorate it: solid scene rectangles in the window's tree, fitted to its geometry, coloured by
-// focus, hidden while the window is fullscreen.
+// ServerDecoration: the border and title bar (with the title and a close box at its right end) kiln draws around a
+// window whose client lets kiln decorate it: solid scene rectangles and a text buffer in the window's tree, fitted to
+// its geometry, coloured by focus, hidden while the window is fullscreen.
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace kiln::compositor {
 
@@ -44,8 +45,9 @@ public:
     ServerDecoration(const ServerDecoration&) = delete;
     ServerDecoration& operator=(const ServerDecoration&) = delete;
 
-    // Fits the rectangles around a window of width × height, in the focused or unfocused colours, or hides them.
-    void update(int width, int height, bool active, bool shown);
+    // Fits the rectangles around a window of width × height, in the focused or unfocused colours, with `title` on
+    // the title bar (where kiln has Pango), or hides them.
+    void update(int width, int height, bool active, bool shown, const std::string& title);
     // The part at (x, y), relative to the window geometry's top-left; none outside the decoration or when hidden.
     Part part_at(double x, double y) const;
 
@@ -53,6 +55,10 @@ private:
     wlr_scene_tree* tree_;  // null once the scene destroyed it with the window's tree
     // Title bar, left, right and bottom borders, then the close box on the title bar.
     std::array<wlr_scene_rect*, 5> rects_{};
+    wlr_scene_buffer* title_ = nullptr;  // the title text, drawn again when it, its width or the focus changes
+    std::string title_text_;
+    int title_width_ = 0;
+    bool title_active_ = false;
     int width_ = 0;
     int height_ = 0;
     bool shown_ = false;

@@ -71,6 +71,7 @@ View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
         if (configured_)
             set_maximized(xdg_->toplevel->requested.maximized);
     });
+    set_title_.connect(&toplevel->events.set_title, [this](void*) { update_decoration(); });
     request_minimize_.connect(&toplevel->events.request_minimize, [this](void*) {
         if (mapped_)
             set_minimized(true);
@@ -313,7 +314,8 @@ void View::update_decoration()
     if (!decoration_)
         return;
     const wlr_box box = geometry();
-    decoration_->update(box.width, box.height, activated_, !fullscreen_);
+    const char* title = xdg_->toplevel ? xdg_->toplevel->title : nullptr;
+    decoration_->update(box.width, box.height, activated_, !fullscreen_, title ? title : "");
 }
 
 void View::set_server_decorated(bool decorated)

@@ -110,6 +110,7 @@ private:
     wl::Listener request_fullscreen_;
     wl::Listener request_maximize_;
     wl::Listener request_minimize_;
+    wl::Listener set_title_;
     wl::Listener fullscreen_output_destroy_;
 };
 

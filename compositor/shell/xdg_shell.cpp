@@ -195,9 +195,9 @@ bool XdgShell::press_decoration(double lx, double ly, uint32_t button)
     double sx = 0;
     double sy = 0;
     wlr_scene_node* node = wlr_scene_node_at(&server_.scene()->node, lx, ly, &sx, &sy);
-    if (!node || node->type != WLR_SCENE_NODE_RECT)
+    if (!node || node->type == WLR_SCENE_NODE_SURFACE)
         return false;
-    // Only kiln's decorations are rectangles in a view's tree; the view says which part of it was pressed.
+    // Only kiln's decorations are rectangles or buffers in a view's tree; the view says which part was pressed.
     View* view = nullptr;
     for (const auto& candidate : views_)
         for (wlr_scene_node* n = node; n && !view; n = n->parent)

@@ -1,7 +1,7 @@
 """kiln's frame pipeline, headless: culled, per-rectangle, age-aware frames equal a full redraw pixel for pixel;
-translucent windows blend; so do windows with kiln's decorations (solid rectangles), recoloured and removed; a window
-under an opaque fullscreen one is not drawn; a dma-buf rewritten in place shows its new pixels without a new import
-or any shm upload; nothing is read back when nobody shows the pixels."""
+translucent windows blend; so do windows with kiln's decorations (solid rectangles and title text buffers), recoloured
+and removed; a window under an opaque fullscreen one is not drawn; a dma-buf rewritten in place shows its new pixels
+without a new import or any shm upload; nothing is read back when nobody shows the pixels."""
 import os
 import select
 import sys
@@ -92,6 +92,9 @@ def scene_matches_full_redraw(composition, decorated=False):
         check(culled.count(rgb("285577"), tolerance=0) > 1000 and culled.count(rgb("4c4c4c"), tolerance=0) > 1000,
               f"[{label}] the focused and unfocused windows' title bars and borders are drawn")
         check(culled.count(rgb("8844cc"), tolerance=2) == 0, f"[{label}] nothing is left of the window that went")
+        if os.environ.get("KILN_TITLE_TEXT", "1") == "1":
+            text = culled.count(rgb("ededed"), tolerance=2)
+            check(text > 40, f"[{label}] the title bars show their titles (scene buffers; {text} text pixels)")
     over_black = blend(rgb("cc2222"), 128, (0, 0, 0))
     over_blue = blend(rgb("cc2222"), 128, rgb("3366cc"))
     over_green = blend(rgb("cc2222"), 128, rgb("22aa44"))

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Server-side decorations, headless: by default kiln answers client-side and draws nothing around a window; with
-[decorations] mode=server a client asking server-side gets server_side and a border, title bar and close box in kiln's
-colours; dragging the title bar moves the window, dragging the right border resizes it, the close box sends
+[decorations] mode=server a client asking server-side gets server_side and a border, title bar (with its title) and close
+box in kiln's colours; dragging the title bar moves the window, dragging the right border resizes it, the close box sends
 xdg_toplevel.close, and no client hears those presses; a fullscreen window has no decoration and a maximized one keeps
 its title bar on the output; client-preferred and KDE server-decoration answer by the same rule; mpv (when installed)
 gets kiln's title bar under client-preferred."""
+import os
 import shutil
 import subprocess
 import sys
@@ -117,7 +118,8 @@ def decorated_around(shot, box, colour):
     `colour`."""
     x0, y0, x1, y1 = box
     mx, my = (x0 + x1) // 2, (y0 + y1) // 2
-    points = [(mx, y0 - TITLE // 2), (x0 + 2, y0 - TITLE + 1), (x0 - 2, my), (x1 + 1, my), (mx, y1 + 1),
+    # The title bar's top rows (its text is below them), the side borders, the bottom border and a corner.
+    points = [(mx, y0 - TITLE + 1), (x0 + 2, y0 - TITLE + 1), (x0 - 2, my), (x1 + 1, my), (mx, y1 + 1),
               (x0 - 2, y1 + 2)]
     return all(shot.at(x, y) == colour for x, y in points)
 
@@ -134,6 +136,12 @@ def close_box_centre(box):
     """The close box: 12 pixels square, 4 in from the title bar's right end and from below its top edge."""
     _, y0, x1, _ = box
     return x1 - 4 - 6, y0 - TITLE + BORDER + 4 + 6
+
+
+def title_pixels(shot, box):
+    """How many light (text) pixels the title bar above `box` has, left of its close box."""
+    x0, y0, x1, _ = box
+    return sum(1 for y in range(y0 - TITLE + BORDER, y0) for x in range(x0, x1 - 20) if min(shot.at(x, y)) > 160)
 
 
 def client_side_by_default():
@@ -162,6 +170,14 @@ def server_side_when_configured():
         cx, cy = close_box_centre(box)
         check(shot.at(cx, cy) == CLOSE, f"and a close box at the title bar's right end ({cx}, {cy})")
         check(box[1] - TITLE >= 0, "the title bar is on the output")
+        if os.environ.get("KILN_TITLE_TEXT", "1") == "1":
+            short = title_pixels(shot, box)
+            check(short > 20, f"the title bar shows the window's title ({short} text pixels)")
+            client.conn.send(client.window.toplevel, 2, ("s", "decorated, now with a much longer title"))  # set_title
+            client.conn.roundtrip()
+            kiln.wait_for(lambda: title_pixels(kiln.screenshot(), box) > short * 2, "the new, longer title to show")
+        else:
+            print("skip: kiln was built without Pango: no title text to check")
 
         # A second window takes focus: the first one's decoration turns to the unfocused colour.
         other = Client(kiln, None)
@@ -235,7 +251,7 @@ def fullscreen_and_maximized():
               f"decoration ({expected}; configures {sizes})")
         box = window_box(kiln)
         check(box[:2] == (BORDER, TITLE), f"its top-left corner leaves room for the border and title bar ({box})")
-        check(kiln.screenshot().at(100, TITLE // 2) == ACTIVE, "the title bar is on the output, above the window")
+        check(kiln.screenshot().at(100, 1) == ACTIVE, "the title bar is on the output, above the window")
         client.conn.send(client.decoration, 0)  # destroy: the client draws its own again
         event = client.conn.dispatch_until(lambda e: e.obj == client.window.toplevel and e.opcode == 0)
         check(tuple(event.args("ii")[:2]) == (WIDTH, HEIGHT),

@@ -48,8 +48,12 @@ def blend(top, alpha, below):
     return tuple(round(t * alpha / 255) + round(b * (255 - alpha) / 255) for t, b in zip(top, below))
 
 
+# Removed when the script exits (a weakref finalizer), so the test leaves nothing in TMPDIR.
+SCRATCH = tempfile.TemporaryDirectory(prefix="kiln-frame-pipeline-")
+
+
 def decorations_config():
-    path = Path(tempfile.mkdtemp(prefix="kiln-frame-pipeline-")) / "kiln.ini"
+    path = Path(SCRATCH.name) / "kiln.ini"
     path.write_text("[decorations]\nmode=server\n")
     return path
 

@@ -101,8 +101,12 @@ class Mouse:
         self.button(False)
 
 
+# Removed when the script exits (a weakref finalizer), so the test leaves nothing in TMPDIR.
+SCRATCH = tempfile.TemporaryDirectory(prefix="kiln-decorations-")
+
+
 def config(mode):
-    path = Path(tempfile.mkdtemp(prefix="kiln-decorations-")) / "kiln.ini"
+    path = Path(SCRATCH.name) / f"{mode}.ini"
     path.write_text(f"[decorations]\nmode={mode}\n")
     return path
 

@@ -48,6 +48,8 @@ bool parse_window_options(int argc, char** argv, WindowOptions& options, const c
             options.fullscreen = true;
         } else if (flag == "--stay") {
             options.stay = true;
+        } else if (flag == "--server-decoration") {
+            options.server_decoration = true;
         } else {
             bool used_value = false;
             if (!extra || !extra(flag, value, used_value))
@@ -73,6 +75,9 @@ const wl_registry_listener ClientWindow::registry_listener = {
         else if (iface == zwp_linux_dmabuf_v1_interface.name && version >= 2)
             self->dmabuf_ = static_cast<zwp_linux_dmabuf_v1*>(
                 wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, std::min(version, 3u)));
+        else if (iface == zxdg_decoration_manager_v1_interface.name)
+            self->decoration_manager_ = static_cast<zxdg_decoration_manager_v1*>(
+                wl_registry_bind(registry, name, &zxdg_decoration_manager_v1_interface, 1));
         else if (iface == wl_drm_interface.name && version >= 2)
             self->drm_ = static_cast<wl_drm*>(wl_registry_bind(registry, name, &wl_drm_interface, 2));
         else if (iface == wp_presentation_interface.name) {
@@ -83,6 +88,14 @@ const wl_registry_listener ClientWindow::registry_listener = {
         }
     },
     [](void*, wl_registry*, uint32_t) {},
+};
+
+const zxdg_toplevel_decoration_v1_listener ClientWindow::decoration_listener = {
+    [](void*, zxdg_toplevel_decoration_v1*, uint32_t mode) {
+        std::printf("decoration mode: %s\n",
+                    mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE ? "server-side" : "client-side");
+        std::fflush(stdout);
+    },
 };
 
 const xdg_wm_base_listener ClientWindow::wm_base_listener = {
@@ -133,6 +146,10 @@ ClientWindow::~ClientWindow()
 {
     if (frame_callback_)
         wl_callback_destroy(frame_callback_);
+    if (decoration_)
+        zxdg_toplevel_decoration_v1_destroy(decoration_);
+    if (decoration_manager_)
+        zxdg_decoration_manager_v1_destroy(decoration_manager_);
     if (toplevel_)
         xdg_toplevel_destroy(toplevel_);
     if (xdg_surface_)
@@ -183,6 +200,15 @@ bool ClientWindow::connect(std::string& error)
     xdg_toplevel_set_app_id(toplevel_, "kiln-demo");
     if (options_.fullscreen)
         xdg_toplevel_set_fullscreen(toplevel_, nullptr);
+    if (options_.server_decoration) {
+        if (!decoration_manager_) {
+            error = "--server-decoration: the compositor offers no zxdg_decoration_manager_v1";
+            return false;
+        }
+        decoration_ = zxdg_decoration_manager_v1_get_toplevel_decoration(decoration_manager_, toplevel_);
+        zxdg_toplevel_decoration_v1_add_listener(decoration_, &decoration_listener, this);
+        zxdg_toplevel_decoration_v1_set_mode(decoration_, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+    }
     wl_surface_commit(surface_);
     while (!configured_ && !closed_)
         if (wl_display_dispatch(display_) < 0) {

@@ -4,6 +4,7 @@
 #include "linux-dmabuf-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "wayland-drm-client-protocol.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 #include <wayland-client.h>
@@ -21,10 +22,11 @@ struct WindowOptions {
     int64_t frames = -1;        // -1: run until closed
     bool fullscreen = false;
     bool stay = false;          // after `frames` frames, keep the window shown (drawing nothing) until killed
+    bool server_decoration = false;  // ask for server-side decorations (xdg-decoration), and say which mode came
     std::string title = "kiln demo";
 };
 
-// Parses the options every demo shares (--size, --color, --frames, --fullscreen, --stay); extra flags go to `extra`, which
+// Parses the options every demo shares (--size, --color, --frames, --fullscreen, --stay, --server-decoration); extra flags go to `extra`, which
 // returns false for an unknown flag. Prints usage and returns false on a bad flag.
 bool parse_window_options(int argc, char** argv, WindowOptions& options, const char* usage,
                           const std::function<bool(const std::string& flag, const char* value, bool& used_value)>& extra);
@@ -61,6 +63,7 @@ private:
     static const xdg_toplevel_listener toplevel_listener;
     static const wl_callback_listener frame_listener;
     static const wp_presentation_listener presentation_listener;
+    static const zxdg_toplevel_decoration_v1_listener decoration_listener;
 
     WindowOptions options_;
     wl_display* display_ = nullptr;
@@ -75,6 +78,8 @@ private:
     wl_surface* surface_ = nullptr;
     xdg_surface* xdg_surface_ = nullptr;
     xdg_toplevel* toplevel_ = nullptr;
+    zxdg_decoration_manager_v1* decoration_manager_ = nullptr;
+    zxdg_toplevel_decoration_v1* decoration_ = nullptr;
     wl_callback* frame_callback_ = nullptr;
     int32_t width_ = 0;
     int32_t height_ = 0;

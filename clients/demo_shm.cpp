@@ -11,10 +11,10 @@
 namespace {
 
 constexpr const char* usage = R"(Usage: kiln-demo-shm [--size WxH] [--color RRGGBB] [--frames N [--stay]] [--fullscreen]
-                     [--alpha 0..255]
+                     [--alpha 0..255] [--server-decoration]
 An animated wl_shm window: a static colour with a white square sliding across; each frame damages only the square's
 old and new places. --alpha makes the window translucent (ARGB8888, premultiplied); --stay keeps it shown after
-its frames.
+its frames; --server-decoration asks for server-side decorations (xdg-decoration) and prints the mode it gets.
 )";
 
 constexpr int32_t square = 48;

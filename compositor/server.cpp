@@ -305,7 +305,7 @@ bool Server::start(std::string& error)
         else
             std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
     }
-    decorations_ = std::make_unique<Decorations>(display_);
+    decorations_ = std::make_unique<Decorations>(display_, options_.decorations.mode);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
@@ -593,7 +593,9 @@ void Server::deactivate(wlr_surface* surface)
 {
     if (surface && wlr_surface_is_xdg_surface(surface)) {
         wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(surface);
-        if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
+        if (View* view = View::from(old))
+            view->set_activated(false);  // its decoration, if any, turns to the unfocused colours too
+        else if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
             wlr_xdg_toplevel_set_activated(old, false);
     }
     if (xwayland_)

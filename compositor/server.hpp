@@ -82,6 +82,7 @@ public:
     wlr_output_layout* layout() const { return layout_; }
     Seat& seat() { return *seat_; }
     XdgShell& shell() { return *shell_; }
+    Decorations& decorations() { return *decorations_; }
     Stats& stats() { return stats_; }
     const Options& options() const { return options_; }
     const std::string& socket() const { return socket_; }

@@ -9,6 +9,7 @@
 #endif
 
 #include <wayland-server-core.h>
+#include <cstddef>
 #include <xkbcommon/xkbcommon.h>
 
 extern "C" {
@@ -94,3 +95,22 @@ extern "C" {
 #undef class
 #undef static
 }
+
+namespace kiln::compositor {
+
+// wlroots 0.15 exports no wlr_scene_rect_from_node: a rectangle's node is its first member.
+static_assert(offsetof(wlr_scene_rect, node) == 0);
+inline wlr_scene_rect* scene_rect_from_node(wlr_scene_node* node)
+{
+    return node && node->type == WLR_SCENE_NODE_RECT ? reinterpret_cast<wlr_scene_rect*>(node) : nullptr;
+}
+
+
+// Nor wlr_scene_buffer_from_node: a buffer node, too, is its first member.
+static_assert(offsetof(wlr_scene_buffer, node) == 0);
+inline wlr_scene_buffer* scene_buffer_from_node(wlr_scene_node* node)
+{
+    return node && node->type == WLR_SCENE_NODE_BUFFER ? reinterpret_cast<wlr_scene_buffer*>(node) : nullptr;
+}
+
+}  // namespace kiln::compositor

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace kiln::renderer {
 namespace {
@@ -72,6 +73,21 @@ void CpuCompositor::fill(std::span<const Box> boxes, Color color)
         const pixman_box32_t b{box.x, box.y, box.x + box.width, box.y + box.height};
         pixman_image_fill_boxes(PIXMAN_OP_SRC, target_, &premultiplied, 1, &b);
     }
+}
+
+void CpuCompositor::fill_premultiplied(std::span<const Box> boxes, Color color, bool blend)
+{
+    if (!target_ || boxes.empty())
+        return;
+    const pixman_color_t premultiplied{channel(color.r, 1.0f), channel(color.g, 1.0f), channel(color.b, 1.0f),
+                                       channel(color.a, 1.0f)};
+    // Source-over with an opaque colour is a plain fill; pixman's SRC path is the fast one.
+    const pixman_op_t op = blend && color.a < 1.0f ? PIXMAN_OP_OVER : PIXMAN_OP_SRC;
+    std::vector<pixman_box32_t> pixman_boxes;
+    pixman_boxes.reserve(boxes.size());
+    for (const Box& box : boxes)
+        pixman_boxes.push_back({box.x, box.y, box.x + box.width, box.y + box.height});
+    pixman_image_fill_boxes(op, target_, &premultiplied, static_cast<int>(pixman_boxes.size()), pixman_boxes.data());
 }
 
 bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t source_y, Box destination, bool blend)

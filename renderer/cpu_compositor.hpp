@@ -35,6 +35,8 @@ public:
     bool ok() const { return target_ != nullptr; }
     // Fills `boxes` with a colour (straight alpha in, premultiplied out).
     void fill(std::span<const Box> boxes, Color color);
+    // Fills `boxes` with a premultiplied colour: composed source-over with `blend`, else replacing what is there.
+    void fill_premultiplied(std::span<const Box> boxes, Color color, bool blend);
     // Copies `source`'s texels onto `destination` 1:1, the source's top-left texel at (source_x, source_y) landing
     // on the destination box's top-left; `blend` composes source-over (premultiplied), else replaces. Clipped to
     // both images.

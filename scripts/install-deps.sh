@@ -25,12 +25,12 @@ backports=(
 )
 # From bookworm itself. clang + libclang-rt-14-dev (libclang_rt.fuzzer, -fsanitize=fuzzer) build the fuzzers;
 # gcc's own libasan/libubsan (build-essential) serve the sanitizer job. wlcs (1.5.0) is the conformance suite's runner
-# and headers (tests/wlcs). The last two lines are the everyday clients of tests/clients (fonts-dejavu-core: foot's
-# monospace font).
+# and headers (tests/wlcs); libpango1.0-dev draws the title text of kiln's decorations. The last two lines are the
+# everyday clients of tests/clients (fonts-dejavu-core: foot's monospace font).
 base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
-  libzstd-dev libssl-dev
+  libzstd-dev libssl-dev libpango1.0-dev
   wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock waybar
   fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0 fcitx5-frontend-qt5 python3-pyqt5 dbus-daemon
   scdoc man-db

@@ -1,4 +1,5 @@
-// CPU composition: kiln's culled visible set drawn with renderer::CpuCompositor, no GL involved.
+// CPU composition: kiln's culled visible set (surfaces, scene buffers and solid rectangles) drawn with
+// renderer::CpuCompositor, no GL involved.
 #include "compositor/output/cpu_composition.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
@@ -59,7 +60,7 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffe
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
     for (const auto& v : visible.on_output())
-        if (!v.exact || !cpu_image(v.texture, image))
+        if (v.texture && (!v.exact || !cpu_image(v.texture, image)))
             return false;
     bool cursors_ok = true;
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {
@@ -88,6 +89,17 @@ bool compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* t
     compositor.fill(boxes, background);
     renderer::CpuImage image;
     for (const auto& v : visible.draws()) {
+        if (!v.texture) {
+            boxes.clear();
+            for (const auto& rect : v.opaque.rects())
+                boxes.push_back(to_box(rect));
+            compositor.fill_premultiplied(boxes, v.color, false);
+            boxes.clear();
+            for (const auto& rect : v.blended.rects())
+                boxes.push_back(to_box(rect));
+            compositor.fill_premultiplied(boxes, v.color, true);
+            continue;
+        }
         cpu_image(v.texture, image);
         // Texel (source.x + i, source.y + j) lands on pixel (box.x + i, box.y + j): exact, checked above.
         const auto sx = static_cast<int32_t>(v.source.x) - v.box.x;

@@ -1,5 +1,6 @@
 // CPU composition of an output frame: whether a frame's visible set can be composed with pixman straight into the
-// output buffer's memory, and doing it (background, windows per damage rectangle, software cursors).
+// output buffer's memory, and doing it (background, windows and solid rectangles per damage rectangle, software
+// cursors).
 #pragma once
 
 #include "compositor/output/region.hpp"

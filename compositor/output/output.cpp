@@ -183,7 +183,8 @@ void Output::render()
     const bool full_redraw = server_.options().full_redraw;
     if (full_redraw)
         slot->damage = Region(0, 0, output_->width, output_->height);
-    visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
+    visible_.build(server_.scene(), output_, server_.renderer(), scene_output_->x, scene_output_->y, slot->damage,
+                   !full_redraw);
 
     if (try_scanout(visible_)) {
         server_.frame_culled(visible_.culled());
@@ -199,7 +200,8 @@ void Output::render()
         // switch no slot holds the other path's pixels where this one reads them, so each is redrawn whole once.
         composed_on_cpu_ = on_cpu;
         ring_.add_damage(Region(0, 0, output_->width, output_->height));
-        visible_.build(server_.scene(), output_, scene_output_->x, scene_output_->y, slot->damage, !full_redraw);
+        visible_.build(server_.scene(), output_, server_.renderer(), scene_output_->x, scene_output_->y, slot->damage,
+                   !full_redraw);
     }
     server_.frame_culled(visible_.culled());
 
@@ -235,6 +237,20 @@ void Output::render()
         wlr_matrix_project_box(m, &v.box, v.transform, 0, output_->transform_matrix);
         renderer::Matrix3 matrix{};
         std::memcpy(matrix.data(), m, sizeof(m));
+        if (!v.texture) {
+            // A solid rectangle (a decoration's border or title bar).
+            renderer.set_blending(false);
+            for (const auto& rect : v.opaque.rects()) {
+                renderer.set_scissor(to_box(rect));
+                renderer.draw_solid(v.color, matrix);
+            }
+            renderer.set_blending(true);
+            for (const auto& rect : v.blended.rects()) {
+                renderer.set_scissor(to_box(rect));
+                renderer.draw_solid(v.color, matrix);
+            }
+            continue;
+        }
         renderer::Texture& texture = RenderBridge::texture(v.texture);
         const renderer::FBox source{v.source.x, v.source.y, v.source.width, v.source.height};
         const auto filter = v.exact && !full_redraw ? renderer::Filter::nearest : renderer::Filter::linear;
@@ -251,7 +267,7 @@ void Output::render()
         }
         // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
         // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
-        if (texture.from_dmabuf()) {
+        if (texture.from_dmabuf() && v.surface) {
             RenderBridge::mark_sampled(v.texture);
             frame->sampled.push_back(wlr_buffer_lock(&v.surface->buffer->base));
         }
@@ -266,7 +282,8 @@ void Output::render()
 
     if (presentation_)
         for (const auto& v : visible_.on_output())
-            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+            if (wlr_presentation_feedback* feedback =
+                    v.surface ? wlr_presentation_surface_sampled(presentation_, v.surface) : nullptr)
                 frame->feedback.push_back(feedback);
 
     // Commit before the fence where nobody reads the buffer's memory: headless shows nothing, and a dma-buf
@@ -305,7 +322,8 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     slot.damage.clear();
     if (presentation_)
         for (const auto& v : visible_.on_output())
-            if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
+            if (wlr_presentation_feedback* feedback =
+                    v.surface ? wlr_presentation_surface_sampled(presentation_, v.surface) : nullptr)
                 frame->feedback.push_back(feedback);
     // The pixels are in the buffer's memory already: nothing to fence or read back. shm textures are kiln's copies,
     // so no client buffer is held either.
@@ -324,7 +342,9 @@ bool Output::try_scanout(const VisibleSet& visible)
 {
     if (visible.on_output().size() != 1)
         return false;
-    const VisibleSurface& v = visible.on_output().front();
+    const VisibleNode& v = visible.on_output().front();
+    if (!v.surface)
+        return false;  // a rectangle alone: nothing to scan out
     if (!v.fully_opaque || !v.exact || v.box.x != 0 || v.box.y != 0 || v.box.width != output_->width ||
         v.box.height != output_->height || !v.surface->buffer)
         return false;

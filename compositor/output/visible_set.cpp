@@ -1,4 +1,4 @@
-// VisibleSet::build: collect surfaces in stacking order, then cull from the top down.
+// VisibleSet::build: collect surfaces, buffers and solid rectangles in stacking order, then cull from the top down.
 #include "compositor/output/visible_set.hpp"
 
 #include <cmath>
@@ -6,7 +6,13 @@
 namespace kiln::compositor {
 namespace {
 
-void collect(wlr_scene_node* node, int x, int y, std::vector<std::pair<wlr_scene_surface*, wlr_box>>& out)
+// A node to draw and its box in layout coordinates.
+struct Stacked {
+    wlr_scene_node* node;
+    wlr_box layout;
+};
+
+void collect(wlr_scene_node* node, int x, int y, std::vector<Stacked>& out)
 {
     if (!node->state.enabled)
         return;
@@ -16,7 +22,24 @@ void collect(wlr_scene_node* node, int x, int y, std::vector<std::pair<wlr_scene
         wlr_scene_surface* scene_surface = wlr_scene_surface_from_node(node);
         wlr_surface* surface = scene_surface->surface;
         if (surface && wlr_surface_has_buffer(surface))
-            out.push_back({scene_surface, wlr_box{x, y, surface->current.width, surface->current.height}});
+            out.push_back({node, wlr_box{x, y, surface->current.width, surface->current.height}});
+    } else if (node->type == WLR_SCENE_NODE_RECT) {
+        const wlr_scene_rect* rect = scene_rect_from_node(node);
+        const bool invisible = rect->color[0] == 0 && rect->color[1] == 0 && rect->color[2] == 0 && rect->color[3] == 0;
+        if (rect->width > 0 && rect->height > 0 && !invisible)
+            out.push_back({node, wlr_box{x, y, rect->width, rect->height}});
+    } else if (node->type == WLR_SCENE_NODE_BUFFER) {
+        const wlr_scene_buffer* buffer = scene_buffer_from_node(node);
+        if (buffer->buffer) {
+            int width = buffer->dst_width;
+            int height = buffer->dst_height;
+            if (width <= 0 || height <= 0) {
+                const bool turned = buffer->transform & WL_OUTPUT_TRANSFORM_90;
+                width = turned ? buffer->buffer->height : buffer->buffer->width;
+                height = turned ? buffer->buffer->width : buffer->buffer->height;
+            }
+            out.push_back({node, wlr_box{x, y, width, height}});
+        }
     }
     wlr_scene_node* child = nullptr;
     // Children are listed bottom to top.
@@ -26,33 +49,52 @@ void collect(wlr_scene_node* node, int x, int y, std::vector<std::pair<wlr_scene
 
 }  // namespace
 
-void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, const Region& damage, bool cull)
+void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* renderer, int ox, int oy,
+                       const Region& damage, bool cull)
 {
     on_output_.clear();
     draws_.clear();
     culled_ = 0;
 
-    std::vector<std::pair<wlr_scene_surface*, wlr_box>> stack;
+    std::vector<Stacked> stack;
     collect(&scene->node, 0, 0, stack);
 
     const float scale = output->scale;
     Region covered;  // opaque area of the surfaces above, output buffer coordinates
-    std::vector<VisibleSurface> top_down;
+    std::vector<VisibleNode> top_down;
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-        wlr_surface* surface = it->first->surface;
-        wlr_texture* texture = wlr_surface_get_texture(surface);
-        if (!texture)
-            continue;
-        VisibleSurface v;
-        v.surface = surface;
-        v.texture = texture;
-        const wlr_box layout = it->second;
+        VisibleNode v;
+        const wlr_box layout = it->layout;
         v.box = wlr_box{static_cast<int>(std::lround((layout.x - ox) * scale)),
                         static_cast<int>(std::lround((layout.y - oy) * scale)),
                         static_cast<int>(std::lround(layout.width * scale)),
                         static_cast<int>(std::lround(layout.height * scale))};
-        wlr_surface_get_buffer_source_box(surface, &v.source);
-        v.transform = wlr_output_transform_invert(surface->current.transform);
+        wlr_surface* surface = nullptr;
+        if (it->node->type == WLR_SCENE_NODE_SURFACE) {
+            surface = wlr_scene_surface_from_node(it->node)->surface;
+            v.texture = wlr_surface_get_texture(surface);
+            if (!v.texture)
+                continue;
+            v.surface = surface;
+            wlr_surface_get_buffer_source_box(surface, &v.source);
+            v.transform = wlr_output_transform_invert(surface->current.transform);
+        } else if (wlr_scene_buffer* buffer = scene_buffer_from_node(it->node)) {
+            // Kept in the node, which destroys it with itself (as wlroots' own scene rendering does).
+            if (!buffer->texture)
+                buffer->texture = wlr_texture_from_buffer(renderer, buffer->buffer);
+            v.texture = buffer->texture;
+            if (!v.texture)
+                continue;
+            const bool whole = buffer->src_box.width <= 0 || buffer->src_box.height <= 0;
+            v.source = whole ? wlr_fbox{0, 0, static_cast<double>(v.texture->width),
+                                        static_cast<double>(v.texture->height)}
+                             : buffer->src_box;
+            v.transform = wlr_output_transform_invert(buffer->transform);
+        } else {
+            const float* c = scene_rect_from_node(it->node)->color;
+            v.color = {c[0], c[1], c[2], c[3]};
+            v.source = {0, 0, static_cast<double>(v.box.width), static_cast<double>(v.box.height)};
+        }
 
         Region on_screen(v.box.x, v.box.y, v.box.width, v.box.height);
         on_screen.intersect_rect(0, 0, output->width, output->height);
@@ -65,12 +107,13 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, int ox, int oy, con
             continue;
         }
 
-        // Opaque: an opaque format covers the box; otherwise the client's opaque region (surface coordinates).
+        // Opaque: a rectangle of alpha 1 or an opaque format covers the box; otherwise the client's opaque region
+        // (surface coordinates).
         Region opaque_area;
-        if (wlr_texture_is_opaque(texture)) {
+        if (v.texture ? wlr_texture_is_opaque(v.texture) : v.color.a >= 1.0f) {
             opaque_area = Region(v.box.x, v.box.y, v.box.width, v.box.height);
             v.fully_opaque = true;
-        } else if (pixman_region32_not_empty(&surface->opaque_region) && scale == 1.0f) {
+        } else if (surface && pixman_region32_not_empty(&surface->opaque_region) && scale == 1.0f) {
             opaque_area.add(&surface->opaque_region);
             opaque_area.translate(v.box.x, v.box.y);
             opaque_area.intersect_rect(v.box.x, v.box.y, v.box.width, v.box.height);

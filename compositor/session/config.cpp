@@ -465,6 +465,25 @@ const std::vector<KeySpec>& xwayland_keys()
     return keys;
 }
 
+const std::vector<KeySpec>& decorations_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"mode", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value == "client")
+                 options.decorations.mode = DecorationMode::client;
+             else if (value == "server")
+                 options.decorations.mode = DecorationMode::server;
+             else if (value == "client-preferred")
+                 options.decorations.mode = DecorationMode::client_preferred;
+             else
+                 return "client, server or client-preferred";
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
 struct SectionSpec {
     std::string_view name;
     const std::vector<KeySpec>& (*keys)();
@@ -474,7 +493,7 @@ const SectionSpec sections[] = {
     {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
     {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
     {"bindings", bindings_keys}, {"input", input_keys},
-    {"xwayland", xwayland_keys},
+    {"xwayland", xwayland_keys}, {"decorations", decorations_keys},
 };
 
 std::string key_names(const std::vector<KeySpec>& keys)

@@ -57,6 +57,7 @@ struct Options {
     InputSettings input;                // kiln.ini [input]: every device
     std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
     XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode
+    DecorationSettings decorations;     // kiln.ini [decorations]
     std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;

@@ -1,4 +1,4 @@
-// The settings kiln.ini adds to the command line's: keyboard, outputs, key bindings and libinput devices.
+// The settings kiln.ini adds to the command line's: keyboard, outputs, key bindings, libinput devices, decorations.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +46,15 @@ struct OutputSettings {
 // 0xRRGGBB, what no window covers.
 struct BackgroundSettings {
     uint32_t rgb = 0x000000;
+};
+
+// [decorations] mode: who draws window borders and title bars. client: the client always (kiln draws none); server:
+// kiln, unless a client asks to draw its own; client-preferred: the client, unless it asks kiln to. A client that
+// speaks neither xdg-decoration nor KDE server-decoration draws its own in every mode.
+enum class DecorationMode { client, server, client_preferred };
+
+struct DecorationSettings {
+    DecorationMode mode = DecorationMode::client;
 };
 
 // The modifiers a key binding names, as kiln's own bits (the seat maps wlroots' modifiers onto them).

@@ -1,47 +1,144 @@
-// Decoration globals and the mode kiln sends each toplevel's decoration object.
+// Decoration globals, the mode kiln answers each toplevel's decoration object with, and telling its View.
 #include "compositor/shell/decorations.hpp"
+
+#include "compositor/shell/view.hpp"
 
 namespace kiln::compositor {
 
 namespace {
 
-// Client-side until kiln draws borders of its own.
-constexpr auto xdg_mode = WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
-constexpr auto kde_mode = WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
+// org_kde_kwin_server_decoration.mode, the event wlroots 0.15 sends only when a client's request changes the mode.
+constexpr uint32_t kde_mode_event = 0;
+
+wlr_xdg_toplevel_decoration_v1_mode xdg_mode(DecorationMode config, wlr_xdg_toplevel_decoration_v1_mode requested)
+{
+    switch (config) {
+    case DecorationMode::client:
+        return WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+    case DecorationMode::server:
+        return requested == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
+                   ? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
+                   : WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE;
+    case DecorationMode::client_preferred:
+        return requested == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
+                   ? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
+                   : WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+    }
+    return WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+}
+
+// The View of a surface that is an xdg toplevel, if kiln made one.
+View* view_of(wlr_surface* surface)
+{
+    if (!surface || !wlr_surface_is_xdg_surface(surface))
+        return nullptr;
+    return View::from(wlr_xdg_surface_from_wlr_surface(surface));
+}
 
 }  // namespace
 
 // One toplevel's xdg-decoration object: lives until the client destroys it or its surface.
-class Decorations::Toplevel {
+class Decorations::XdgToplevel {
 public:
-    Toplevel(Decorations& owner, wlr_xdg_toplevel_decoration_v1* decoration)
+    XdgToplevel(Decorations& owner, wlr_xdg_toplevel_decoration_v1* decoration)
+        : decoration_(decoration)
     {
         // Each set_mode from the client must be answered by a configure, even when kiln's mode stays the same.
-        request_mode_.connect(&decoration->events.request_mode, [decoration](void*) {
-            wlr_xdg_toplevel_decoration_v1_set_mode(decoration, xdg_mode);
-        });
+        request_mode_.connect(&decoration->events.request_mode,
+                              [this, &owner](void*) { answer(xdg_mode(owner.mode_, decoration_->requested_mode)); });
         destroy_.connect(&decoration->events.destroy, [this, &owner](void*) {
+            // No decoration object: the client draws its own from its next commit on.
+            if (View* view = View::from(decoration_->surface))
+                view->set_server_decorated(false);
             owner.toplevels_.remove_if([this](auto& t) { return t.get() == this; });
         });
-        wlr_xdg_toplevel_decoration_v1_set_mode(decoration, xdg_mode);
+        answer(xdg_mode(owner.mode_, decoration->requested_mode));
     }
 
+    wlr_surface* surface() const { return decoration_->surface->surface; }
+    bool server_side() const { return server_side_; }
+
 private:
+    void answer(wlr_xdg_toplevel_decoration_v1_mode mode)
+    {
+        server_side_ = mode == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE;
+        wlr_xdg_toplevel_decoration_v1_set_mode(decoration_, mode);
+        if (View* view = View::from(decoration_->surface))
+            view->set_server_decorated(server_side_);
+    }
+
+    wlr_xdg_toplevel_decoration_v1* decoration_;
+    bool server_side_ = false;
+
     wl::Listener request_mode_;
     wl::Listener destroy_;
 };
 
-Decorations::Decorations(wl_display* display)
+// One surface's KDE server-decoration object: the client picks the mode, kiln follows (or, under `client`, refuses
+// Server by sending Client again).
+class Decorations::KdeDecoration {
+public:
+    KdeDecoration(Decorations& owner, wlr_server_decoration* decoration) : decoration_(decoration)
+    {
+        mode_.connect(&decoration->events.mode, [this, &owner](void*) {
+            if (owner.mode_ == DecorationMode::client && decoration_->mode == WLR_SERVER_DECORATION_MANAGER_MODE_SERVER) {
+                decoration_->mode = WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
+                wl_resource_post_event(decoration_->resource, kde_mode_event, decoration_->mode);
+            }
+            apply();
+        });
+        destroy_.connect(&decoration->events.destroy, [this, &owner](void*) {
+            decoration_->mode = WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
+            apply();
+            owner.kde_decorations_.remove_if([this](auto& d) { return d.get() == this; });
+        });
+        apply();
+    }
+
+    wlr_surface* surface() const { return decoration_->surface; }
+    bool server_side() const { return decoration_->mode == WLR_SERVER_DECORATION_MANAGER_MODE_SERVER; }
+
+private:
+    void apply()
+    {
+        if (View* view = view_of(decoration_->surface))
+            view->set_server_decorated(server_side());
+    }
+
+    wlr_server_decoration* decoration_;
+
+    wl::Listener mode_;
+    wl::Listener destroy_;
+};
+
+Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
 {
     // Both managers are freed by wlroots with the display.
     wlr_server_decoration_manager* kde = wlr_server_decoration_manager_create(display);
-    wlr_server_decoration_manager_set_default_mode(kde, kde_mode);
+    wlr_server_decoration_manager_set_default_mode(kde, mode == DecorationMode::server
+                                                            ? WLR_SERVER_DECORATION_MANAGER_MODE_SERVER
+                                                            : WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT);
+    new_kde_decoration_.connect(&kde->events.new_decoration, [this](void* data) {
+        kde_decorations_.push_back(std::make_unique<KdeDecoration>(*this, static_cast<wlr_server_decoration*>(data)));
+    });
     wlr_xdg_decoration_manager_v1* xdg = wlr_xdg_decoration_manager_v1_create(display);
     new_toplevel_decoration_.connect(&xdg->events.new_toplevel_decoration, [this](void* data) {
-        toplevels_.push_back(std::make_unique<Toplevel>(*this, static_cast<wlr_xdg_toplevel_decoration_v1*>(data)));
+        toplevels_.push_back(
+            std::make_unique<XdgToplevel>(*this, static_cast<wlr_xdg_toplevel_decoration_v1*>(data)));
     });
 }
 
 Decorations::~Decorations() = default;
+
+bool Decorations::server_side(wlr_surface* surface) const
+{
+    for (const auto& toplevel : toplevels_)
+        if (toplevel->surface() == surface)
+            return toplevel->server_side();
+    for (const auto& decoration : kde_decorations_)
+        if (decoration->surface() == surface)
+            return decoration->server_side();
+    return false;
+}
 
 }  // namespace kiln::compositor

@@ -1,8 +1,18 @@
-// Decorations: who draws window borders, answered through xdg-decoration and KDE server-decoration. kiln draws none
-// yet, so it answers client-side to every toplevel, whatever the client asks for.
+// Decorations: who draws window borders, answered through xdg-decoration and KDE server-decoration, and the rule
+// kiln follows ([decorations] mode in kiln.ini):
+//   client (the default)  client-side always: xdg-decoration answers client_side to every request; KDE's default
+//                         mode is Client, and a request for Server is answered with Client again.
+//   server                server-side unless the client asks to draw its own: xdg-decoration answers server_side to a
+//                         client that asks for it or asks nothing (unset_mode), client_side to one that asks for that;
+//                         KDE's default mode is Server, and a client's request is honoured.
+//   client-preferred      client-side unless the client asks kiln to draw them: xdg-decoration answers server_side
+//                         only to a request for it; KDE's default mode is Client, and a request is honoured.
+// A client that speaks neither protocol draws its own. Where the answer is server-side, the window's View draws a
+// border and title bar (ServerDecoration).
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/session/settings.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>
@@ -12,16 +22,23 @@ namespace kiln::compositor {
 
 class Decorations {
 public:
-    explicit Decorations(wl_display* display);
+    Decorations(wl_display* display, DecorationMode mode);
     ~Decorations();
     Decorations(const Decorations&) = delete;
     Decorations& operator=(const Decorations&) = delete;
 
-private:
-    class Toplevel;
+    // Whether kiln draws `surface`'s decorations: the answer it gave the surface's client, through either protocol.
+    bool server_side(wlr_surface* surface) const;
 
-    std::list<std::unique_ptr<Toplevel>> toplevels_;
+private:
+    class XdgToplevel;
+    class KdeDecoration;
+
+    DecorationMode mode_;
+    std::list<std::unique_ptr<XdgToplevel>> toplevels_;
+    std::list<std::unique_ptr<KdeDecoration>> kde_decorations_;
     wl::Listener new_toplevel_decoration_;
+    wl::Listener new_kde_decoration_;
 };
 
 }  // namespace kiln::compositor

@@ -4,6 +4,7 @@
 
 #include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
+#include "compositor/shell/decorations.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 
@@ -70,6 +71,7 @@ View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
         if (configured_)
             set_maximized(xdg_->toplevel->requested.maximized);
     });
+    set_title_.connect(&toplevel->events.set_title, [this](void*) { update_decoration(); });
     request_minimize_.connect(&toplevel->events.request_minimize, [this](void*) {
         if (mapped_)
             set_minimized(true);
@@ -99,6 +101,8 @@ void View::move_to(int x, int y)
 void View::set_activated(bool activated)
 {
     wlr_xdg_toplevel_set_activated(xdg_, activated);
+    activated_ = activated;
+    update_decoration();
 }
 
 wlr_output* View::output() const
@@ -131,9 +135,10 @@ void View::commit()
     if (!mapped_)
         return;
     unresponsive_ = false;  // it draws: it is alive again
+    update_decoration();  // the geometry may have changed
     if (refit_) {
         // Mapped larger than the area, it was asked for a size that fits: once it takes it, it is placed again.
-        const placement::Box area = shell_.usable_area(output());
+        const placement::Box area = this->area(output());
         const wlr_box box = geometry();
         if (box.width <= area.width && box.height <= area.height) {
             refit_ = false;
@@ -160,8 +165,11 @@ void View::commit()
 void View::map()
 {
     mapped_ = true;
+    // A KDE server-decoration object may have come before the surface was a toplevel: its answer applies now.
+    set_server_decorated(server_.decorations().server_side(surface()));
     if (!placed_)
         place();
+    update_decoration();
     wlr_scene_node_raise_to_top(node_);
     shell_.view_mapped(*this);
 }
@@ -181,7 +189,7 @@ void View::place()
     if (parent && !parent->mapped())
         parent = nullptr;
     wlr_output* output = parent ? parent->output() : shell_.output_under_pointer();
-    const placement::Box area = shell_.usable_area(output);
+    const placement::Box area = this->area(output);
     if (area.width <= 0 || area.height <= 0) {
         move_to(0, 0);  // no output to be on: it is placed when it commits again
         placed_ = false;
@@ -262,6 +270,7 @@ void View::apply_state()
     server_.seat().scene_changed();
     wlr_xdg_toplevel_set_fullscreen(xdg_, fullscreen_);
     wlr_xdg_toplevel_set_maximized(xdg_, maximized_);
+    update_decoration();  // none while fullscreen
     if (fullscreen_ || maximized_) {
         const wlr_box box = state_box();
         wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box.width), static_cast<uint32_t>(box.height));
@@ -285,8 +294,49 @@ wlr_box View::state_box() const
         if (box)
             return *box;
     }
-    const placement::Box area = shell_.usable_area(output());
+    const placement::Box area = this->area(output());
     return {area.x, area.y, area.width, area.height};
+}
+
+placement::Box View::area(wlr_output* output) const
+{
+    placement::Box area = shell_.usable_area(output);
+    if (!decoration_ || area.width <= 0 || area.height <= 0)
+        return area;
+    // The title bar and borders stay inside the usable area too.
+    constexpr ServerDecoration::Insets insets = ServerDecoration::insets;
+    return {area.x + insets.left, area.y + insets.top, std::max(1, area.width - insets.left - insets.right),
+            std::max(1, area.height - insets.top - insets.bottom)};
+}
+
+void View::update_decoration()
+{
+    if (!decoration_)
+        return;
+    const wlr_box box = geometry();
+    const char* title = xdg_->toplevel ? xdg_->toplevel->title : nullptr;
+    decoration_->update(box.width, box.height, activated_, !fullscreen_, title ? title : "");
+}
+
+void View::set_server_decorated(bool decorated)
+{
+    if (decorated == (decoration_ != nullptr))
+        return;
+    if (decorated)
+        decoration_ = std::make_unique<ServerDecoration>(node_);
+    else
+        decoration_.reset();
+    update_decoration();
+    server_.seat().scene_changed();
+    // The area a maximized window fills changed. Not while going away: wlroots unmaps a surface before its
+    // decoration object goes with it, and a configure scheduled then would outlive the toplevel.
+    if (maximized_ && !fullscreen_ && (decorated ? configured_ : mapped_))
+        apply_state();
+}
+
+ServerDecoration::Part View::decoration_at(double lx, double ly) const
+{
+    return decoration_ ? decoration_->part_at(lx - x_, ly - y_) : ServerDecoration::Part{};
 }
 
 void View::begin_resize(uint32_t edges)

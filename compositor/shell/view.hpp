@@ -1,8 +1,13 @@
-// View: one xdg toplevel window in the scene: where it is, and whether it is maximized, fullscreen or minimized.
+// View: one xdg toplevel window in the scene: where it is, whether it is maximized, fullscreen or minimized, and
+// kiln's decoration around it when it has one.
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/shell/placement.hpp"
+#include "compositor/shell/server_decoration.hpp"
 #include "compositor/wlr.hpp"
+
+#include <memory>
 
 namespace kiln::compositor {
 
@@ -54,6 +59,11 @@ public:
     // Asks the client for a size, within its min/max size; returns what was asked.
     void request_size(int width, int height);
 
+    // kiln draws this window's border and title bar (its client agreed to server-side decorations), or not.
+    void set_server_decorated(bool decorated);
+    // The part of kiln's decoration under a layout point; none where kiln draws none.
+    ServerDecoration::Part decoration_at(double lx, double ly) const;
+
 private:
     void initial_commit();
     void commit();
@@ -65,6 +75,9 @@ private:
     void apply_state();
     // Where a fullscreen window (its output) or a maximized one (its output's usable area) goes.
     wlr_box state_box() const;
+    // The area the window geometry may fill on `output`: its usable area less kiln's decoration, if any.
+    placement::Box area(wlr_output* output) const;
+    void update_decoration();
 
     Server& server_;
     XdgShell& shell_;
@@ -84,6 +97,8 @@ private:
     wlr_box saved_{};  // geometry before maximize or fullscreen; width 0 when none
     uint32_t resize_edges_ = 0;
     wlr_box resize_start_{};
+    bool activated_ = false;
+    std::unique_ptr<ServerDecoration> decoration_;  // while kiln decorates the window
 
     wl::Listener commit_;
     wl::Listener map_;
@@ -95,6 +110,7 @@ private:
     wl::Listener request_fullscreen_;
     wl::Listener request_maximize_;
     wl::Listener request_minimize_;
+    wl::Listener set_title_;
     wl::Listener fullscreen_output_destroy_;
 };
 

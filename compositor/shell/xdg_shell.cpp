@@ -8,6 +8,8 @@
 #include "compositor/shell/view.hpp"
 #include "compositor/shell/xdg_popup.hpp"
 
+#include <linux/input-event-codes.h>
+
 #include <algorithm>
 
 namespace kiln::compositor {
@@ -186,6 +188,44 @@ void XdgShell::end_grab()
         return;
     server_.seat().cancel_grab(*grab_);  // a no-op when the seat has already let go (the button's release)
     grab_.reset();
+}
+
+bool XdgShell::press_decoration(double lx, double ly, uint32_t button)
+{
+    double sx = 0;
+    double sy = 0;
+    wlr_scene_node* node = wlr_scene_node_at(&server_.scene()->node, lx, ly, &sx, &sy);
+    if (!node || node->type == WLR_SCENE_NODE_SURFACE)
+        return false;
+    // Only kiln's decorations are rectangles or buffers in a view's tree; the view says which part was pressed.
+    View* view = nullptr;
+    for (const auto& candidate : views_)
+        for (wlr_scene_node* n = node; n && !view; n = n->parent)
+            if (n == candidate->node())
+                view = candidate.get();
+    if (!view || !view->mapped())
+        return false;
+    const ServerDecoration::Part part = view->decoration_at(lx, ly);
+    if (part.action == ServerDecoration::Action::none)
+        return false;
+    focus(view);
+    if (button != BTN_LEFT)
+        return true;
+    switch (part.action) {
+    case ServerDecoration::Action::move:
+        begin_move(*view);
+        break;
+    case ServerDecoration::Action::resize:
+        if (!view->maximized() && !view->fullscreen())
+            start_grab(*view, part.edges);
+        break;
+    case ServerDecoration::Action::close:
+        view->close();
+        break;
+    case ServerDecoration::Action::none:
+        break;
+    }
+    return true;
 }
 
 wlr_output* XdgShell::output_under_pointer() const

@@ -50,6 +50,10 @@ public:
     void request_grab(View& view, wlr_seat_client* client, uint32_t serial, uint32_t edges);
     // Called by the grab when its button is released.
     void end_grab();
+    // A button pressed at layout (lx, ly): on kiln's decoration of a window, the window is focused and, for the left
+    // button, its title bar starts a move, its edges a resize, its close box asks it to close. True when the press
+    // was on a decoration (it then goes to no client).
+    bool press_decoration(double lx, double ly, uint32_t button);
 
     wlr_output* output_under_pointer() const;
     // Maximized windows on `output` are fitted to its usable area again.

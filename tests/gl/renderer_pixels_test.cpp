@@ -1,4 +1,5 @@
 // The renderer draws the right pixels: every shm format, damage-only uploads, source boxes, alpha, scissor.
+#include "renderer/cpu_compositor.hpp"
 #include "renderer/formats.hpp"
 #include "tests/gl/gl_fixture.hpp"
 
@@ -174,6 +175,43 @@ TEST_CASE("solid quads and scissoring to damage", "[gl]")
     CHECK(target.at(16, 0) == 0x000000);
     CHECK(target.at(24, 24) == 0xff0000);
     CHECK(target.at(23, 23) == 0x000000);
+}
+
+TEST_CASE("solid quads, opaque or blended, give the pixels CPU composition's fills give", "[gl]")
+{
+    // The frame pipeline draws solid rectangles (decorations) with GL or fills them with pixman, frame by frame:
+    // an opaque rectangle must come out the same both ways, a translucent one within rounding.
+    GlFixture gl;
+    auto target = gl.make_target(8, 4);
+    const Color opaque{0x28 / 255.0f, 0x55 / 255.0f, 0x77 / 255.0f, 1.0f};
+    const Color translucent{0.4f, 0.1f, 0.0f, 0.5f};  // premultiplied
+    gl.renderer->begin(*target.target);
+    gl.renderer->clear({0, 0, 1, 1});
+    gl.renderer->set_blending(false);
+    gl.renderer->draw_solid(opaque, box_matrix(0, 0, 4, 4));
+    gl.renderer->set_blending(true);
+    gl.renderer->draw_solid(translucent, box_matrix(4, 0, 4, 4));
+    gl.renderer->end();
+
+    std::vector<uint32_t> memory(8 * 4, 0xff0000ff);  // blue, as GL cleared
+    CpuCompositor cpu(CpuImage{fourcc::xrgb8888, 8, 4, 8 * 4, memory.data()});
+    REQUIRE(cpu.ok());
+    const Box left[] = {{0, 0, 4, 4}};
+    const Box right[] = {{4, 0, 4, 4}};
+    cpu.fill_premultiplied(left, opaque, false);
+    cpu.fill_premultiplied(right, translucent, true);
+
+    CHECK(target.at(1, 1) == 0x285577);
+    CHECK((memory[1 * 8 + 1] & 0xffffff) == 0x285577);
+    const uint32_t gl_pixel = target.at(5, 2);
+    const uint32_t cpu_pixel = memory[2 * 8 + 5] & 0xffffff;
+    for (int shift : {16, 8, 0}) {
+        const int difference = static_cast<int>((gl_pixel >> shift) & 0xff) - static_cast<int>((cpu_pixel >> shift) & 0xff);
+        CHECK(difference >= -1);
+        CHECK(difference <= 1);
+    }
+    CHECK(((gl_pixel >> 16) & 0xff) >= 0x65);  // 0.4 red over blue at half coverage
+    CHECK((gl_pixel & 0xff) >= 0x7e);
 }
 
 TEST_CASE("programs come from the program cache on first use, or ahead of it through prepare()", "[gl]")

@@ -1,10 +1,13 @@
 """kiln's frame pipeline, headless: culled, per-rectangle, age-aware frames equal a full redraw pixel for pixel;
-translucent windows blend; a window under an opaque fullscreen one is not drawn; a dma-buf rewritten in place shows
-its new pixels without a new import or any shm upload; nothing is read back when nobody shows the pixels."""
+translucent windows blend; so do windows with kiln's decorations (solid rectangles and title text buffers), recoloured
+and removed; a window under an opaque fullscreen one is not drawn; a dma-buf rewritten in place shows its new pixels
+without a new import or any shm upload; nothing is read back when nobody shows the pixels."""
 import os
 import select
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kiln_harness import Kiln, check, client_binary, need, rgb, run_test, stat  # noqa: E402
@@ -45,25 +48,57 @@ def blend(top, alpha, below):
     return tuple(round(t * alpha / 255) + round(b * (255 - alpha) / 255) for t, b in zip(top, below))
 
 
-def scene_matches_full_redraw(composition):
-    """`composition`: gl (llvmpipe draws) or auto (kiln composes these shm windows on the CPU)."""
-    with Kiln("--composition", composition, size="640x480") as kiln:
-        culled = show_scene(kiln, SCENE)
+# Removed when the script exits (a weakref finalizer), so the test leaves nothing in TMPDIR.
+SCRATCH = tempfile.TemporaryDirectory(prefix="kiln-frame-pipeline-")
+
+
+def decorations_config():
+    path = Path(SCRATCH.name) / "kiln.ini"
+    path.write_text("[decorations]\nmode=server\n")
+    return path
+
+
+def show_decorated_scene(kiln):
+    """SCENE with kiln's decorations (solid rectangles): each new window's focus recolours the one before, and a
+    last decorated window that maps over the others and goes away takes its rectangles with it."""
+    show_scene(kiln, [args + ["--server-decoration"] for args in SCENE])
+    passing = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "150x90", "--color", "8844cc", "--frames", "20",
+                          "--server-decoration"])
+    check(passing.wait(20) == 0, "the passing decorated window drew its frames and left")
+    time.sleep(0.3)
+    return kiln.screenshot()
+
+
+def scene_matches_full_redraw(composition, decorated=False):
+    """`composition`: gl (llvmpipe draws) or auto (kiln composes these shm windows on the CPU). `decorated`: the
+    windows have kiln's border and title bar."""
+    extra = ["--config", str(decorations_config())] if decorated else []
+    show = show_decorated_scene if decorated else (lambda kiln: show_scene(kiln, SCENE))
+    label = f"{composition}{', decorated' if decorated else ''}"
+    with Kiln("--composition", composition, *extra, size="640x480") as kiln:
+        culled = show(kiln)
         status, stats = kiln.stop()
     check(status == 0, "kiln exits 0")
     check(stat(stats, "buffers.readback_bytes") == 0,
-          f"[{composition}] headless: no frame is read back into CPU memory (nothing shows it; screencopy reads "
+          f"[{label}] headless: no frame is read back into CPU memory (nothing shows it; screencopy reads "
           f"where the frame is)")
     on_cpu = stat(stats, "frames.composed_on_cpu")
     check(on_cpu == 0 if composition == "gl" else on_cpu == stat(stats, "frames.rendered"),
-          f"[{composition}] {on_cpu} of {stat(stats, 'frames.rendered')} frames composed on the CPU")
+          f"[{label}] {on_cpu} of {stat(stats, 'frames.rendered')} frames composed on the CPU")
     # The reference: every frame drawn whole by GL, blending everything, culling nothing.
-    with Kiln("--debug-full-redraw", "--composition", "gl", size="640x480") as kiln:
-        reference = show_scene(kiln, SCENE)
+    with Kiln("--debug-full-redraw", "--composition", "gl", *extra, size="640x480") as kiln:
+        reference = show(kiln)
         kiln.stop()
     differing = sum(1 for i in range(0, len(culled.pixels), 3) if culled.pixels[i:i + 3] != reference.pixels[i:i + 3])
-    check(differing == 0, f"[{composition}] after {sum(int(a[5]) for a in SCENE)} partial-damage frames the culled, "
+    check(differing == 0, f"[{label}] after {sum(int(a[5]) for a in SCENE)} partial-damage frames the culled, "
           f"per-rectangle frames equal a full GL redraw ({differing} pixels differ)")
+    if decorated:
+        check(culled.count(rgb("285577"), tolerance=0) > 1000 and culled.count(rgb("4c4c4c"), tolerance=0) > 1000,
+              f"[{label}] the focused and unfocused windows' title bars and borders are drawn")
+        check(culled.count(rgb("8844cc"), tolerance=2) == 0, f"[{label}] nothing is left of the window that went")
+        if os.environ.get("KILN_TITLE_TEXT", "1") == "1":
+            text = culled.count(rgb("ededed"), tolerance=2)
+            check(text > 40, f"[{label}] the title bars show their titles (scene buffers; {text} text pixels)")
     over_black = blend(rgb("cc2222"), 128, (0, 0, 0))
     over_blue = blend(rgb("cc2222"), 128, rgb("3366cc"))
     over_green = blend(rgb("cc2222"), 128, rgb("22aa44"))
@@ -114,6 +149,8 @@ def main():
     need("grim")
     scene_matches_full_redraw("gl")
     scene_matches_full_redraw("auto")
+    scene_matches_full_redraw("gl", decorated=True)
+    scene_matches_full_redraw("auto", decorated=True)
     covered_windows_are_culled()
     dmabuf_rewritten_in_place()
 

@@ -436,3 +436,13 @@ TEST_CASE("[xwayland] mode, and a flag wins over it")
     REQUIRE(result.options);
     CHECK(result.options->xwayland == XwaylandMode::lazy);
 }
+
+TEST_CASE("[decorations] mode: client by default, server or client-preferred when asked")
+{
+    CHECK(apply("").options.decorations.mode == DecorationMode::client);
+    CHECK(apply("[decorations]\nmode=server\n").options.decorations.mode == DecorationMode::server);
+    CHECK(apply("[decorations]\nmode=client-preferred\n").options.decorations.mode ==
+          DecorationMode::client_preferred);
+    CHECK(apply("[decorations]\nmode=client\n").options.decorations.mode == DecorationMode::client);
+    check_one_problem("[decorations]\nmode=both\n", 2, "client, server or client-preferred");
+}

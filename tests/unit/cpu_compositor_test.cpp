@@ -37,6 +37,27 @@ TEST_CASE("fill writes premultiplied colour inside the boxes only")
     CHECK(target.at(3, 3) == 0x11111111);
 }
 
+TEST_CASE("premultiplied fills replace, or compose source-over when blended")
+{
+    Pixels target(fourcc::xrgb8888, 4, 1, 0xff0000ff);  // blue
+    CpuCompositor compositor(target.image);
+    REQUIRE(compositor.ok());
+    const Color half_red{0.5f, 0.0f, 0.0f, 0.5f};  // red at alpha 0.5, premultiplied
+    const Box first[] = {{0, 0, 1, 1}};
+    const Box second[] = {{1, 0, 1, 1}};
+    compositor.fill_premultiplied(first, half_red, true);
+    compositor.fill_premultiplied(second, half_red, false);
+    // over: 0x80 red + 0xff * (1 - 0.5) blue; replaced: the colour alone (x888 drops its alpha).
+    CHECK((target.at(0, 0) & 0xff0000) == 0x800000);
+    CHECK((target.at(0, 0) & 0xff) == 0x7f);
+    CHECK((target.at(1, 0) & 0xffffff) == 0x800000);
+    // An opaque colour covers whatever is there, blended or not; boxes outside it stay untouched.
+    const Box both[] = {{2, 0, 1, 1}};
+    compositor.fill_premultiplied(both, Color{0.0f, 1.0f, 0.0f, 1.0f}, true);
+    CHECK((target.at(2, 0) & 0xffffff) == 0x00ff00);
+    CHECK(target.at(3, 0) == 0xff0000ff);
+}
+
 TEST_CASE("copy maps source texels 1:1 from the given offset, clipped to the box")
 {
     Pixels source(fourcc::xrgb8888, 4, 4);

@@ -1,0 +1,69 @@
+// ServerDecoration: the border and title bar (with the title and a close box at its right end) kiln draws around a
+// window whose client lets kiln decorate it: solid scene rectangles and a text buffer in the window's tree, fitted to
+// its geometry, coloured by focus, hidden while the window is fullscreen.
+#pragma once
+
+#include "compositor/listener.hpp"
+#include "compositor/wlr.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace kiln::compositor {
+
+class ServerDecoration {
+public:
+    // Sizes in layout pixels. The title bar's top `border` pixels are its top edge for resizing.
+    static constexpr int border = 4;
+    static constexpr int title_height = 24;
+    static constexpr int close_margin = 4;  // between the close box and the title bar's edges
+    // 0xRRGGBB: the focused window's border and title, an unfocused one's, and the close box.
+    static constexpr uint32_t active_rgb = 0x285577;
+    static constexpr uint32_t inactive_rgb = 0x4c4c4c;
+    static constexpr uint32_t close_rgb = 0xd03c3c;
+
+    // What pressing a point of the decoration does.
+    enum class Action { none, move, resize, close };
+    struct Part {
+        Action action = Action::none;
+        uint32_t edges = 0;  // wlr_edges, for resize
+    };
+
+    // How far the decoration reaches beyond the window geometry on each side.
+    struct Insets {
+        int left;
+        int top;
+        int right;
+        int bottom;
+    };
+    static constexpr Insets insets{border, title_height, border, border};
+
+    // Rectangles in `parent`, whose origin is the window geometry's top-left corner; hidden until update().
+    explicit ServerDecoration(wlr_scene_node* parent);
+    ~ServerDecoration();
+    ServerDecoration(const ServerDecoration&) = delete;
+    ServerDecoration& operator=(const ServerDecoration&) = delete;
+
+    // Fits the rectangles around a window of width × height, in the focused or unfocused colours, with `title` on
+    // the title bar (where kiln has Pango), or hides them.
+    void update(int width, int height, bool active, bool shown, const std::string& title);
+    // The part at (x, y), relative to the window geometry's top-left; none outside the decoration or when hidden.
+    Part part_at(double x, double y) const;
+
+private:
+    wlr_scene_tree* tree_;  // null once the scene destroyed it with the window's tree
+    // Title bar, left, right and bottom borders, then the close box on the title bar.
+    std::array<wlr_scene_rect*, 5> rects_{};
+    wlr_scene_buffer* title_ = nullptr;  // the title text, drawn again when it, its width or the focus changes
+    std::string title_text_;
+    int title_width_ = 0;
+    bool title_active_ = false;
+    int width_ = 0;
+    int height_ = 0;
+    bool shown_ = false;
+
+    wl::Listener tree_destroy_;
+};
+
+}  // namespace kiln::compositor

@@ -1,0 +1,100 @@
+// Title text: Pango lays the title out in one ellipsized line, cairo draws it into memory a wlr_buffer hands out.
+#include "compositor/shell/title_text.hpp"
+
+#include <drm_fourcc.h>
+
+#if KILN_HAVE_PANGO
+#include <pango/pangocairo.h>
+#endif
+
+namespace kiln::compositor {
+
+#if KILN_HAVE_PANGO
+namespace {
+
+// A cairo image surface (ARGB32: XRGB8888 in memory, opaque here) as a read-only wlr_buffer.
+struct TextBuffer {
+    wlr_buffer base;  // first: wlroots hands this pointer back
+    cairo_surface_t* surface;
+};
+
+void buffer_destroy(wlr_buffer* buffer) noexcept
+{
+    auto* self = reinterpret_cast<TextBuffer*>(buffer);
+    cairo_surface_destroy(self->surface);
+    delete self;
+}
+
+bool begin_access(wlr_buffer* buffer, uint32_t flags, void** data, uint32_t* format, size_t* stride) noexcept
+{
+    if (flags & WLR_BUFFER_DATA_PTR_ACCESS_WRITE)
+        return false;
+    auto* self = reinterpret_cast<TextBuffer*>(buffer);
+    *data = cairo_image_surface_get_data(self->surface);
+    *format = DRM_FORMAT_XRGB8888;
+    *stride = static_cast<size_t>(cairo_image_surface_get_stride(self->surface));
+    return true;
+}
+
+void end_access(wlr_buffer*) noexcept {}
+
+const wlr_buffer_impl buffer_impl = {
+    .destroy = buffer_destroy,
+    .get_dmabuf = nullptr,
+    .get_shm = nullptr,
+    .begin_data_ptr_access = begin_access,
+    .end_data_ptr_access = end_access,
+};
+
+double channel(uint32_t rgb, int shift)
+{
+    return static_cast<double>((rgb >> shift) & 0xff) / 255.0;
+}
+
+}  // namespace
+
+wlr_buffer* render_title(const std::string& title, int width, int height, uint32_t background_rgb)
+{
+    if (title.empty() || width <= 0 || height <= 0)
+        return nullptr;
+    cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(surface);
+        return nullptr;
+    }
+    cairo_t* cr = cairo_create(surface);
+    cairo_set_source_rgb(cr, channel(background_rgb, 16), channel(background_rgb, 8), channel(background_rgb, 0));
+    cairo_paint(cr);
+    PangoLayout* layout = pango_cairo_create_layout(cr);
+    PangoFontDescription* font = pango_font_description_from_string("Sans 10");
+    pango_layout_set_font_description(layout, font);
+    pango_font_description_free(font);
+    pango_layout_set_text(layout, title.c_str(), static_cast<int>(title.size()));
+    pango_layout_set_width(layout, width * PANGO_SCALE);
+    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END);
+    pango_layout_set_single_paragraph_mode(layout, true);
+    int text_width = 0;
+    int text_height = 0;
+    pango_layout_get_pixel_size(layout, &text_width, &text_height);
+    cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
+    cairo_move_to(cr, 0, (height - text_height) / 2.0);
+    pango_cairo_show_layout(cr, layout);
+    g_object_unref(layout);
+    cairo_destroy(cr);
+    cairo_surface_flush(surface);
+
+    auto* buffer = new TextBuffer{{}, surface};
+    wlr_buffer_init(&buffer->base, &buffer_impl, width, height);
+    return &buffer->base;
+}
+
+#else
+
+wlr_buffer* render_title(const std::string&, int, int, uint32_t)
+{
+    return nullptr;
+}
+
+#endif
+
+}  // namespace kiln::compositor

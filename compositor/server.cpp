@@ -34,6 +34,7 @@
 #include "compositor/protocols/ext_session_lock_v1.hpp"
 #include "compositor/session/output_management.hpp"
 #include "compositor/session/output_power.hpp"
+#include "compositor/session/session_activity.hpp"
 #include "compositor/input/pointer_constraints.hpp"
 #include "compositor/input/pointer_gestures.hpp"
 #include "compositor/shell/xdg_shell.hpp"
@@ -149,6 +150,10 @@ bool Server::start(std::string& error)
         backend_ = nullptr;
         terminate(exit_status_);
     });
+    // On a seat (DRM through libseat). wlroots itself gives up DRM master and the input devices when the VT goes,
+    // takes them back when it returns and restores the outputs' modes (a flip whose frame event restarts drawing).
+    if (wlr_session* session = wlr_backend_get_session(backend_))
+        session_activity_ = std::make_unique<SessionActivity>(session);
 
     std::string render_error;
     bridge_ = RenderBridge::create(wlr_backend_get_drm_fd(backend_), *programs_, render_error);
@@ -494,6 +499,11 @@ void Server::restore_focus()
         focus_top_view();
 }
 
+bool Server::session_active() const
+{
+    return !session_activity_ || session_activity_->active();
+}
+
 void Server::switch_vt(int vt)
 {
     wlr_session* session = backend_ ? wlr_backend_get_session(backend_) : nullptr;
@@ -590,6 +600,8 @@ bool Server::prepare_programs(bool one_only)
 
 void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 {
+    if (!session_active())
+        ++frames_while_inactive_;
     if (frames_rendered_ == 0 && precompile_ == PrecompileMode::background) {
         // After the first frame, one program per idle moment of the event loop.
         auto step = [](void* data) noexcept {
@@ -670,6 +682,11 @@ void Server::report_stats(Stats& stats) const
     for (const auto& output : outputs_)
         slots = std::max<uint64_t>(slots, output->ring_slots());
     stats.set("frames.ring_slots", slots);
+    if (session_activity_) {
+        stats.set("session.deactivations", session_activity_->deactivations());
+        stats.set("session.activations", session_activity_->activations());
+        stats.set("session.frames_while_inactive", frames_while_inactive_);
+    }
     if (acquire_fences_) {
         stats.set("fences.acquire_waits", acquire_fences_->waits());
         stats.set("fences.acquire_waiting", uint64_t{acquire_fences_->waiting()});

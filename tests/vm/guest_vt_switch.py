@@ -163,6 +163,9 @@ def main():
         print(f"stats: session {session}, frames {stats['frames']['rendered']}")
         check(session["deactivations"] == 2 and session["activations"] == 2,
               "kiln counted two pauses and two returns of the session")
+        # Every commit fails while away: a frame drawn then is wasted, and retrying refused commits spins.
+        check(session["frames_while_inactive"] == 0,
+              f"kiln drew {session['frames_while_inactive']} frames while away (none: nothing can be shown)")
     finally:
         if demo and demo.poll() is None:
             demo.kill()

@@ -151,9 +151,10 @@ bool Server::start(std::string& error)
         terminate(exit_status_);
     });
     // On a seat (DRM through libseat). wlroots itself gives up DRM master and the input devices when the VT goes,
-    // takes them back when it returns and restores the outputs' modes (a flip whose frame event restarts drawing).
+    // takes master back when it returns and restores the outputs' modes (a flip whose frame event restarts drawing);
+    // SessionActivity brings the input devices back.
     if (wlr_session* session = wlr_backend_get_session(backend_))
-        session_activity_ = std::make_unique<SessionActivity>(session);
+        session_activity_ = std::make_unique<SessionActivity>(display_, backend_, session);
 
     std::string render_error;
     bridge_ = RenderBridge::create(wlr_backend_get_drm_fd(backend_), *programs_, render_error);
@@ -686,6 +687,7 @@ void Server::report_stats(Stats& stats) const
         stats.set("session.deactivations", session_activity_->deactivations());
         stats.set("session.activations", session_activity_->activations());
         stats.set("session.frames_while_inactive", frames_while_inactive_);
+        stats.set("session.input_reopens", session_activity_->input_reopens());
     }
     if (acquire_fences_) {
         stats.set("fences.acquire_waits", acquire_fences_->waits());

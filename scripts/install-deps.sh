@@ -36,7 +36,7 @@ base=(
   adwaita-icon-theme
   xwayland libxcb1-dev xterm xclip procps
   sway gnuplot-nox
-  qemu-system-x86 busybox-static cpio kmod xz-utils seatd
+  qemu-system-x86 busybox-static cpio kmod xz-utils seatd udev
   clang libclang-rt-14-dev
   wlcs
 )

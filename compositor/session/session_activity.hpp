@@ -10,7 +10,9 @@ namespace kiln::compositor {
 
 class SessionActivity {
 public:
-    explicit SessionActivity(wlr_session* session);
+    // `backend` is the multi backend the session's DRM and libinput backends are part of.
+    SessionActivity(wl_display* display, wlr_backend* backend, wlr_session* session);
+    ~SessionActivity();
     SessionActivity(const SessionActivity&) = delete;
     SessionActivity& operator=(const SessionActivity&) = delete;
 
@@ -19,11 +21,19 @@ public:
     bool active() const { return session_ && session_->active; }
     uint64_t deactivations() const { return deactivations_; }
     uint64_t activations() const { return activations_; }
+    // Input devices opened afresh on returns (see reopen_input).
+    uint64_t input_reopens() const { return input_reopens_; }
 
 private:
+    void reopen_input();
+
+    wl_display* display_;
+    wlr_backend* backend_;
     wlr_session* session_;
+    wl_event_source* reopen_ = nullptr;
     uint64_t deactivations_ = 0;
     uint64_t activations_ = 0;
+    uint64_t input_reopens_ = 0;
 
     wl::Listener active_;
     wl::Listener destroy_;

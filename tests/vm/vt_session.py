@@ -107,8 +107,9 @@ class KilnOnVt:
         self.launcher = subprocess.Popen(["seatd-launch", "--", kiln_binary(), "--backend", "drm", "--socket", SOCKET,
                                           "--stats", str(self.stats_path), *args], env=env,
                                          stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
+        # Ready once it says where clients connect (a killed kiln leaves its socket file behind, so that is no sign).
         deadline = time.monotonic() + 90
-        while not (RUNTIME / SOCKET).exists():
+        while f"clients connect with WAYLAND_DISPLAY={SOCKET}" not in self.log():
             if self.launcher.poll() is not None:
                 raise AssertionError(f"kiln exited before opening its socket:\n{self.log()}")
             if time.monotonic() > deadline:

@@ -47,8 +47,9 @@ def main():
         check(True, "a client is drawing")
 
         os.kill(kiln.pid, signal.SIGKILL)
-        status = kiln.launcher.wait(60)
+        status = kiln.wait_exit()
         print(f"seatd-launch exited {status} after kiln was killed")
+        check(True, "seatd-launch and its seatd have exited")
         check(client.wait(60) != 0, f"the client was told its compositor is gone ({client.stderr.read().strip()})")
         check(active_vt() == "tty1", "VT 1 is still in front")
         mode, kb = tty_modes("/dev/tty1")

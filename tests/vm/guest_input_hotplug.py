@@ -75,7 +75,7 @@ def main():
     kiln = KilnOnVt(extra_env={"WLR_LIBINPUT_NO_DEVICES": "1"})
     keyboard = pointer = None
     try:
-        conn = Connection(ENV)
+        conn = Connection(ENV, timeout=60)  # TCG under load: kiln can be seconds behind
         watch = SeatWatch(conn)
         watch.wait_caps(0, "kiln started with no input device")
 

@@ -130,7 +130,7 @@ def main():
                                  "--frames", "1000000"], env=ENV, stdout=subprocess.DEVNULL,
                                 stderr=open(kiln.log_path.with_name("demo.log"), "w"))
         wait_for_pixels(rgb(DEMO_COLOUR), "the animated kiln-demo-shm window")
-        conn = Connection(ENV)
+        conn = Connection(ENV, timeout=60)  # TCG under load: kiln can be seconds behind
         window = FramedWindow(conn)
         window.commit_frame()
         check(window.frame_done(30), "before the switch the wire client's frame callback comes")

@@ -96,6 +96,14 @@ def start_udevd():
     return udevd
 
 
+def _alive(pid):
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 class KilnOnVt:
     """kiln on the DRM backend through seatd-launch (seatd with its VT handling, kiln its only client)."""
 
@@ -119,6 +127,10 @@ class KilnOnVt:
         if len(pids) != 1:
             raise AssertionError(f"expected one kiln process, found {pids}")
         self.pid = int(pids[0])
+        self.seatd = [int(pid) for pid in subprocess.run(["pgrep", "-P", str(self.launcher.pid), "-x", "seatd"],
+                                                         capture_output=True, text=True).stdout.split()]
+        if not self.seatd:
+            raise AssertionError("seatd-launch has no seatd child")
 
     def log(self):
         return self.log_path.read_text(errors="replace")
@@ -134,10 +146,21 @@ class KilnOnVt:
     def running(self):
         return self.launcher.poll() is None
 
+    def wait_exit(self, timeout=60):
+        """Waits for seatd-launch and then seatd to end; returns seatd-launch's status. seatd-launch only sends seatd
+        SIGTERM on its way out, and the VT is seatd's to restore: its modes are final once seatd has gone."""
+        status = self.launcher.wait(timeout)
+        deadline = time.monotonic() + timeout
+        while any(_alive(pid) for pid in self.seatd):
+            if time.monotonic() > deadline:
+                raise AssertionError("seatd did not exit after seatd-launch")
+            time.sleep(0.2)
+        return status
+
     def stop(self):
         """SIGTERM to kiln itself (seatd-launch is its parent): it writes its stats and exits; returns them."""
         os.kill(self.pid, signal.SIGTERM)
-        status = self.launcher.wait(60)
+        status = self.wait_exit()
         if status != 0:
             raise AssertionError(f"kiln (through seatd-launch) exited {status}")
         return json.loads(self.stats_path.read_text())

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln::compositor {
@@ -50,12 +51,16 @@ SessionActivity::~SessionActivity()
 
 namespace {
 
-// WLR_LIBINPUT_NO_DEVICES set to `value` (nullptr: unset) for the scope, as it was afterwards.
+// WLR_LIBINPUT_NO_DEVICES set to `value` (nullptr: unset) for the scope, as it was afterwards. Left alone where it
+// already is so (the usual case: unset): other threads may read the environment.
 class ScopedNoDevices {
 public:
     explicit ScopedNoDevices(const char* value)
     {
         const char* was = std::getenv(name);
+        if ((was == nullptr) == (value == nullptr) && (!was || std::string_view(was) == value))
+            return;
+        changed_ = true;
         had_ = was != nullptr;
         if (had_)
             was_ = was;
@@ -66,6 +71,8 @@ public:
     }
     ~ScopedNoDevices()
     {
+        if (!changed_)
+            return;
         if (had_)
             setenv(name, was_.c_str(), 1);
         else
@@ -76,6 +83,7 @@ public:
 
 private:
     static constexpr const char* name = "WLR_LIBINPUT_NO_DEVICES";
+    bool changed_ = false;
     bool had_ = false;
     std::string was_;
 };

@@ -601,8 +601,6 @@ bool Server::prepare_programs(bool one_only)
 
 void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 {
-    if (!session_active())
-        ++frames_while_inactive_;
     if (frames_rendered_ == 0 && precompile_ == PrecompileMode::background) {
         // After the first frame, one program per idle moment of the event loop.
         auto step = [](void* data) noexcept {
@@ -623,6 +621,8 @@ void Server::frame_rendered(double cpu_ms, bool direct_scanout)
     if (frame_cpu_ms_.size() < 100000)
         frame_cpu_ms_.push_back(cpu_ms);
     stats_.mark_once("startup.first_frame_ms");
+    if (!session_active())
+        ++frames_while_inactive_;
 }
 
 void Server::frame_fenced(double ms)

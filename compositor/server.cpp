@@ -36,6 +36,7 @@
 #include "compositor/protocols/ext_session_lock_v1.hpp"
 #include "compositor/session/output_management.hpp"
 #include "compositor/session/output_power.hpp"
+#include "compositor/session/session_activity.hpp"
 #include "compositor/input/pointer_constraints.hpp"
 #include "compositor/input/pointer_gestures.hpp"
 #include "compositor/shell/xdg_shell.hpp"
@@ -200,6 +201,11 @@ bool Server::start(std::string& error)
         backend_ = nullptr;
         terminate(exit_status_);
     });
+    // On a seat (DRM through libseat). wlroots itself gives up DRM master and the input devices when the VT goes,
+    // takes master back when it returns and restores the outputs' modes (a flip whose frame event restarts drawing);
+    // SessionActivity brings the input devices back.
+    if (wlr_session* session = wlr_backend_get_session(backend_))
+        session_activity_ = std::make_unique<SessionActivity>(display_, backend_, session);
 
     if (!create_renderer(error))
         return false;
@@ -543,6 +549,11 @@ void Server::restore_focus()
         focus_top_view();
 }
 
+bool Server::session_active() const
+{
+    return !session_activity_ || session_activity_->active();
+}
+
 void Server::switch_vt(int vt)
 {
     wlr_session* session = backend_ ? wlr_backend_get_session(backend_) : nullptr;
@@ -669,6 +680,8 @@ void Server::frame_rendered(double cpu_ms, bool direct_scanout)
     if (frame_cpu_ms_.size() < 100000)
         frame_cpu_ms_.push_back(cpu_ms);
     stats_.mark_once("startup.first_frame_ms");
+    if (!session_active())
+        ++frames_while_inactive_;
 }
 
 void Server::frame_fenced(double ms)
@@ -734,6 +747,12 @@ void Server::report_stats(Stats& stats) const
     for (const auto& output : outputs_)
         slots = std::max<uint64_t>(slots, output->ring_slots());
     stats.set("frames.ring_slots", slots);
+    if (session_activity_) {
+        stats.set("session.deactivations", session_activity_->deactivations());
+        stats.set("session.activations", session_activity_->activations());
+        stats.set("session.frames_while_inactive", frames_while_inactive_);
+        stats.set("session.input_reopens", session_activity_->input_reopens());
+    }
     if (acquire_fences_) {
         stats.set("fences.acquire_waits", acquire_fences_->waits());
         stats.set("fences.acquire_waiting", uint64_t{acquire_fences_->waiting()});

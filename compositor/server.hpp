@@ -53,6 +53,7 @@ class XdgSurfaceRules;
 class Xwayland;
 class SinglePixelBufferV1;
 class XdgForeign;
+class SessionActivity;
 
 class Server {
 public:
@@ -103,6 +104,8 @@ public:
     View* focused_view() const;
     // Focus goes to the next shown view after the focused one, in the order they appeared (Alt+Tab).
     void focus_next();
+    // False while kiln's VT is switched away (DRM through libseat): output commits fail until it comes back.
+    bool session_active() const;
     // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
     void switch_vt(int vt);
     // How kiln.ini is read again on SIGHUP: the new options (flags still on top), or nullopt to keep the old.
@@ -189,6 +192,7 @@ private:
     std::unique_ptr<Xwayland> xwayland_;
     std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
+    std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;
@@ -196,6 +200,7 @@ private:
     uint64_t culled_surfaces_ = 0;
     uint64_t frames_render_ahead_ = 0;
     uint64_t frames_composed_on_cpu_ = 0;
+    uint64_t frames_while_inactive_ = 0;  // drawn while the session was away: each one's commit failed
     PrecompileMode precompile_ = PrecompileMode::fast;  // options' mode, automatic resolved
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;

@@ -37,7 +37,7 @@ base=(
   adwaita-icon-theme
   xwayland libxcb1-dev xterm xclip procps
   sway gnuplot-nox
-  qemu-system-x86 busybox-static cpio kmod xz-utils seatd
+  qemu-system-x86 busybox-static cpio kmod xz-utils seatd udev
   clang libclang-rt-14-dev
   wlcs
   foot fonts-dejavu-core gtk-3-examples gtk-4-examples qmlscene qml-module-qtquick2 qtwayland5

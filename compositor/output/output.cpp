@@ -143,7 +143,9 @@ void Output::compose()
 {
     // Frames already committed only wait for their fence to give buffers back: they do not hold the next one.
     const bool waiting = has_uncommitted();
-    if (backend_ready_ && !waiting && needs_frame())
+    // While kiln's VT is switched away every commit fails: nothing is drawn (nor a failed commit retried in a loop)
+    // until the session is back, when wlroots' restoring modeset brings the next frame event.
+    if (backend_ready_ && !waiting && needs_frame() && server_.session_active())
         render();
     // While a frame cannot be shown yet, clients are not asked for another: it would be drawn for nothing.
     if (waiting || (needs_frame() && backend_ready_))

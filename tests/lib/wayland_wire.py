@@ -53,11 +53,14 @@ class Event:
 class Connection:
     """One client connection to $XDG_RUNTIME_DIR/$WAYLAND_DISPLAY of `env`."""
 
-    def __init__(self, env):
+    def __init__(self, env, timeout=5.0):
+        """`timeout`: how long a wait for an event lasts unless a call says otherwise (slow rigs, such as a VM
+        under TCG, ask for more)."""
+        self.timeout = timeout
         path = os.path.join(env["XDG_RUNTIME_DIR"], env["WAYLAND_DISPLAY"])
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         # The socket file exists from bind(), a moment before the compositor listens on it.
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + timeout
         while True:
             try:
                 self.sock.connect(path)
@@ -160,8 +163,9 @@ class Connection:
             if obj != 1:
                 self.events.append(event)
 
-    def dispatch_until(self, predicate, timeout=5.0):
+    def dispatch_until(self, predicate, timeout=None):
         """Reads events until predicate(event) is true for a newly read or already queued one; returns it."""
+        timeout = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + timeout
         seen = 0
         while True:
@@ -174,7 +178,7 @@ class Connection:
                 raise ProtocolError(f"the awaited event did not come within {timeout} s")
             self._read(left)
 
-    def roundtrip(self, timeout=5.0):
+    def roundtrip(self, timeout=None):
         callback = self.create("wl_callback", 1, 0)
         self.dispatch_until(lambda e: e.obj == callback, timeout)
 

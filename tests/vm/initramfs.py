@@ -10,8 +10,9 @@ import stat
 import subprocess
 from pathlib import Path
 
-# What the guest needs: the 9p root and overlay, and the DRM devices. vkms and sw_sync are built by prepare.sh.
-WANTED = ["9pnet_virtio", "9p", "overlay", "vgem", "virtio-gpu"]
+# What the guest needs: the 9p root and overlay, the DRM devices, and evdev and uinput for the session tests' virtual
+# input devices. vkms and sw_sync are built by prepare.sh.
+WANTED = ["9pnet_virtio", "9p", "overlay", "vgem", "virtio-gpu", "evdev", "uinput"]
 
 
 def module_deps(modules_dir):

@@ -4,7 +4,6 @@ commands, X11 windows drawn where X places them, configure requests, stacking an
 fullscreen, a map/unmap flood, and the clipboard both ways."""
 import os
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -13,62 +12,19 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, build_dir, check, need, rgb, run_test, skip  # noqa: E402
+from kiln_harness import Kiln, check, need, rgb, run_test, skip  # noqa: E402
+from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection, Toplevel  # noqa: E402
+from x11_window import X11_CLIENT, XWindow, wait_active, x_display  # noqa: E402
 
-X11_CLIENT = os.environ.get("KILN_X11_CLIENT", str(build_dir() / "clients" / "kiln-x11-client"))
 RED, BLUE, GREEN, YELLOW = rgb("ff0000"), rgb("0000ff"), rgb("00ff00"), rgb("ffff00")
-BTN_LEFT = 0x110
 SIZE = (640, 480)
-
-
-def x_display(kiln):
-    """The DISPLAY kiln announces in its log."""
-    found = kiln.wait_for(lambda: re.search(r"DISPLAY=(:\d+)", kiln.logs()), "kiln to announce its X display")
-    return found.group(1)
 
 
 def xwayland_running(display):
     """Whether an Xwayland serves `display` (wlroots starts it as `Xwayland :N -rootless ...`)."""
     result = subprocess.run(["pgrep", "-f", f"^Xwayland {display} "], stdout=subprocess.DEVNULL)
     return result.returncode == 0
-
-
-class XWindow:
-    """A kiln-x11-client window: one colour, driven by commands on its stdin."""
-
-    def __init__(self, kiln, display, color, x, y, w, h, *extra):
-        self.proc = kiln.spawn([X11_CLIENT, "window", color, str(x), str(y), str(w), str(h), *extra],
-                               env={"DISPLAY": display}, stdin=subprocess.PIPE)
-        self.id = int(self.read_line("window ").split()[1])
-
-    def read_line(self, prefix, timeout=10):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                break
-            line = self.proc.stdout.readline().decode(errors="replace")
-            if not line:
-                raise AssertionError(f"kiln-x11-client ended (status {self.proc.wait()}) before printing {prefix!r}")
-            if line.startswith(prefix):
-                return line.strip()
-            print(f"kiln-x11-client: {line.rstrip()}")
-        raise AssertionError(f"kiln-x11-client printed no {prefix!r} line within {timeout} s")
-
-    def command(self, text, answer):
-        self.proc.stdin.write(text.encode() + b"\n")
-        self.proc.stdin.flush()
-        return self.read_line(answer)
-
-    def active(self):
-        return int(self.command("active", "active ").split()[1])
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.stdin.write(b"quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(10)
 
 
 def wait_box(kiln, color, box, what):
@@ -84,45 +40,9 @@ def wait_pixel(kiln, x, y, color, what):
     check(True, what)
 
 
-def wait_active(window, expected, what):
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        active = window.active()
-        if active == expected:
-            check(True, what)
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"{what}: _NET_ACTIVE_WINDOW is {active}, not {expected}")
-
-
-class VirtualPointer:
-    """A zwlr_virtual_pointer_v1 over the whole output."""
-
-    def __init__(self, conn):
-        self.conn = conn
-        seat = conn.bind("wl_seat", 5)
-        manager = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
-        self.pointer = conn.new_id("zwlr_virtual_pointer_v1")
-        conn.send(manager, 0, ("o", seat), ("n", self.pointer))
-
-    def move(self, x, y):
-        self.conn.send(self.pointer, 1, ("u", 1), ("u", x), ("u", y), ("u", SIZE[0]), ("u", SIZE[1]))  # absolute
-        self.conn.send(self.pointer, 4)  # frame
-        self.conn.roundtrip()
-
-    def button(self, pressed):
-        self.conn.send(self.pointer, 2, ("u", 2), ("u", BTN_LEFT), ("u", 1 if pressed else 0))
-        self.conn.send(self.pointer, 4)
-        self.conn.roundtrip()
-
-    def destroy(self):
-        self.conn.send(self.pointer, 8)
-        self.conn.roundtrip()
-
-
 def click(conn, x, y):
     """A left click at layout (x, y) through a virtual pointer."""
-    pointer = VirtualPointer(conn)
+    pointer = VirtualPointer(conn, SIZE)
     pointer.move(x, y)
     pointer.button(True)
     pointer.button(False)
@@ -207,7 +127,7 @@ def windows(kiln, display):
 
     with Connection(kiln.client_env) as conn:
         # A title-bar drag as X clients ask for it: button down on the window, then _NET_WM_MOVERESIZE.
-        pointer = VirtualPointer(conn)
+        pointer = VirtualPointer(conn, SIZE)
         pointer.move(260, 160)
         pointer.button(True)
         blue.command("move", "move")
@@ -238,10 +158,14 @@ def windows(kiln, display):
     kiln.wait_for(lambda: kiln.screenshot().count(RED) == 0, "the X11 windows to go")
 
     if shutil.which("xterm"):
-        kiln.spawn(["xterm", "-geometry", "20x5+40+40", "-bg", "#ffff00", "-fg", "#ffff00"], env={"DISPLAY": display})
+        xterm = kiln.spawn(["xterm", "-geometry", "20x5+40+40", "-bg", "#ffff00", "-fg", "#ffff00"],
+                           env={"DISPLAY": display})
         kiln.wait_for(lambda: kiln.screenshot().count(YELLOW, step=2) > 500, "xterm's yellow window")
         box = kiln.screenshot().bounding_box(YELLOW)
         check(box[0] == 40 and box[1] == 40, f"xterm maps through Xwayland where -geometry put it ({box})")
+        xterm.terminate()  # the next checks want no other window to take focus
+        xterm.wait(10)
+        kiln.wait_for(lambda: kiln.screenshot().count(YELLOW, step=2) == 0, "xterm's window to go")
     else:
         print("xterm is not installed: its check is skipped")
 

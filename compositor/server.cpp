@@ -14,6 +14,8 @@
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
+#include "renderer/cache/display_profile_file.hpp"
+#include "renderer/cache/driver_fingerprint.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/input/text_input.hpp"
@@ -136,6 +138,55 @@ Server::~Server()
         wl_display_destroy(display_);
 }
 
+bool Server::create_renderer(std::string& error)
+{
+    const int drm_fd = wlr_backend_get_drm_fd(backend_);
+    // The display's profile (kind, driver, dma-buf formats, software or not) from the cache, keyed by what decides
+    // it, so a warm start knows it without opening EGL.
+    const std::filesystem::path cache_root = cache_options(options_).user_dir;
+    std::optional<renderer::DisplayProfile> cached;
+    cache::Sha1 key{};
+    if (!cache_root.empty()) {
+        const auto start = Stats::Clock::now();
+        key = cache::driver_fingerprint_key(cache::driver_fingerprint(drm_fd));
+        std::string why;
+        cached = cache::load_display_profile(cache_root, key, why);
+        if (!why.empty())
+            std::fprintf(stderr, "kiln: cached display profile not used: %s\n", why.c_str());
+        stats_.set("startup.display_profile_ms", stats_.ms_since(start));
+    }
+    // EGL waits where frames are composed on the CPU (GL is software) and no program must be ready before the first
+    // frame (--precompile fast asks for exactly that, so it keeps EGL at start).
+    const bool lazy = cached && cached->software && options_.composition == CompositionMode::automatic &&
+                      options_.precompile != PrecompileMode::fast;
+    std::string render_error;
+    bridge_ = RenderBridge::create(drm_fd, *programs_, lazy ? cached : std::nullopt, render_error);
+    if (!bridge_) {
+        error = "cannot create kiln's renderer: " + render_error;
+        return false;
+    }
+    renderer_ = bridge_->wlr();
+    display_profile_source_ = cached ? "cached" : cache_root.empty() ? "probed" : "probed, stored";
+    auto remember = [this, cache_root, key, cached] {
+        if (cache_root.empty() || (cached && cached->same_as(bridge_->profile())))
+            return;
+        std::string why;
+        if (!cache::store_display_profile(cache_root, key, bridge_->profile(), why)) {
+            std::fprintf(stderr, "kiln: cannot cache the display profile: %s\n", why.c_str());
+            display_profile_source_ = "probed";
+        }
+    };
+    if (bridge_->egl_started())
+        remember();
+    bridge_->on_egl_started([this, remember] {
+        stats_.set("renderer.egl_started_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
+        remember();
+        if (frames_rendered_ > 0)
+            start_background_prepare();
+    });
+    return true;
+}
+
 bool Server::start(std::string& error)
 {
     if (!display_) {
@@ -152,20 +203,17 @@ bool Server::start(std::string& error)
         terminate(exit_status_);
     });
 
-    std::string render_error;
-    bridge_ = RenderBridge::create(wlr_backend_get_drm_fd(backend_), *programs_, render_error);
-    if (!bridge_) {
-        error = "cannot create kiln's renderer: " + render_error;
+    if (!create_renderer(error))
         return false;
-    }
-    renderer_ = bridge_->wlr();
     const bool cpu_composition = bridge_->enable_cpu_composition(options_.composition == CompositionMode::automatic);
     stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
-    stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
-    stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
     precompile_ = options_.precompile;
     if (precompile_ == PrecompileMode::automatic)
         precompile_ = cpu_composition ? PrecompileMode::background : PrecompileMode::fast;
+    if (bridge_->egl_started()) {
+        stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
+        stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
+    }
     if (precompile_ == PrecompileMode::fast) {
         // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn
         // once, so no frame pays for a compile.
@@ -175,8 +223,6 @@ bool Server::start(std::string& error)
     }
     if (precompile_ != PrecompileMode::background)
         stats_.mark_once("startup.programs_ready_ms");
-    stats_.set("renderer.egl_display", std::string(bridge_->display().kind_name()));
-    stats_.set("renderer.driver", bridge_->display().driver_name());
     // wl_shm only: linux-dmabuf and wl_drm are kiln's own (wlr_renderer_init_wl_display would add wlroots' ones).
     if (!wlr_renderer_init_wl_shm(renderer_, display_)) {
         error = "cannot create the wl_shm global";
@@ -190,8 +236,8 @@ bool Server::start(std::string& error)
     }
 
     // kiln's own linux-dmabuf: clients' GPU buffers are sampled in place. Offered when the EGL display imports them.
-    if (bridge_->display().can_import_dmabuf()) {
-        std::optional<dev_t> main_device = bridge_->display().main_device();
+    if (bridge_->profile().can_import_dmabuf()) {
+        std::optional<dev_t> main_device = bridge_->profile().main_device;
         const int backend_fd = wlr_backend_get_drm_fd(backend_);
         struct stat st {};
         if (backend_fd >= 0 && fstat(backend_fd, &st) == 0)
@@ -203,7 +249,7 @@ bool Server::start(std::string& error)
         // wl_drm names a device node; without one (headless, nested) it is not offered.
         std::string node = drm_node_for(backend_fd);
         if (node.empty())
-            node = bridge_->display().device_path();
+            node = bridge_->profile().device_path;
         if (!node.empty())
             wayland_drm_ = std::make_unique<WaylandDrm>(display_, *bridge_, *linux_dmabuf_, node);
     }
@@ -345,9 +391,9 @@ bool Server::start(std::string& error)
     if (options_.embedded)
         return true;
 
-    std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s); clients connect with WAYLAND_DISPLAY=%s\n",
-                 backend_name(choice), bridge_->display().kind_name(), bridge_->display().driver_name().c_str(),
-                 socket_.c_str());
+    std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s\n",
+                 backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
+                 bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
     if (xwayland_)
         std::fprintf(stderr, "kiln: X11 clients connect with DISPLAY=%s (Xwayland starts %s)\n",
                      x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
@@ -574,22 +620,30 @@ bool Server::prepare_programs(bool one_only)
     return false;
 }
 
+void Server::start_background_prepare()
+{
+    if (background_started_ || precompile_ != PrecompileMode::background || !bridge_->egl_started())
+        return;
+    background_started_ = true;
+    // After the first frame (and once EGL is up), one program per idle moment of the event loop.
+    auto step = [](void* data) noexcept {
+        auto* self = static_cast<Server*>(data);
+        self->background_prepare_ = nullptr;
+        if (self->prepare_programs(true))
+            self->background_prepare_ =
+                wl_event_loop_add_idle(wl_display_get_event_loop(self->display_), self->background_step_, self);
+        else
+            self->stats_.mark_once("startup.programs_ready_ms");
+    };
+    background_step_ = step;
+    background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(display_), step, this);
+}
+
 void Server::frame_rendered(double cpu_ms, bool direct_scanout)
 {
-    if (frames_rendered_ == 0 && precompile_ == PrecompileMode::background) {
-        // After the first frame, one program per idle moment of the event loop.
-        auto step = [](void* data) noexcept {
-            auto* self = static_cast<Server*>(data);
-            self->background_prepare_ = nullptr;
-            if (self->prepare_programs(true))
-                self->background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(self->display_),
-                                                                   self->background_step_, self);
-            else
-                self->stats_.mark_once("startup.programs_ready_ms");
-        };
-        background_step_ = step;
-        background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(display_), step, this);
-    }
+    // Without EGL, background precompiling waits for EGL to start (on_egl_started).
+    if (frames_rendered_ == 0)
+        start_background_prepare();
     ++frames_rendered_;
     if (direct_scanout)
         ++frames_direct_scanout_;
@@ -631,7 +685,12 @@ void Server::report_stats(Stats& stats) const
         stats.set("programs.disk_entries", user->stats().entries.load());
     }
     if (bridge_) {
-        const auto& r = bridge_->renderer().stats();
+        const bool started = bridge_->egl_started();
+        stats.set("renderer.egl_display", std::string(started ? bridge_->profile().kind_name() : "not started"));
+        stats.set("renderer.driver", started ? bridge_->profile().driver_name : std::string("not started"));
+        stats.set("renderer.egl_started_by", bridge_->egl_started_by());
+        stats.set("renderer.display_profile", display_profile_source_);
+        const renderer::RendererStats r = bridge_->renderer_stats();
         stats.set("buffers.shm_upload_bytes", r.shm_upload_bytes);
         stats.set("buffers.dmabuf_imports", r.dmabuf_imports);
         stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());

@@ -129,6 +129,10 @@ public:
     void frame_composed_on_cpu() { ++frames_composed_on_cpu_; }
 
 private:
+    // The render bridge, with EGL started now or (warm cache, CPU composition) when something first needs GL.
+    bool create_renderer(std::string& error);
+    // Starts preparing programs one per idle moment, once per run: after the first frame and with EGL up.
+    void start_background_prepare();
     void add_output(wlr_output* output);
     void report_stats(Stats& stats) const;
     // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
@@ -195,6 +199,8 @@ private:
     std::vector<double> fence_ms_;
     std::set<renderer::ShaderVariant> prepare_failed_;
     wl_event_source* background_prepare_ = nullptr;
+    bool background_started_ = false;
+    std::string display_profile_source_;  // "cached", "probed, stored" or "probed"
     wl_event_loop_idle_func_t background_step_ = nullptr;
 
     wl_event_source* sigterm_ = nullptr;

@@ -146,7 +146,7 @@ std::span<const uint32_t> Renderer::shm_formats() const
     return kiln::renderer::shm_formats();
 }
 
-std::span<const uint32_t> Renderer::cpu_target_formats() const
+std::span<const uint32_t> Renderer::cpu_target_formats()
 {
     return cpu_formats;
 }

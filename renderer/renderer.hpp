@@ -30,7 +30,7 @@ public:
     EglDisplay& display() { return display_; }
     std::span<const uint32_t> shm_formats() const;
     // Formats a render target may use, for CPU targets (dma-buf targets use the display's dmabuf_formats()).
-    std::span<const uint32_t> cpu_target_formats() const;
+    static std::span<const uint32_t> cpu_target_formats();
 
     std::unique_ptr<Texture> create_shm_texture(const ShmDescription& desc, std::string& error);
     // shm textures made from now on keep their pixels in CPU memory for CpuCompositor (GL gets them on first use).

@@ -25,13 +25,14 @@ backports=(
 )
 # From bookworm itself. clang + libclang-rt-14-dev (libclang_rt.fuzzer, -fsanitize=fuzzer) build the fuzzers;
 # gcc's own libasan/libubsan (build-essential) serve the sanitizer job. wlcs (1.5.0) is the conformance suite's runner
-# and headers (tests/wlcs).
+# and headers (tests/wlcs). The last two lines are the everyday clients of tests/clients (fonts-dejavu-core: foot's
+# monospace font).
 base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev
   wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock waybar
-  fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0
+  fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0 fcitx5-frontend-qt5 python3-pyqt5 dbus-daemon
   scdoc man-db
   adwaita-icon-theme
   xwayland libxcb1-dev xterm xclip procps
@@ -39,6 +40,8 @@ base=(
   qemu-system-x86 busybox-static cpio kmod xz-utils seatd
   clang libclang-rt-14-dev
   wlcs
+  foot fonts-dejavu-core gtk-3-examples gtk-4-examples qmlscene qml-module-qtquick2 qtwayland5
+  glmark2-es2-wayland mpv imv kanshi
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

@@ -106,6 +106,18 @@ const wlr_addon_interface texture_addon_impl{
     },
 };
 
+// Whether a buffer's pixels are in memory kiln can map (shm, dumb buffers), as CPU composition draws them.
+bool has_memory(wlr_buffer* buffer)
+{
+    void* data = nullptr;
+    uint32_t format = 0;
+    size_t stride = 0;
+    if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
+        return false;
+    wlr_buffer_end_data_ptr_access(buffer);
+    return true;
+}
+
 renderer::Texture& texture_of(wlr_texture* texture)
 {
     return *reinterpret_cast<BridgeTexture*>(texture)->texture;
@@ -183,28 +195,31 @@ const wlr_renderer_impl renderer_impl{
 
 }  // namespace
 
-RenderBridge* RenderBridge::create(int drm_fd, renderer::ProgramCache& programs, std::string& error)
+RenderBridge* RenderBridge::create(int drm_fd, renderer::ProgramCache& programs,
+                                   std::optional<renderer::DisplayProfile> lazy, std::string& error)
 {
     std::unique_ptr<RenderBridge> self(new RenderBridge());
-    self->display_ = renderer::EglDisplay::open(renderer::DisplayOptions{drm_fd, true}, error);
-    if (!self->display_)
-        return nullptr;
-    self->egl_ready_at_ = std::chrono::steady_clock::now();
-    self->renderer_ = renderer::Renderer::create(*self->display_, programs, error);
-    if (!self->renderer_)
-        return nullptr;
-    self->programs_ready_at_ = std::chrono::steady_clock::now();
+    self->drm_fd_ = drm_fd;
+    self->programs_ = &programs;
+    if (lazy) {
+        self->profile_ = std::move(*lazy);
+    } else {
+        if (!self->start_egl(error))
+            return nullptr;
+        self->profile_ = renderer::DisplayProfile::of(*self->display_);
+    }
 
-    for (uint32_t format : self->renderer_->shm_formats())
+    // Everything wlroots asks of a renderer before it draws comes from the profile, so it works before EGL starts.
+    for (uint32_t format : renderer::shm_formats())
         self->shm_formats_.push_back(format);
-    for (const auto& fm : self->display_->dmabuf_formats())
+    for (const auto& fm : self->profile_.dmabuf_formats)
         wlr_drm_format_set_add(&self->dmabuf_texture_formats_, fm.fourcc, fm.modifier);
     // Output buffers: dma-bufs the display can render into when there is a device to allocate them from, and CPU
     // memory (read back after each frame) otherwise.
-    for (const auto& fm : self->display_->dmabuf_formats())
+    for (const auto& fm : self->profile_.dmabuf_formats)
         if (!fm.external_only && renderer::format_info(fm.fourcc) && !renderer::format_info(fm.fourcc)->yuv)
             wlr_drm_format_set_add(&self->render_formats_, fm.fourcc, fm.modifier);
-    for (uint32_t format : self->renderer_->cpu_target_formats()) {
+    for (uint32_t format : renderer::Renderer::cpu_target_formats()) {
         wlr_drm_format_set_add(&self->render_formats_, format, DRM_FORMAT_MOD_INVALID);
         wlr_drm_format_set_add(&self->render_formats_, format, DRM_FORMAT_MOD_LINEAR);
     }
@@ -212,6 +227,66 @@ RenderBridge* RenderBridge::create(int drm_fd, renderer::ProgramCache& programs,
     wlr_renderer_init(&self->base_.renderer, &renderer_impl);
     self->base_.self = self.get();
     return self.release();
+}
+
+bool RenderBridge::start_egl(std::string& error)
+{
+    display_ = renderer::EglDisplay::open(renderer::DisplayOptions{drm_fd_, true}, error);
+    if (!display_)
+        return false;
+    egl_ready_at_ = std::chrono::steady_clock::now();
+    renderer_ = renderer::Renderer::create(*display_, *programs_, error);
+    if (!renderer_) {
+        display_.reset();
+        return false;
+    }
+    renderer_->set_shm_cpu_copies(cpu_composition_);
+    programs_ready_at_ = std::chrono::steady_clock::now();
+    return true;
+}
+
+bool RenderBridge::ensure_egl(const char* reason)
+{
+    if (display_)
+        return display_->make_current();
+    if (egl_failed_)
+        return false;
+    std::string error;
+    if (!start_egl(error)) {
+        egl_failed_ = true;
+        wlr_log(WLR_ERROR, "kiln: cannot start EGL for %s: %s; nothing that needs GL can be shown", reason,
+                error.c_str());
+        return false;
+    }
+    started_by_ = reason;
+    wlr_log(WLR_INFO, "kiln: EGL started for %s", reason);
+    const renderer::DisplayProfile live = renderer::DisplayProfile::of(*display_);
+    if (!live.same_as(profile_))
+        // Clients already bound were told the cached formats; imports are checked against the live ones.
+        wlr_log(WLR_ERROR, "kiln: the cached display profile (%s, %s, %zu formats) differs from the display EGL opened "
+                           "(%s, %s, %zu formats); using the live one",
+                profile_.kind_name(), profile_.driver_name.c_str(), profile_.dmabuf_formats.size(), live.kind_name(),
+                live.driver_name.c_str(), live.dmabuf_formats.size());
+    profile_ = live;
+    if (on_egl_started_)
+        on_egl_started_();
+    return display_->make_current();
+}
+
+renderer::RendererStats RenderBridge::renderer_stats() const
+{
+    renderer::RendererStats out = early_stats_;
+    if (renderer_) {
+        const auto& r = renderer_->stats();
+        out.shm_upload_bytes += r.shm_upload_bytes;
+        out.shm_textures += r.shm_textures;
+        out.dmabuf_imports += r.dmabuf_imports;
+        out.dmabuf_rejected += r.dmabuf_rejected;
+        out.dmabuf_targets += r.dmabuf_targets;
+        out.readback_bytes += r.readback_bytes;
+        out.frames += r.frames;
+    }
+    return out;
 }
 
 RenderBridge* RenderBridge::from_wlr(wlr_renderer* renderer)
@@ -223,7 +298,8 @@ RenderBridge::~RenderBridge()
 {
     if (bound_)
         wlr_buffer_unlock(bound_);
-    display_->make_current();
+    if (display_)
+        display_->make_current();
     wlr_drm_format_set_finish(&dmabuf_texture_formats_);
     wlr_drm_format_set_finish(&render_formats_);
     renderer_.reset();
@@ -234,8 +310,8 @@ uint32_t RenderBridge::render_buffer_caps() const
     // CPU memory always works (read-back). Output dma-bufs only on a hardware GBM display: a software display draws
     // in CPU memory anyway, and wlroots' GBM allocator exports read-only fds that llvmpipe cannot map for writing,
     // so on KMS it gets mappable dumb buffers (wlroots' DRM dumb allocator) instead.
-    const bool hardware = display_->kind() == renderer::DisplayKind::gbm;
-    return WLR_BUFFER_CAP_DATA_PTR | (hardware && display_->can_import_dmabuf() ? WLR_BUFFER_CAP_DMABUF : 0);
+    const bool hardware = profile_.kind == renderer::DisplayKind::gbm;
+    return WLR_BUFFER_CAP_DATA_PTR | (hardware && profile_.can_import_dmabuf() ? WLR_BUFFER_CAP_DMABUF : 0);
 }
 
 BufferTarget* RenderBridge::target_for(wlr_buffer* buffer)
@@ -281,7 +357,15 @@ bool RenderBridge::bind_buffer(wlr_buffer* buffer)
     }
     if (!buffer)
         return true;
-    display_->make_current();
+    if (!display_ && cpu_composition_ && has_memory(buffer)) {
+        // Before EGL every frame was composed on the CPU into its buffer's memory: a buffer bound to be read
+        // (screencopy) or only to be committed (wlroots making its swapchain) needs no GL. Nothing draws into it
+        // through wlroots before EGL starts: kiln's frames draw with GL only through render_target().
+        bound_ = wlr_buffer_lock(buffer);
+        return true;
+    }
+    if (!ensure_egl("rendering into a buffer through wlroots"))
+        return false;
     BufferTarget* target = target_for(buffer);
     if (!target)
         return false;
@@ -323,11 +407,15 @@ void RenderBridge::end()
 
 void RenderBridge::clear(const float color[4])
 {
+    if (!renderer_)
+        return;
     renderer_->clear({color[0], color[1], color[2], color[3]});
 }
 
 void RenderBridge::scissor(wlr_box* box)
 {
+    if (!renderer_)
+        return;
     if (box)
         renderer_->set_scissor(Box{box->x, box->y, box->width, box->height});
     else
@@ -336,12 +424,16 @@ void RenderBridge::scissor(wlr_box* box)
 
 bool RenderBridge::render_subtexture(wlr_texture* texture, const wlr_fbox* box, const float matrix[9], float alpha)
 {
+    if (!renderer_)
+        return false;
     return renderer_->draw_texture(texture_of(texture), {box->x, box->y, box->width, box->height},
                                    to_matrix(matrix), alpha);
 }
 
 void RenderBridge::render_quad(const float color[4], const float matrix[9])
 {
+    if (!renderer_)
+        return;
     renderer_->draw_solid({color[0], color[1], color[2], color[3]}, to_matrix(matrix));
 }
 
@@ -372,7 +464,7 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
     auto* destination = static_cast<uint8_t*>(data) + static_cast<size_t>(dst_y) * stride + static_cast<size_t>(dst_x) * 4;
     const renderer::Box region{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y), static_cast<int32_t>(width),
                                static_cast<int32_t>(height)};
-    if (bound_ && wlr_addon_find(&bound_->addons, &memory_current_impl, &memory_current_impl)) {
+    if (bound_ && (!display_ || wlr_addon_find(&bound_->addons, &memory_current_impl, &memory_current_impl))) {
         void* pixels = nullptr;
         uint32_t pixel_format = 0;
         size_t pixel_stride = 0;
@@ -385,6 +477,8 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
         wlr_buffer_end_data_ptr_access(bound_);
         return ok;
     }
+    if (!ensure_egl("reading pixels with GL"))
+        return false;
     // A bound buffer (the output buffer being committed, for screencopy) is read from; else the last target.
     return renderer_->read_pixels(format, stride,
                                   Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
@@ -406,7 +500,8 @@ wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_
 
 renderer::RenderTarget* RenderBridge::render_target(wlr_buffer* buffer)
 {
-    display_->make_current();
+    if (!ensure_egl("a frame drawn with GL"))
+        return nullptr;
     BufferTarget* target = target_for(buffer);
     return target ? target->target.get() : nullptr;
 }
@@ -436,7 +531,10 @@ bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
         error = "not a dma-buf";
         return false;
     }
-    display_->make_current();
+    if (!ensure_egl("a dma-buf import")) {
+        error = "EGL cannot start";
+        return false;
+    }
     auto texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
     if (!texture)
         return false;
@@ -462,9 +560,9 @@ void RenderBridge::forget_import(const DmabufIdentity& identity)
 
 bool RenderBridge::enable_cpu_composition(bool allowed)
 {
-    display_->make_current();
-    cpu_composition_ = allowed && display_->is_software();
-    renderer_->set_shm_cpu_copies(cpu_composition_);
+    cpu_composition_ = allowed && profile_.software;
+    if (renderer_)
+        renderer_->set_shm_cpu_copies(cpu_composition_);
     return cpu_composition_;
 }
 
@@ -486,7 +584,8 @@ RenderBridge* RenderBridge::from_owner(const void* owner)
 
 wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
 {
-    display_->make_current();
+    if (display_)
+        display_->make_current();
     std::string error;
     wlr_dmabuf_attributes dmabuf{};
     if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
@@ -508,10 +607,16 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
         wlr_log(WLR_ERROR, "kiln: client buffer is neither shm nor a dma-buf");
         return nullptr;
     }
-    auto texture = renderer_->create_shm_texture(
-        renderer::ShmDescription{format, buffer->width, buffer->height, static_cast<uint32_t>(stride), data,
-                                 stride * static_cast<size_t>(buffer->height)},
-        error);
+    const renderer::ShmDescription description{format, buffer->width, buffer->height, static_cast<uint32_t>(stride),
+                                               data, stride * static_cast<size_t>(buffer->height)};
+    std::unique_ptr<renderer::Texture> texture;
+    if (renderer_)
+        texture = renderer_->create_shm_texture(description, error);
+    else if (cpu_composition_)
+        // Before EGL: a CPU copy only, which CPU composition draws; GL gets it when a GL frame first samples it.
+        texture = renderer::Texture::from_shm(description, early_stats_, error, true);
+    else if (ensure_egl("an shm texture"))
+        texture = renderer_->create_shm_texture(description, error);
     wlr_buffer_end_data_ptr_access(buffer);
     if (!texture) {
         wlr_log(WLR_ERROR, "kiln: shm upload failed: %s", error.c_str());

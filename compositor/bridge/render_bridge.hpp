@@ -3,13 +3,16 @@
 #pragma once
 
 #include "compositor/wlr.hpp"
+#include "renderer/display_profile.hpp"
 #include "renderer/egl_display.hpp"
 #include "renderer/program_cache.hpp"
 #include "renderer/renderer.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -21,20 +24,36 @@ struct DmabufTextureCache;
 
 class RenderBridge {
 public:
-    // Opens the EGL display for the backend's DRM fd (-1 when none) and builds the renderer. The returned bridge is
-    // owned by wlroots: wlr_renderer_destroy(bridge->wlr()) deletes it.
-    static RenderBridge* create(int drm_fd, renderer::ProgramCache& programs, std::string& error);
+    // Opens the EGL display for the backend's DRM fd (-1 when none) and builds the renderer; or, given the cached
+    // `lazy` profile of the display it would open, opens nothing yet: EGL starts when something first needs GL
+    // (ensure_egl). The returned bridge is owned by wlroots: wlr_renderer_destroy(bridge->wlr()) deletes it.
+    static RenderBridge* create(int drm_fd, renderer::ProgramCache& programs,
+                                std::optional<renderer::DisplayProfile> lazy, std::string& error);
     static RenderBridge* from_wlr(wlr_renderer* renderer);
 
     wlr_renderer* wlr() { return &base_.renderer; }
+    // Only once EGL has started (egl_started(), or ensure_egl() returned true).
     renderer::Renderer& renderer() { return *renderer_; }
     renderer::EglDisplay& display() { return *display_; }
+    // The display as clients and wlroots see it (kind, driver, device, dma-buf formats), EGL started or not.
+    const renderer::DisplayProfile& profile() const { return profile_; }
+
+    bool egl_started() const { return display_ != nullptr; }
+    // Starts EGL and the renderer if they are not yet (`reason` is logged and kept for --stats) and makes the
+    // context current; false if EGL cannot start (said once, and not tried again).
+    bool ensure_egl(const char* reason);
+    // Why EGL started late ("" when it started with kiln or not at all).
+    const std::string& egl_started_by() const { return started_by_; }
+    // Called once EGL has started late, with the display as it really is.
+    void on_egl_started(std::function<void()> callback) { on_egl_started_ = std::move(callback); }
+    // The renderer's counters, with those of textures made before EGL started.
+    renderer::RendererStats renderer_stats() const;
 
     // Client dma-bufs imported (one per wl_buffer), and imports of memory that was already imported and still is.
     uint64_t dmabuf_imports() const { return renderer_->stats().dmabuf_imports; }
     uint64_t dmabuf_reimports() const { return dmabuf_reimports_; }
     uint64_t dmabuf_texture_reuses() const { return dmabuf_texture_reuses_; }
-    // When the EGL context existed and when every program was linked, for start-up stats.
+    // When the EGL context existed (late, if it started late) and when the renderer was made, for start-up stats.
     std::chrono::steady_clock::time_point egl_ready_at() const { return egl_ready_at_; }
     std::chrono::steady_clock::time_point programs_ready_at() const { return programs_ready_at_; }
 
@@ -106,8 +125,18 @@ private:
         RenderBridge* self;
     } base_{};
 
+    // Opens EGL and makes the renderer; false with `error`.
+    bool start_egl(std::string& error);
+
+    int drm_fd_ = -1;
+    renderer::ProgramCache* programs_ = nullptr;
+    renderer::DisplayProfile profile_;
     std::unique_ptr<renderer::EglDisplay> display_;
     std::unique_ptr<renderer::Renderer> renderer_;
+    renderer::RendererStats early_stats_;  // shm textures made before EGL started count here (they keep the pointer)
+    bool egl_failed_ = false;
+    std::string started_by_;
+    std::function<void()> on_egl_started_;
     std::vector<uint32_t> shm_formats_;
     wlr_drm_format_set dmabuf_texture_formats_{};
     wlr_drm_format_set render_formats_{};

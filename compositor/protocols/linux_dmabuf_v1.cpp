@@ -131,8 +131,8 @@ LinuxDmabufV1::LinuxDmabufV1(wl_display* display, RenderBridge& bridge, std::opt
                              ScanoutFormats scanout_formats)
     : display_(display), bridge_(bridge), main_device_(main_device), scanout_formats_(std::move(scanout_formats))
 {
-    const auto formats = bridge.display().dmabuf_formats();
-    formats_.assign(formats.begin(), formats.end());
+    // The profile's (cached or probed): known before EGL starts.
+    formats_ = bridge.profile().dmabuf_formats;
     DmabufBuffer::register_resource_interface();
     if (main_device_ && build_format_table())
         version_ = 5;

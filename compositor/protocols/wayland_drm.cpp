@@ -83,7 +83,7 @@ void WaylandDrm::bind(wl_client* client, uint32_t version, uint32_t id)
     }
     wl_resource_set_implementation(resource, &drm_requests, this, nullptr);
     wl_drm_send_device(resource, device_.c_str());
-    for (const auto& fm : bridge_.display().dmabuf_formats())
+    for (const auto& fm : bridge_.profile().dmabuf_formats)
         if (fm.modifier == DRM_FORMAT_MOD_INVALID)
             wl_drm_send_format(resource, fm.fourcc);
     if (version >= 2)

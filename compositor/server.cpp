@@ -297,6 +297,8 @@ bool Server::start(std::string& error)
     seat_ = std::make_unique<Seat>(*this, backend_, compositor_, shell_->wlr());
     if (options_.restricts(PrivilegedProtocol::input_method))
         privileged_->hide(seat_->text_input().input_method_global());
+    if (options_.restricts(PrivilegedProtocol::input_inhibit))
+        privileged_->hide(seat_->input_inhibit_global());
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
     if (options_.test_input) {
@@ -537,7 +539,8 @@ void Server::restore_focus()
 {
     if (locked())
         return;
-    if (wlr_surface* grab = layer_shell_->keyboard_grab())
+    wlr_surface* grab = layer_shell_->keyboard_grab();
+    if (grab && seat_->input_allowed(grab))
         seat_->focus_keyboard(grab);
     else
         focus_top_view();

@@ -40,6 +40,7 @@ extern "C" {
 #include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_input_inhibitor.h>
 // Its state has a member named `delete`, a C++ keyword: kiln reads it as `delete_`.
 #define delete delete_
 #include <wlr/types/wlr_input_method_v2.h>
@@ -68,6 +69,9 @@ extern "C" {
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_server_decoration.h>
+#include <wlr/types/wlr_tablet_tool.h>
+// Includes tablet-unstable-v2's server header, which protocols/meson.build generates.
+#include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_text_input_v3.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>

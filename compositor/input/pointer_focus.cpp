@@ -86,10 +86,11 @@ void PointerFocus::scene_changed()
         this);
 }
 
-void PointerFocus::focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double ly, uint32_t time_msec, bool frame)
+void PointerFocus::focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double ly, uint32_t time_msec, bool frame,
+                            wl_client* only)
 {
     const SceneHit hit = scene_hit(scene, lx, ly);
-    if (!hit.surface) {
+    if (!hit.surface || (only && wl_resource_get_client(hit.surface->resource) != only)) {
         wlr_seat_pointer_clear_focus(seat);  // wl_pointer.leave (and frame) if a surface had it
         return;
     }

@@ -24,8 +24,10 @@ public:
     // The scene changed: update on the loop's next idle turn (once, however many changes came before it).
     void scene_changed();
     // Gives the pointer to the topmost surface at (lx, ly), as a real move there would; `frame` ends the events
-    // with wl_pointer.frame (a device sends its own frame after a real move).
-    static void focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double ly, uint32_t time_msec, bool frame);
+    // with wl_pointer.frame (a device sends its own frame after a real move). With `only` (the client holding the
+    // input inhibitor), a surface of any other client gets nothing: the pointer is then on no surface.
+    static void focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double ly, uint32_t time_msec, bool frame,
+                         wl_client* only);
 
 private:
     class SurfaceWatch;

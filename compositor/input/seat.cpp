@@ -3,11 +3,13 @@
 
 #include "compositor/input/bindings.hpp"
 #include "compositor/input/cursor.hpp"
+#include "compositor/input/input_inhibit.hpp"
 #include "compositor/input/keymap.hpp"
 #include "compositor/input/libinput_config.hpp"
 #include "compositor/input/pointer_focus.hpp"
 #include "compositor/input/pointer_grab.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
+#include "compositor/input/tablet.hpp"
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/touch.hpp"
 #include "compositor/server.hpp"
@@ -30,7 +32,8 @@ public:
     {
         apply(seat.server_.options().keyboard);
         modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
-            if (seat_.text_input_->grab_modifiers(device_))
+            // While input is inhibited keys go to the inhibiting client alone, not through an input method.
+            if (!seat_.input_inhibited() && seat_.text_input_->grab_modifiers(device_))
                 return;
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_modifiers(seat_.seat_, &device_->keyboard->modifiers);
@@ -41,16 +44,18 @@ public:
             if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
                 // Marked before the action runs: one that moves focus must not list this key as held.
                 bound_keys_.insert(event->keycode);
-                // While the session is locked only VT switching is kiln's: keys are the locker's.
+                // While the session is locked or input inhibited only VT switching is kiln's: keys are the
+                // locker's.
                 if (seat_.bindings_->key_pressed(device_->keyboard, event->keycode,
-                                                 seat_.shortcuts_inhibit_->inhibited() || seat_.server_.locked()))
+                                                 seat_.shortcuts_inhibit_->inhibited() || seat_.server_.locked() ||
+                                                     seat_.input_inhibited()))
                     return;
                 bound_keys_.erase(event->keycode);
             } else if (bound_keys_.erase(event->keycode)) {
                 return;
             }
             // An input method's keyboard grab hears keys before the window (it types back what it does not use).
-            if (seat_.text_input_->grab_key(device_, event))
+            if (!seat_.input_inhibited() && seat_.text_input_->grab_key(device_, event))
                 return;
             wlr_seat_set_keyboard(seat_.seat_, device_);
             wlr_seat_keyboard_notify_key(seat_.seat_, event->time_msec, event->keycode, event->state);
@@ -141,6 +146,8 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
     : server_(server), seat_(wlr_seat_create(server.display(), "seat0")), cursor_(wlr_cursor_create())
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(server.display(), seat_);
+    input_inhibit_ = std::make_unique<InputInhibit>(server.display(),
+                                                    [this](wl_client* client) { set_exclusive_client(client); });
     bindings_ = std::make_unique<Bindings>(server);
     wlr_cursor_attach_output_layout(cursor_, server.layout());
     cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, server.layout());
@@ -149,10 +156,24 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
             // While a window is moved or resized the pointer stays with it (no client has it). A pointer no device
             // has moved points nowhere (wlroots parks it at 100,100): it enters nothing until it is used.
             if (!grab_ && pointer_used_)
-                PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, true);
+                PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, true,
+                                       input_inhibit_->exclusive_client());
         });
     touch_ = std::make_unique<Touch>(
         server, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
+    // A tool over a surface that speaks no tablet-v2 works the pointer, through the same path as a mouse.
+    Tablet::PointerEmulation emulation{
+        [this](uint32_t time_msec) { pointer_moved(time_msec); },
+        [this](uint32_t time_msec, uint32_t button, wlr_button_state state) {
+            wlr_event_pointer_button event{};
+            event.time_msec = time_msec;
+            event.button = button;
+            event.state = state;
+            pointer_button(&event);
+        },
+        [this]() { wlr_seat_pointer_notify_frame(seat_); },
+    };
+    tablet_ = std::make_unique<Tablet>(server, seat_, cursor_, std::move(emulation), [this]() { notify_activity(); });
     text_input_ = std::make_unique<TextInputRelay>(server.display(), seat_, server.scene(), server.layout());
 
     new_input_.connect(&backend->events.new_input,
@@ -218,9 +239,11 @@ Seat::~Seat()
     keyboards_.clear();
     pointers_.clear();
     bindings_.reset();
+    tablet_.reset();
     touch_.reset();
     pointer_focus_.reset();
     cursor_image_.reset();
+    input_inhibit_.reset();
     shortcuts_inhibit_.reset();
     wlr_cursor_destroy(cursor_);
 }
@@ -240,6 +263,9 @@ void Seat::add_input(wlr_input_device* device)
         break;
     case WLR_INPUT_DEVICE_TOUCH:
         touch_->add_device(device);
+        break;
+    case WLR_INPUT_DEVICE_TABLET_TOOL:
+        tablet_->add_device(device);
         break;
     default:
         break;
@@ -272,6 +298,11 @@ wlr_input_device* Seat::headless_touch() const
     return touch_->headless_device();
 }
 
+wlr_input_device* Seat::headless_tablet() const
+{
+    return tablet_->headless_device();
+}
+
 void Seat::reload()
 {
     keymap_reported_ = false;
@@ -284,6 +315,8 @@ void Seat::reload()
 
 void Seat::focus_keyboard(wlr_surface* surface)
 {
+    if (!input_allowed(surface))
+        return;  // another client holds the input inhibitor
     wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
     if (keyboard) {
         // Keys held for a binding (the Tab of Alt+Tab) are kiln's: the window entered never sees them pressed.
@@ -328,7 +361,8 @@ void Seat::pointer_moved(uint32_t time_msec)
         return;
     }
     // The device's own wl_pointer.frame follows.
-    PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, false);
+    PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, false,
+                           input_inhibit_->exclusive_client());
 }
 
 void Seat::pointer_button(wlr_event_pointer_button* event)
@@ -356,7 +390,7 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         // (keyboard-shortcuts-inhibit), then the click is its own.
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
         const bool super = keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) &&
-                           !shortcuts_inhibit_->inhibited();
+                           !shortcuts_inhibit_->inhibited() && !input_inhibited();
         if (super && event->button == BTN_LEFT) {
             server_.toplevels().begin_move(*toplevel);
             return;
@@ -370,6 +404,50 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         }
     }
     wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
+}
+
+}  // namespace kiln::compositor
+
+namespace kiln::compositor {
+
+bool Seat::input_allowed(wlr_surface* surface) const
+{
+    return input_inhibit_->allows(surface);
+}
+
+bool Seat::input_inhibited() const
+{
+    return input_inhibit_->exclusive_client() != nullptr;
+}
+
+const wl_global* Seat::input_inhibit_global() const
+{
+    return input_inhibit_->global();
+}
+
+void Seat::set_exclusive_client(wl_client* client)
+{
+    if (!client) {
+        // Focus goes back where it was: to the window or panel that had it, unless the inhibiting client's own
+        // surface still has it; the pointer enters what is under it.
+        if (!seat_->keyboard_state.focused_surface)
+            server_.restore_focus();
+        scene_changed();
+        return;
+    }
+    wlr_surface* focused = seat_->keyboard_state.focused_surface;
+    if (focused && wl_resource_get_client(focused->resource) != client) {
+        if (Toplevel* toplevel = server_.toplevels().find(focused))
+            toplevel->set_activated(false);
+        wlr_seat_keyboard_clear_focus(seat_);
+        server_.restore_focus();  // the inhibiting client's own window or panel, if it has one
+    }
+    wlr_seat_client* pointed = seat_->pointer_state.focused_client;
+    if (pointed && pointed->client != client)
+        wlr_seat_pointer_clear_focus(seat_);
+    touch_->cancel_except(client);
+    tablet_->leave_except(client);
+    scene_changed();  // the pointer may be over one of the inhibiting client's surfaces
 }
 
 }  // namespace kiln::compositor

@@ -12,10 +12,12 @@ namespace kiln::compositor {
 
 class Bindings;
 class CursorImage;
+class InputInhibit;
 class PointerFocus;
 class PointerGrab;
 class Server;
 class ShortcutsInhibit;
+class Tablet;
 class TextInputRelay;
 class Touch;
 
@@ -29,7 +31,7 @@ public:
 
     wlr_seat* wlr() const { return seat_; }
     wlr_cursor* cursor() const { return cursor_; }
-    // A keyboard, pointer or touchscreen joins the seat: from the backend, or from a client (virtual-keyboard,
+    // A keyboard, pointer, touchscreen or tablet joins the seat: from the backend, or from a client (virtual-keyboard,
     // virtual-pointer).
     void add_input(wlr_input_device* device);
     // The scene changed under the pointer (a view mapped, unmapped, moved, was raised or resized): the surface under
@@ -37,6 +39,8 @@ public:
     void scene_changed();
     // The headless backend's touch device, which --test-input drives; null elsewhere.
     wlr_input_device* headless_touch() const;
+    // The headless backend's tablet, which --test-input drives; null elsewhere.
+    wlr_input_device* headless_tablet() const;
     // Called on every key, pointer move, button and scroll (idle timers start over).
     void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
     // Trims each pointer move before the cursor makes it (pointer constraints: locked or confined).
@@ -53,6 +57,13 @@ public:
     void reload();
     // text-input-v3 and input-method-v2, which follow this seat's keyboard focus.
     TextInputRelay& text_input() { return *text_input_; }
+    // Whether `surface` may have input: every surface, except while a client holds the input inhibitor (a lock
+    // screen), when only that client's do.
+    bool input_allowed(wlr_surface* surface) const;
+    // A client holds the input inhibitor: kiln's bindings but VT switching and Super + drag stand aside too.
+    bool input_inhibited() const;
+    // wlr-input-inhibitor's global, privileged (hidden where [security] restricts it).
+    const wl_global* input_inhibit_global() const;
 
 private:
     class Keyboard;
@@ -60,6 +71,9 @@ private:
 
     void add_keyboard(wlr_input_device* device);
     void update_capabilities();
+    // A client took the input inhibitor (`client`) or let go of it (null): others lose keyboard, pointer, touch
+    // and tablet tools at once; when it ends, focus goes back to where it was before.
+    void set_exclusive_client(wl_client* client);
     void notify_activity()
     {
         if (activity_)
@@ -79,10 +93,12 @@ private:
     std::function<void()> activity_;
     std::function<void(double& dx, double& dy)> constrain_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
+    std::unique_ptr<InputInhibit> input_inhibit_;
     std::unique_ptr<Bindings> bindings_;
     std::unique_ptr<CursorImage> cursor_image_;
     std::unique_ptr<PointerFocus> pointer_focus_;
     std::unique_ptr<Touch> touch_;
+    std::unique_ptr<Tablet> tablet_;
     std::unique_ptr<TextInputRelay> text_input_;
 
     bool pointer_used_ = false;  // a pointer device has moved, clicked or scrolled

@@ -1,5 +1,6 @@
-// TestInput behaviour: each request becomes the event a touchscreen would raise on the headless touch device, in
-// the device's 0..1 range over the layout, so it takes the same path through the cursor and the seat.
+// TestInput behaviour: each request becomes the event a touchscreen or a tablet would raise on the headless touch
+// or tablet device, in the device's 0..1 range over the layout, so it takes the same path through the cursor and
+// the seat.
 #include "compositor/input/test_input.hpp"
 
 #include "compositor/input/seat.hpp"
@@ -7,8 +8,17 @@
 
 #include "kiln-test-input-v1-protocol.h"
 
+#include <ctime>
+
 namespace kiln::compositor {
 namespace {
+
+uint32_t now_msec()
+{
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<uint32_t>(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
 
 TestInput* from(wl_resource* resource)
 {
@@ -16,11 +26,12 @@ TestInput* from(wl_resource* resource)
 }
 
 // The device, and (x, y) as the fraction of the layout wlr_cursor maps a device with no output of its own to.
-// False when there is no headless touch device or no output to touch.
-bool locate(wl_resource* resource, wl_fixed_t x, wl_fixed_t y, wlr_input_device** device, double* fx, double* fy)
+// False when there is no such headless device (touch, or the tablet) or no output to reach.
+bool locate(wl_resource* resource, wl_fixed_t x, wl_fixed_t y, wlr_input_device** device, double* fx, double* fy,
+            bool tablet = false)
 {
     TestInput* input = from(resource);
-    *device = input->seat().headless_touch();
+    *device = tablet ? input->seat().headless_tablet() : input->seat().headless_touch();
     const wlr_box* box = wlr_output_layout_get_box(input->layout(), nullptr);
     if (!*device || !box || box->width <= 0 || box->height <= 0)
         return false;
@@ -68,6 +79,62 @@ void handle_touch_cancel(wl_client*, wl_resource* resource, int32_t id) noexcept
         touch_events::cancel(device, id);
 }
 
+void handle_tablet_tool_proximity(wl_resource* resource, wl_fixed_t x, wl_fixed_t y, bool in)
+{
+    wlr_input_device* device = nullptr;
+    double fx = 0, fy = 0;
+    if (!locate(resource, x, y, &device, &fx, &fy, true))
+        return;
+    wlr_event_tablet_tool_proximity event{};
+    event.device = device;
+    event.tool = from(resource)->pen();
+    event.time_msec = now_msec();
+    event.x = fx;
+    event.y = fy;
+    event.state = in ? WLR_TABLET_TOOL_PROXIMITY_IN : WLR_TABLET_TOOL_PROXIMITY_OUT;
+    wl_signal_emit(&device->tablet->events.proximity, &event);
+}
+
+void handle_tablet_tool_proximity_in(wl_client*, wl_resource* resource, wl_fixed_t x, wl_fixed_t y) noexcept
+{
+    handle_tablet_tool_proximity(resource, x, y, true);
+}
+
+void handle_tablet_tool_motion(wl_client*, wl_resource* resource, wl_fixed_t x, wl_fixed_t y) noexcept
+{
+    wlr_input_device* device = nullptr;
+    double fx = 0, fy = 0;
+    if (!locate(resource, x, y, &device, &fx, &fy, true))
+        return;
+    wlr_event_tablet_tool_axis event{};
+    event.device = device;
+    event.tool = from(resource)->pen();
+    event.time_msec = now_msec();
+    event.updated_axes = WLR_TABLET_TOOL_AXIS_X | WLR_TABLET_TOOL_AXIS_Y;
+    event.x = fx;
+    event.y = fy;
+    wl_signal_emit(&device->tablet->events.axis, &event);
+}
+
+void handle_tablet_tool_tip(wl_client*, wl_resource* resource, uint32_t down) noexcept
+{
+    wlr_input_device* device = from(resource)->seat().headless_tablet();
+    if (!device)
+        return;
+    wlr_event_tablet_tool_tip event{};
+    event.device = device;
+    event.tool = from(resource)->pen();
+    event.time_msec = now_msec();
+    event.state = down ? WLR_TABLET_TOOL_TIP_DOWN : WLR_TABLET_TOOL_TIP_UP;
+    wl_signal_emit(&device->tablet->events.tip, &event);
+}
+
+void handle_tablet_tool_proximity_out(wl_client*, wl_resource* resource) noexcept
+{
+    // Out where it is: the position a proximity-out carries is not used.
+    handle_tablet_tool_proximity(resource, 0, 0, false);
+}
+
 const struct kiln_test_input_v1_interface implementation = {
     .destroy = handle_destroy,
     .touch_down = handle_touch_down,
@@ -75,6 +142,10 @@ const struct kiln_test_input_v1_interface implementation = {
     .touch_up = handle_touch_up,
     .touch_frame = handle_touch_frame,
     .touch_cancel = handle_touch_cancel,
+    .tablet_tool_proximity_in = handle_tablet_tool_proximity_in,
+    .tablet_tool_motion = handle_tablet_tool_motion,
+    .tablet_tool_tip = handle_tablet_tool_tip,
+    .tablet_tool_proximity_out = handle_tablet_tool_proximity_out,
 };
 
 void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
@@ -90,12 +161,18 @@ void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 }  // namespace
 
 TestInput::TestInput(wl_display* display, Seat& seat, wlr_output_layout* layout)
-    : seat_(seat), layout_(layout), global_(wl_global_create(display, &kiln_test_input_v1_interface, 1, this, bind))
+    : seat_(seat), layout_(layout), global_(wl_global_create(display, &kiln_test_input_v1_interface, 2, this, bind))
 {
+    // A pen with pressure, as most are.
+    pen_.type = WLR_TABLET_TOOL_TYPE_PEN;
+    pen_.pressure = true;
+    wl_signal_init(&pen_.events.destroy);
 }
 
 TestInput::~TestInput()
 {
+    // As a driver does when its tablet goes: the seat and tablet-v2 let go of the pen.
+    wl_signal_emit(&pen_.events.destroy, &pen_);
     if (global_)
         wl_global_destroy(global_);
 }

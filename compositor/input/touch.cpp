@@ -3,8 +3,10 @@
 #include "compositor/input/touch.hpp"
 
 #include "compositor/input/scene_hit.hpp"
+#include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -133,7 +135,7 @@ void Touch::down(const wlr_event_touch_down& event)
     double ly = 0;
     wlr_cursor_absolute_to_layout_coords(cursor_, event.device, event.x, event.y, &lx, &ly);
     const SceneHit hit = scene_hit(server_.scene(), lx, ly);
-    if (!hit.surface)
+    if (!hit.surface || !server_.seat().input_allowed(hit.surface))
         return;
     if (hit.toplevel)
         server_.focus(hit.toplevel);
@@ -175,13 +177,32 @@ void Touch::cancel(const wlr_event_touch_cancel& event)
     if (!point)
         return;
     // wl_touch.cancel ends the client's whole sequence: every point of that client goes with it.
+    cancel_client(point->client);
+}
+
+void Touch::cancel_client(wlr_seat_client* client)
+{
     wl_resource* resource = nullptr;
-    wl_resource_for_each(resource, &point->client->touches)
+    wl_resource_for_each(resource, &client->touches)
     {
         if (wl_resource_get_user_data(resource))  // null: an inert wl_touch (the seat lost touch meanwhile)
             wl_touch_send_cancel(resource);
     }
-    drop_points(point->client);
+    drop_points(client);
+}
+
+void Touch::cancel_except(wl_client* client)
+{
+    std::vector<wlr_seat_client*> others;
+    wlr_touch_point* point = nullptr;
+    wl_list_for_each(point, &seat_->touch_state.touch_points, link)
+    {
+        if (point->client && point->client->client != client &&
+            std::find(others.begin(), others.end(), point->client) == others.end())
+            others.push_back(point->client);
+    }
+    for (wlr_seat_client* other : others)
+        cancel_client(other);
 }
 
 void Touch::drop_points(wlr_seat_client* client)

@@ -26,6 +26,8 @@ public:
     bool has_devices() const { return !devices_.empty(); }
     // A touch device of the headless backend (which kiln's test input drives), or null.
     wlr_input_device* headless_device() const;
+    // Every client but `client` has its touch points cancelled (a client took the input inhibitor).
+    void cancel_except(wl_client* client);
 
 private:
     class Device;
@@ -35,6 +37,8 @@ private:
     void motion(const wlr_event_touch_motion& event);
     void up(const wlr_event_touch_up& event);
     void cancel(const wlr_event_touch_cancel& event);
+    // wl_touch.cancel to `client`, whose points all end with it.
+    void cancel_client(wlr_seat_client* client);
     // Ends every point of `client` without a wl_touch.up: after a cancel the client expects no more of them.
     void drop_points(wlr_seat_client* client);
 

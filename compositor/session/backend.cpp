@@ -58,11 +58,12 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
             wlr_backend_destroy(backend);
             backend = nullptr;
         }
-        // A keyboard, a pointer and a touchscreen that nothing drives (but --test-input's touch), so clients see a
-        // seat with all three, as on a laptop with a touchscreen.
+        // A keyboard, a pointer, a touchscreen and a drawing tablet that nothing drives (but --test-input's touch
+        // and tablet), so clients see a seat with all three and a tablet, as on a laptop with a touchscreen.
         if (backend && (!wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_KEYBOARD) ||
                         !wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_POINTER) ||
-                        !wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_TOUCH))) {
+                        !wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_TOUCH) ||
+                        !wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_TABLET_TOOL))) {
             wlr_backend_destroy(backend);
             backend = nullptr;
         }

@@ -75,6 +75,8 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
         return PrivilegedProtocol::gamma_control;
     if (name == "export-dmabuf")
         return PrivilegedProtocol::export_dmabuf;
+    if (name == "input-inhibit")
+        return PrivilegedProtocol::input_inhibit;
     return std::nullopt;
 }
 
@@ -134,6 +136,7 @@ const char* protocol_name(PrivilegedProtocol protocol)
     case PrivilegedProtocol::input_method: return "input-method";
     case PrivilegedProtocol::gamma_control: return "gamma-control";
     case PrivilegedProtocol::export_dmabuf: return "export-dmabuf";
+    case PrivilegedProtocol::input_inhibit: return "input-inhibit";
     }
     return "?";
 }
@@ -173,8 +176,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
                              frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock,
-                             input-method, gamma-control, export-dmabuf) from clients kiln did not start with -s
-                             (repeatable)
+                             input-method, gamma-control, export-dmabuf, input-inhibit) from clients kiln did not
+                             start with -s (repeatable)
       --xwayland MODE        lazy|eager|off: start Xwayland on the first X11 connection (default), at start-up,
                              or never (then DISPLAY is not set for clients)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;
@@ -184,7 +187,7 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
       --test-input           for tests: offer kiln_test_input_v1, through which any client drives the headless
-                             touch device (headless backend only; never on a real session)
+                             touch device and tablet pen (headless backend only; never on a real session)
 
 SIGHUP reads kiln.ini again: bindings, keyboard, inputs, outputs and background change, clients stay.
 Default keys: Super+Return terminal, Super+Q close, Alt+Tab next window, Super+Shift+E quit; see kiln.ini(5).

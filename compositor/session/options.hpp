@@ -28,10 +28,11 @@ enum class PrivilegedProtocol {
     input_method,
     gamma_control,
     export_dmabuf,
+    input_inhibit,
 };
 // Their names, as --restrict and [security] restrict= take them.
 inline constexpr const char* privileged_protocol_names =
-    "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf";
+    "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf, input-inhibit";
 // When Xwayland runs: on the first X11 connection (lazy), at start-up (eager), or never (off: no DISPLAY).
 enum class XwaylandMode { lazy, eager, off };
 

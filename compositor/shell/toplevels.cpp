@@ -62,7 +62,7 @@ void Toplevels::hidden(Toplevel& toplevel)
     if (!toplevel.surface() || seat->keyboard_state.focused_surface != toplevel.surface())
         return;
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized()) {
+        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }
@@ -79,8 +79,9 @@ void Toplevels::focus(Toplevel* toplevel)
     server_.seat().scene_changed();
     order_.erase(std::remove(order_.begin(), order_.end(), toplevel), order_.end());
     order_.push_back(toplevel);
-    // Locked, or a panel holds the keyboard: the window comes to the front, next in line, unfocused.
-    if (server_.focus_held_elsewhere())
+    // Locked, or a panel holds the keyboard, or another client holds the input inhibitor: the window comes to the
+    // front, next in line, unfocused.
+    if (server_.focus_held_elsewhere() || !server_.seat().input_allowed(toplevel->surface()))
         return;
     wlr_seat* seat = server_.seat().wlr();
     wlr_surface* previous = seat->keyboard_state.focused_surface;
@@ -127,7 +128,7 @@ void Toplevels::focus_next()
 void Toplevels::focus_latest()
 {
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized()) {
+        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }

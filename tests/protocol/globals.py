@@ -8,7 +8,8 @@ from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 
 EXPECTED = ["wl_compositor", "wl_subcompositor", "wl_shm", "xdg_wm_base", "wp_presentation", "wp_viewporter",
             "zxdg_output_manager_v1", "zwlr_screencopy_manager_v1", "wl_data_device_manager", "wl_seat",
-            "wl_output", "zwp_text_input_manager_v3", "zwp_input_method_manager_v2"]
+            "wl_output", "zwp_text_input_manager_v3", "zwp_input_method_manager_v2",
+            "zwlr_input_inhibit_manager_v1", "zwp_tablet_manager_v2"]
 
 
 def main():

@@ -114,7 +114,7 @@ TEST_CASE("--restrict names output management and output power too, and each nam
     for (auto protocol : {PrivilegedProtocol::screencopy, PrivilegedProtocol::output_management,
                           PrivilegedProtocol::output_power, PrivilegedProtocol::session_lock,
                           PrivilegedProtocol::input_method, PrivilegedProtocol::gamma_control,
-                          PrivilegedProtocol::export_dmabuf})
+                          PrivilegedProtocol::export_dmabuf, PrivilegedProtocol::input_inhibit})
         CHECK(parse_privileged(protocol_name(protocol)) == protocol);
 }
 

@@ -1,19 +1,23 @@
 // kiln-x11-client: a plain X11 (xcb) client for the Xwayland tests: a solid window driven by commands on stdin, or
 // a flood of map/unmap and create/destroy.
 //
-//   kiln-x11-client window RRGGBB X Y W H [override-redirect]
-//       maps a window of one colour where it asks, prints "window ID" and then, one per line, answers commands:
+//   kiln-x11-client window RRGGBB X Y W H [override-redirect | no-delete]
+//       maps a window of one colour where it asks, titled "x11 window RRGGBB" with WM_CLASS kiln-x11-client, prints
+//       "window ID" and then, one per line, answers commands:
 //       configure X Y W H | fullscreen on|off | active (prints "active ID", _NET_ACTIVE_WINDOW) | geometry |
 //       move (_NET_WM_MOVERESIZE: a move with button 1, as a title bar asks for one) |
 //       override-redirect X Y (the mapped window turns override-redirect and moves itself to X Y) | quit
+//       A managed window takes WM_DELETE_WINDOW (unless no-delete): asked to close, it prints "deleted" and exits 0.
 //   kiln-x11-client flood N
 //       N rounds of map, unmap, create and destroy as fast as xcb sends them; prints "flooded N" and exits 0.
 #include <xcb/xcb.h>
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -31,6 +35,12 @@ xcb_atom_t atom(xcb_connection_t* c, const char* name)
     Reply<xcb_intern_atom_reply_t> reply(
         xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, static_cast<uint16_t>(std::strlen(name)), name), nullptr));
     return reply ? reply->atom : xcb_atom_t{XCB_ATOM_NONE};
+}
+
+void set_string(xcb_connection_t* c, xcb_window_t window, xcb_atom_t property, xcb_atom_t type, const std::string& text)
+{
+    xcb_change_property(c, XCB_PROP_MODE_REPLACE, window, property, type, 8, static_cast<uint32_t>(text.size()),
+                        text.data());
 }
 
 xcb_window_t create_window(xcb_connection_t* c, xcb_screen_t* screen, uint32_t rgb, int16_t x, int16_t y,
@@ -94,11 +104,50 @@ xcb_window_t active_window(xcb_connection_t* c, xcb_screen_t* screen)
     return *static_cast<xcb_window_t*>(xcb_get_property_value(reply.get()));
 }
 
-// Handles what has arrived without blocking, so replies to commands are not held up by events.
-void drain(xcb_connection_t* c)
+// Handles what has arrived without blocking, so replies to commands are not held up by events; true when the
+// window manager asked the window to close (WM_DELETE_WINDOW).
+bool drain(xcb_connection_t* c, xcb_atom_t wm_protocols, xcb_atom_t delete_window)
 {
-    while (xcb_generic_event_t* event = xcb_poll_for_event(c))
+    bool deleted = false;
+    while (xcb_generic_event_t* event = xcb_poll_for_event(c)) {
+        if ((event->response_type & 0x7f) == XCB_CLIENT_MESSAGE) {
+            auto* message = reinterpret_cast<xcb_client_message_event_t*>(event);
+            deleted |= message->type == wm_protocols && message->data.data32[0] == delete_window;
+        }
         std::free(event);
+    }
+    return deleted;
+}
+
+// The next line on stdin, waiting for X events meanwhile; false at the end of input or when the window was asked to
+// close (`deleted`).
+bool next_line(xcb_connection_t* c, xcb_atom_t wm_protocols, xcb_atom_t delete_window, std::string& pending,
+               std::string& line, bool& deleted)
+{
+    for (;;) {
+        if (drain(c, wm_protocols, delete_window)) {
+            deleted = true;
+            return false;
+        }
+        const size_t end = pending.find('\n');
+        if (end != std::string::npos) {
+            line = pending.substr(0, end);
+            pending.erase(0, end + 1);
+            return true;
+        }
+        pollfd fds[] = {{STDIN_FILENO, POLLIN, 0}, {xcb_get_file_descriptor(c), POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0)
+            return false;
+        if (fds[0].revents) {
+            char buffer[256];
+            const ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+            if (n <= 0)
+                return false;
+            pending.append(buffer, static_cast<size_t>(n));
+        }
+        if (fds[1].revents & (POLLHUP | POLLERR))
+            return false;
+    }
 }
 
 int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
@@ -111,15 +160,26 @@ int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
     const auto w = static_cast<uint16_t>(std::atoi(argv[5]));
     const auto h = static_cast<uint16_t>(std::atoi(argv[6]));
     const bool override_redirect = argc > 7 && std::string(argv[7]) == "override-redirect";
+    const bool takes_delete = !override_redirect && !(argc > 7 && std::string(argv[7]) == "no-delete");
     const xcb_window_t window = create_window(c, screen, rgb, x, y, w, h, override_redirect);
+    // What a taskbar shows: the title (both ICCCM's and EWMH's) and the program's class ("instance\0class\0").
+    const std::string title = std::string("x11 window ") + argv[2];
+    set_string(c, window, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, title);
+    set_string(c, window, atom(c, "_NET_WM_NAME"), atom(c, "UTF8_STRING"), title);
+    set_string(c, window, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, std::string("kiln-x11-client\0kiln-x11-client\0", 32));
+    const xcb_atom_t wm_protocols = atom(c, "WM_PROTOCOLS");
+    const xcb_atom_t delete_window = atom(c, "WM_DELETE_WINDOW");
+    if (takes_delete)
+        xcb_change_property(c, XCB_PROP_MODE_REPLACE, window, wm_protocols, XCB_ATOM_ATOM, 32, 1, &delete_window);
     xcb_map_window(c, window);
     xcb_flush(c);
     std::printf("window %u\n", window);
     std::fflush(stdout);
 
+    std::string pending;
     std::string line;
-    while (std::getline(std::cin, line)) {
-        drain(c);
+    bool deleted = false;
+    while (next_line(c, wm_protocols, delete_window, pending, line, deleted)) {
         std::istringstream in(line);
         std::string command;
         in >> command;
@@ -169,7 +229,14 @@ int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
         if (xcb_connection_has_error(c))
             return 1;
     }
-    return 0;
+    if (deleted) {
+        // A polite program: the window goes and the program ends by itself.
+        xcb_destroy_window(c, window);
+        xcb_flush(c);
+        std::printf("deleted\n");
+        std::fflush(stdout);
+    }
+    return xcb_connection_has_error(c) ? 1 : 0;
 }
 
 int run_flood(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)

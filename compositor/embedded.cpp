@@ -137,11 +137,7 @@ public:
         wlr_surface* surface = wlr_surface_from_resource(resource);
         if (!wlr_surface_is_xdg_surface(surface))
             return false;
-        wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(surface);
-        // A toplevel's scene tree is in its xdg_surface's data and carries its View (shell/view.cpp).
-        if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || !xdg->data)
-            return false;
-        auto* view = static_cast<View*>(static_cast<wlr_scene_node*>(xdg->data)->data);
+        View* view = View::from(wlr_xdg_surface_from_wlr_surface(surface));
         if (!view)
             return false;
         view->move_to(x, y);

@@ -31,7 +31,8 @@
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
-#include "compositor/shell/view.hpp"
+#include "compositor/shell/toplevel.hpp"
+#include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/protocols/ext_session_lock_v1.hpp"
 #include "compositor/session/output_management.hpp"
@@ -92,6 +93,7 @@ Server::~Server()
     layer_shell_.reset();
     relative_pointer_.reset();
     foreign_toplevels_.reset();
+    toplevels_.reset();  // after the xdg and X11 windows it lists and the taskbar handles that follow them
     xdg_activation_.reset();
     xdg_foreign_.reset();
     if (seat_)
@@ -296,6 +298,7 @@ bool Server::start(std::string& error)
     xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(display_);
 
     // The shell first: the seat watches its surfaces for what changes under the pointer.
+    toplevels_ = std::make_unique<Toplevels>(*this);
     shell_ = std::make_unique<XdgShell>(*this, display_);
     seat_ = std::make_unique<Seat>(*this, backend_, compositor_, shell_->wlr());
     if (options_.restricts(PrivilegedProtocol::input_method))
@@ -315,7 +318,7 @@ bool Server::start(std::string& error)
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
-    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, shell_->wlr(), *this);
+    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, *toplevels_, *this);
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.
@@ -500,27 +503,27 @@ void Server::remove_output(Output* output)
     outputs_.remove_if([output](const auto& o) { return o.get() == output; });
 }
 
-View* Server::view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)
+Toplevel* Server::toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)
 {
     wlr_scene_node* node = wlr_scene_node_at(&scene_->node, lx, ly, sx, sy);
     if (!node || node->type != WLR_SCENE_NODE_SURFACE)
         return nullptr;
     *surface = wlr_scene_surface_from_node(node)->surface;
-    // Walk up to the toplevel's tree, which carries its View.
+    // Walk up to the window's tree, which carries its Toplevel.
     for (wlr_scene_node* n = node; n; n = n->parent)
         if (n->data)
-            return static_cast<View*>(n->data);
+            return static_cast<Toplevel*>(n->data);
     return nullptr;
 }
 
-void Server::focus(View* view)
+void Server::focus(Toplevel* toplevel)
 {
-    shell_->focus(view);
+    toplevels_->focus(toplevel);
 }
 
 void Server::focus_top_view()
 {
-    shell_->focus_latest();
+    toplevels_->focus_latest();
 }
 
 bool Server::focus_held_elsewhere() const
@@ -528,14 +531,14 @@ bool Server::focus_held_elsewhere() const
     return locked() || (layer_shell_ && layer_shell_->keyboard_grab());
 }
 
-View* Server::focused_view() const
+Toplevel* Server::focused_toplevel() const
 {
-    return shell_->focused_view();
+    return toplevels_->focused();
 }
 
 void Server::focus_next()
 {
-    shell_->focus_next();
+    toplevels_->focus_next();
 }
 
 void Server::restore_focus()
@@ -598,25 +601,6 @@ void Server::reload(const Options& options)
         wlr_output_schedule_frame(wlr);
     }
     std::fprintf(stderr, "kiln: reloaded kiln.ini\n");
-}
-
-void Server::deactivate(wlr_surface* surface)
-{
-    if (surface && wlr_surface_is_xdg_surface(surface)) {
-        wlr_xdg_surface* old = wlr_xdg_surface_from_wlr_surface(surface);
-        if (View* view = View::from(old))
-            view->set_activated(false);  // its decoration, if any, turns to the unfocused colours too
-        else if (old && old->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
-            wlr_xdg_toplevel_set_activated(old, false);
-    }
-    if (xwayland_)
-        xwayland_->deactivate(surface);
-}
-
-void Server::focus_surface(wlr_surface* surface)
-{
-    if (xwayland_)
-        xwayland_->focus(surface);
 }
 
 void Server::raise_x_menus()

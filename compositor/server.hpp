@@ -21,7 +21,8 @@
 namespace kiln::compositor {
 
 class Output;
-class View;
+class Toplevel;
+class Toplevels;
 class Seat;
 class StartupCommands;
 class RenderBridge;
@@ -84,25 +85,27 @@ public:
     Seat& seat() { return *seat_; }
     XdgShell& shell() { return *shell_; }
     Decorations& decorations() { return *decorations_; }
+    // Every window kiln manages, xdg and X11: focus, Alt+Tab, interactive move and resize.
+    Toplevels& toplevels() { return *toplevels_; }
     Stats& stats() { return stats_; }
     const Options& options() const { return options_; }
     const std::string& socket() const { return socket_; }
     // What no window covers: kiln.ini's [background] color, opaque.
     renderer::Color background() const;
 
-    // The topmost view and surface-local coordinates under a layout point, if any.
-    View* view_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
+    // The topmost surface under a layout point and its surface-local coordinates, and the window it is in, if any.
+    Toplevel* toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
     // Keyboard focus to a window (raised, and shown if minimized).
-    void focus(View* view);
+    void focus(Toplevel* toplevel);
     // Keyboard focus to the most recently focused window still shown (none: no focus).
     void focus_top_view();
     // Windows may not take the keyboard: the session is locked, or a panel holds it (layer-shell exclusive).
     bool focus_held_elsewhere() const;
     // After a lock or a keyboard-grabbing panel let go: the panel that still grabs it, else the topmost window.
     void restore_focus();
-    // The view with keyboard focus, or null.
-    View* focused_view() const;
-    // Focus goes to the next shown view after the focused one, in the order they appeared (Alt+Tab).
+    // The window with keyboard focus, or null.
+    Toplevel* focused_toplevel() const;
+    // Focus goes to the next shown window after the focused one, in the order they appeared (Alt+Tab).
     void focus_next();
     // False while kiln's VT is switched away (DRM through libseat): output commits fail until it comes back.
     bool session_active() const;
@@ -113,10 +116,6 @@ public:
     // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
     // position), and the background; clients stay connected.
     void reload(const Options& options);
-    // Focuses the X11 window under a click (Xwayland's windows have no View).
-    void focus_surface(wlr_surface* surface);
-    // The window showing `surface` (an xdg toplevel or an X11 window) is no longer the active one.
-    void deactivate(wlr_surface* surface);
     // DISPLAY for X11 clients; empty without Xwayland.
     std::string x_display() const;
     // X11 menus and tooltips stay above the windows.
@@ -171,6 +170,7 @@ private:
     std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
     std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
+    std::unique_ptr<Toplevels> toplevels_;
     std::unique_ptr<XdgShell> shell_;
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<XdgSurfaceRules> xdg_surface_rules_;

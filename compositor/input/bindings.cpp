@@ -3,7 +3,7 @@
 
 #include "compositor/server.hpp"
 #include "compositor/session/spawn.hpp"
-#include "compositor/shell/view.hpp"
+#include "compositor/shell/toplevel.hpp"
 
 #include <cstdio>
 
@@ -76,19 +76,19 @@ void Bindings::run(const Binding& binding)
         break;
     }
     case BindingAction::close:
-        if (View* view = server_.focused_view())
-            view->close();
+        if (Toplevel* toplevel = server_.focused_toplevel())
+            toplevel->close();
         break;
     case BindingAction::focus_next:
         server_.focus_next();
         break;
     case BindingAction::fullscreen:
-        if (View* view = server_.focused_view())
-            view->toggle_fullscreen();
+        if (Toplevel* toplevel = server_.focused_toplevel())
+            toplevel->toggle_fullscreen();
         break;
     case BindingAction::maximize:
-        if (View* view = server_.focused_view())
-            view->toggle_maximized();
+        if (Toplevel* toplevel = server_.focused_toplevel())
+            toplevel->toggle_maximized();
         break;
     case BindingAction::quit:
         server_.terminate(0);

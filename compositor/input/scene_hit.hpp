@@ -1,22 +1,22 @@
 // SceneHit: what the scene shows at a layout point — the surface (with its scene node and local coordinates) and
-// the view it belongs to.
+// the window it belongs to.
 #pragma once
 
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
 
-class View;
+class Toplevel;
 
 struct SceneHit {
     wlr_scene_node* node = nullptr;  // the surface's node, for its position later (a touch point's motion)
     wlr_surface* surface = nullptr;
     double sx = 0;
     double sy = 0;
-    View* view = nullptr;  // null for a surface outside any view
+    Toplevel* toplevel = nullptr;  // null for a surface outside any window
 };
 
-// The topmost surface under (lx, ly), if any. A view's tree carries its View in `data`.
+// The topmost surface under (lx, ly), if any. A window's tree carries its Toplevel in `data`.
 inline SceneHit scene_hit(wlr_scene* scene, double lx, double ly)
 {
     SceneHit hit;
@@ -27,7 +27,7 @@ inline SceneHit scene_hit(wlr_scene* scene, double lx, double ly)
     hit.surface = wlr_scene_surface_from_node(node)->surface;
     for (wlr_scene_node* n = node; n; n = n->parent)
         if (n->data) {
-            hit.view = static_cast<View*>(n->data);
+            hit.toplevel = static_cast<Toplevel*>(n->data);
             break;
         }
     return hit;

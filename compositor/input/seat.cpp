@@ -13,7 +13,8 @@
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/touch.hpp"
 #include "compositor/server.hpp"
-#include "compositor/shell/view.hpp"
+#include "compositor/shell/toplevel.hpp"
+#include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 
 #include <linux/input-event-codes.h>
@@ -385,19 +386,26 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
     wlr_surface* surface = nullptr;
     double sx = 0;
     double sy = 0;
-    View* view = server_.view_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
-    if (event->state == WLR_BUTTON_PRESSED && view) {
-        server_.focus(view);
-        // Super+drag moves a window wherever it is grabbed, like most desktops; unless the focused window asked
-        // for kiln's shortcuts (keyboard-shortcuts-inhibit), then the click is its own.
+    Toplevel* toplevel = server_.toplevel_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
+    if (event->state == WLR_BUTTON_PRESSED && toplevel) {
+        server_.focus(toplevel);
+        // Super+drag moves a window wherever it is grabbed, like most desktops, and Super+right-drag resizes it from
+        // the corner nearest the pointer; unless the focused window asked for kiln's shortcuts
+        // (keyboard-shortcuts-inhibit), then the click is its own.
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
-        if (keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) && event->button == BTN_LEFT &&
-            !shortcuts_inhibit_->inhibited() && !input_inhibited()) {
-            server_.shell().begin_move(*view);
+        const bool super = keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) &&
+                           !shortcuts_inhibit_->inhibited() && !input_inhibited();
+        if (super && event->button == BTN_LEFT) {
+            server_.toplevels().begin_move(*toplevel);
             return;
         }
-    } else if (event->state == WLR_BUTTON_PRESSED && surface) {
-        server_.focus_surface(surface);  // an X11 window
+        if (super && event->button == BTN_RIGHT) {
+            const wlr_box box = toplevel->geometry();
+            const uint32_t edges = (cursor_->x < box.x + box.width / 2.0 ? WLR_EDGE_LEFT : WLR_EDGE_RIGHT) |
+                                   (cursor_->y < box.y + box.height / 2.0 ? WLR_EDGE_TOP : WLR_EDGE_BOTTOM);
+            server_.toplevels().begin_resize(*toplevel, edges);
+            return;
+        }
     }
     wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
 }
@@ -433,7 +441,8 @@ void Seat::set_exclusive_client(wl_client* client)
     }
     wlr_surface* focused = seat_->keyboard_state.focused_surface;
     if (focused && wl_resource_get_client(focused->resource) != client) {
-        server_.deactivate(focused);
+        if (Toplevel* toplevel = server_.toplevels().find(focused))
+            toplevel->set_activated(false);
         wlr_seat_keyboard_clear_focus(seat_);
         server_.restore_focus();  // the inhibiting client's own window or panel, if it has one
     }

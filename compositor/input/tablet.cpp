@@ -287,10 +287,8 @@ void Tablet::tip(const wlr_event_tablet_tool_tip& event)
         return;
     }
     // The tip focuses the window it touches, as a click does.
-    if (hit.view)
-        server_.focus(hit.view);
-    else
-        server_.focus_surface(hit.surface);  // an X11 window
+    if (hit.toplevel)
+        server_.focus(hit.toplevel);
     if (v2->focused_surface != hit.surface) {
         wlr_tablet_v2_tablet_tool_notify_proximity_in(v2, tool->tablet, hit.surface);
         tool->follow(hit.node);

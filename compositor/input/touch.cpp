@@ -137,8 +137,8 @@ void Touch::down(const wlr_event_touch_down& event)
     const SceneHit hit = scene_hit(server_.scene(), lx, ly);
     if (!hit.surface || !server_.seat().input_allowed(hit.surface))
         return;
-    if (hit.view)
-        server_.focus(hit.view);
+    if (hit.toplevel)
+        server_.focus(hit.toplevel);
     // A client without a wl_touch gets no point (wlroots would log an error for each).
     if (!wlr_surface_accepts_touch(seat_, hit.surface))
         return;

@@ -1,23 +1,23 @@
 // Interactive move and resize: the window follows the pointer's offset from where the grab began.
 #include "compositor/shell/interactive.hpp"
 
-#include "compositor/shell/view.hpp"
-#include "compositor/shell/xdg_shell.hpp"
+#include "compositor/shell/toplevel.hpp"
+#include "compositor/shell/toplevels.hpp"
 
 #include <cmath>
 
 namespace kiln::compositor {
 
-InteractiveGrab::InteractiveGrab(XdgShell& shell, View& view, uint32_t edges, double lx, double ly)
-    : shell_(shell), view_(view), edges_(edges), start_lx_(lx), start_ly_(ly), start_(view.geometry())
+InteractiveGrab::InteractiveGrab(Toplevels& owner, Toplevel& toplevel, uint32_t edges, double lx, double ly)
+    : owner_(owner), toplevel_(toplevel), edges_(edges), start_lx_(lx), start_ly_(ly), start_(toplevel.geometry())
 {
     if (edges_)
-        view_.begin_resize(edges_);
+        toplevel_.begin_resize(edges_);
 }
 
 InteractiveGrab::~InteractiveGrab()
 {
-    view_.end_resize();
+    toplevel_.end_resize();
 }
 
 void InteractiveGrab::motion(double lx, double ly)
@@ -25,7 +25,7 @@ void InteractiveGrab::motion(double lx, double ly)
     const int dx = static_cast<int>(std::lround(lx - start_lx_));
     const int dy = static_cast<int>(std::lround(ly - start_ly_));
     if (!edges_) {
-        view_.move_to(start_.x + dx, start_.y + dy);
+        toplevel_.move_to(start_.x + dx, start_.y + dy);
         return;
     }
     int width = start_.width;
@@ -38,13 +38,13 @@ void InteractiveGrab::motion(double lx, double ly)
         height -= dy;
     else if (edges_ & WLR_EDGE_BOTTOM)
         height += dy;
-    // The client's min and max size bound what is asked; the view keeps the opposite edges in place.
-    view_.request_size(width, height);
+    // The client's min and max size bound what is asked; the window keeps the opposite edges in place.
+    toplevel_.request_size(width, height);
 }
 
 void InteractiveGrab::released()
 {
-    shell_.end_grab();  // destroys this grab: nothing after
+    owner_.end_grab();  // destroys this grab: nothing after
 }
 
 }  // namespace kiln::compositor

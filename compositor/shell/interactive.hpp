@@ -6,24 +6,24 @@
 
 namespace kiln::compositor {
 
-class View;
-class XdgShell;
+class Toplevel;
+class Toplevels;
 
 class InteractiveGrab final : public PointerGrab {
 public:
     // `edges` (wlr_edges) are the ones a resize drags; 0 is a move. The cursor is at (`lx`, `ly`).
-    InteractiveGrab(XdgShell& shell, View& view, uint32_t edges, double lx, double ly);
+    InteractiveGrab(Toplevels& owner, Toplevel& toplevel, uint32_t edges, double lx, double ly);
     ~InteractiveGrab() override;
     InteractiveGrab(const InteractiveGrab&) = delete;
     InteractiveGrab& operator=(const InteractiveGrab&) = delete;
 
-    View& view() const { return view_; }
+    Toplevel& toplevel() const { return toplevel_; }
     void motion(double lx, double ly) override;
     void released() override;
 
 private:
-    XdgShell& shell_;
-    View& view_;
+    Toplevels& owner_;
+    Toplevel& toplevel_;
     uint32_t edges_;
     double start_lx_;
     double start_ly_;

@@ -6,6 +6,7 @@
 #include "compositor/server.hpp"
 #include "compositor/shell/decorations.hpp"
 #include "compositor/shell/placement.hpp"
+#include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 
 #include <algorithm>
@@ -28,9 +29,9 @@ View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
       xdg_(surface),
       node_(wlr_scene_xdg_surface_create(shell.layer(XdgShell::Layer::normal), surface))
 {
-    // Popups find their parent's scene node through data, and the node leads back to this View.
+    // Popups find their parent's scene node through data, and the node leads back to this window.
     xdg_->data = node_;
-    node_->data = this;
+    node_->data = static_cast<Toplevel*>(this);
     wlr_xdg_toplevel* toplevel = xdg_->toplevel;
 
     commit_.connect(&xdg_->surface->events.commit, [this](void*) { commit(); });
@@ -38,7 +39,8 @@ View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
     unmap_.connect(&xdg_->events.unmap, [this](void*) {
         mapped_ = false;
         end_resize();
-        shell_.view_hidden(*this);
+        server_.toplevels().hidden(*this);
+        wl_signal_emit(&events.unmap, static_cast<Toplevel*>(this));
     });
     destroy_.connect(&xdg_->events.destroy, [this](void*) {
         // The xdg_surface may outlive its toplevel role (and get another): its scene tree goes now.
@@ -71,11 +73,16 @@ View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
         if (configured_)
             set_maximized(xdg_->toplevel->requested.maximized);
     });
-    set_title_.connect(&toplevel->events.set_title, [this](void*) { update_decoration(); });
     request_minimize_.connect(&toplevel->events.request_minimize, [this](void*) {
         if (mapped_)
             set_minimized(true);
     });
+    set_title_.connect(&toplevel->events.set_title, [this](void*) {
+        update_decoration();  // the title bar shows it
+        wl_signal_emit(&events.title, static_cast<Toplevel*>(this));
+    });
+    set_app_id_.connect(&toplevel->events.set_app_id,
+                        [this](void*) { wl_signal_emit(&events.title, static_cast<Toplevel*>(this)); });
     // wlroots announces a toplevel on its initial commit, whose configure is scheduled but not yet sent.
     if (toplevel->added)
         initial_commit();
@@ -103,6 +110,18 @@ void View::set_activated(bool activated)
     wlr_xdg_toplevel_set_activated(xdg_, activated);
     activated_ = activated;
     update_decoration();
+    if (activated)
+        wlr_xdg_surface_ping(xdg_);
+}
+
+void View::raise()
+{
+    wlr_scene_node_raise_to_top(node_);
+}
+
+Toplevel* View::parent() const
+{
+    return xdg_->toplevel->parent ? View::from(xdg_->toplevel->parent) : nullptr;
 }
 
 wlr_output* View::output() const
@@ -170,8 +189,12 @@ void View::map()
     if (!placed_)
         place();
     update_decoration();
+    // The dialog of a fullscreen window on its output opens above it, in the fullscreen layer.
+    if (Toplevel* owner = parent(); owner && owner->mapped() && owner->fullscreen() && owner->output() == output())
+        wlr_scene_node_reparent(node_, shell_.layer(XdgShell::Layer::fullscreen));
     wlr_scene_node_raise_to_top(node_);
-    shell_.view_mapped(*this);
+    server_.toplevels().mapped(*this);
+    wl_signal_emit(&events.map, static_cast<Toplevel*>(this));
 }
 
 void View::place()
@@ -259,8 +282,9 @@ void View::set_minimized(bool minimized)
     server_.seat().scene_changed();
     if (minimized) {
         set_activated(false);
-        shell_.view_hidden(*this);
+        server_.toplevels().hidden(*this);
     }
+    wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
 
 void View::apply_state()
@@ -285,6 +309,7 @@ void View::apply_state()
         wlr_xdg_toplevel_set_size(xdg_, 0, 0);
         placed_ = false;
     }
+    wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
 
 wlr_box View::state_box() const
@@ -372,22 +397,13 @@ View* View::from(wlr_xdg_surface* xdg)
     // A toplevel's data is its View's scene node, whose data is the View (a popup's node carries none).
     if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || !xdg->data)
         return nullptr;
-    return static_cast<View*>(static_cast<wlr_scene_node*>(xdg->data)->data);
+    auto* toplevel = static_cast<Toplevel*>(static_cast<wlr_scene_node*>(xdg->data)->data);
+    return toplevel ? static_cast<View*>(toplevel) : nullptr;
 }
 
 void View::close()
 {
     wlr_xdg_toplevel_send_close(xdg_);
-}
-
-void View::toggle_fullscreen()
-{
-    set_fullscreen(!fullscreen_, nullptr);
-}
-
-void View::toggle_maximized()
-{
-    set_maximized(!maximized_);
 }
 
 }  // namespace kiln::compositor

@@ -5,6 +5,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/server_decoration.hpp"
+#include "compositor/shell/toplevel.hpp"
 #include "compositor/wlr.hpp"
 
 #include <memory>
@@ -14,50 +15,49 @@ namespace kiln::compositor {
 class Server;
 class XdgShell;
 
-class View {
+class View final : public Toplevel {
 public:
     View(Server& server, XdgShell& shell, wlr_xdg_surface* surface);
-    ~View();
-    View(const View&) = delete;
-    View& operator=(const View&) = delete;
+    ~View() override;
 
     // The View of a toplevel xdg_surface, if kiln made one.
     static View* from(wlr_xdg_surface* xdg);
 
     wlr_xdg_surface* xdg() const { return xdg_; }
-    wlr_surface* surface() const { return xdg_->surface; }
-    wlr_scene_node* node() const { return node_; }
-    bool mapped() const { return mapped_; }
+    wlr_surface* surface() const override { return xdg_->surface; }
+    wlr_scene_node* node() const override { return node_; }
+    bool mapped() const override { return mapped_; }
     // The window geometry's top-left corner in the layout (the scene node's origin) and its size.
     int x() const { return x_; }
     int y() const { return y_; }
-    wlr_box geometry() const;
-    void move_to(int x, int y);
-    void set_activated(bool activated);
-    // Asks the client to close the window (xdg_toplevel.close); the client decides, nothing is killed.
-    void close();
-    // Key bindings: fullscreen on the window's output and back; maximized to its output and back.
-    void toggle_fullscreen();
-    void toggle_maximized();
+    wlr_box geometry() const override;
+    // The output most of the window is on (its centre's), or the layout's centre one.
+    wlr_output* output() const override;
+    Toplevel* parent() const override;
+    const char* title() const override { return xdg_->toplevel->title; }
+    const char* app_id() const override { return xdg_->toplevel->app_id; }
 
-    bool maximized() const { return maximized_; }
-    bool fullscreen() const { return fullscreen_; }
-    bool minimized() const { return minimized_; }
-    void set_maximized(bool maximized);
+    void move_to(int x, int y) override;
+    void begin_resize(uint32_t edges) override;
+    void end_resize() override;
+    // Asks the client for a size, within its min/max size.
+    void request_size(int width, int height) override;
+    void raise() override;
+    // Activated, it is pinged too: a window given focus should answer, one that does not within the shell's timeout
+    // is marked unresponsive.
+    void set_activated(bool activated) override;
+    // xdg_toplevel.close: the client decides, nothing is killed.
+    void close() override;
+
+    bool maximized() const override { return maximized_; }
+    bool fullscreen() const override { return fullscreen_; }
+    bool minimized() const override { return minimized_; }
+    void set_maximized(bool maximized) override;
+    void set_fullscreen(bool fullscreen, wlr_output* output) override;
+    // Hidden until activated again (Toplevels::focus shows it).
+    void set_minimized(bool minimized) override;
     // Sends the current state's size and place again (the usable area a maximized window fills changed).
     void refit() { apply_state(); }
-    // On `output`, or (null) the one the window is on.
-    void set_fullscreen(bool fullscreen, wlr_output* output);
-    // Hidden until activated again (Server::focus shows it).
-    void set_minimized(bool minimized);
-    // The output most of the window is on (its centre's), or the layout's centre one.
-    wlr_output* output() const;
-
-    // An interactive resize from `edges` (wlr_edges) began or ended; while it lasts, the edges opposite stay put.
-    void begin_resize(uint32_t edges);
-    void end_resize();
-    // Asks the client for a size, within its min/max size; returns what was asked.
-    void request_size(int width, int height);
 
     // kiln draws this window's border and title bar (its client agreed to server-side decorations), or not.
     void set_server_decorated(bool decorated);
@@ -110,8 +110,9 @@ private:
     wl::Listener request_fullscreen_;
     wl::Listener request_maximize_;
     wl::Listener request_minimize_;
-    wl::Listener set_title_;
     wl::Listener fullscreen_output_destroy_;
+    wl::Listener set_title_;
+    wl::Listener set_app_id_;
 };
 
 }  // namespace kiln::compositor

@@ -1,5 +1,5 @@
-// XdgShell: kiln's xdg-shell: the toplevels (Views) and popups, the scene layers they live in, keyboard focus in
-// most-recently-focused order, pings, and interactive move and resize grabs.
+// XdgShell: kiln's xdg-shell: the toplevels (Views) and popups, the scene layers they live in, and the interactive
+// move and resize grabs clients ask for (focus and the grabs themselves are Toplevels').
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -12,7 +12,6 @@
 
 namespace kiln::compositor {
 
-class InteractiveGrab;
 class PopupGrabGuard;
 class Server;
 class View;
@@ -29,27 +28,11 @@ public:
     wlr_xdg_shell* wlr() const { return shell_; }
     wlr_scene_node* layer(Layer layer) const;
 
-    // Keyboard focus to `view`, raised, shown if minimized, and pinged.
-    void focus(View* view);
-    // The view with keyboard focus, or null.
-    View* focused_view() const;
-    // Focus to the next mapped view after the focused one, in the order they appeared (Alt+Tab); a minimized one is
-    // shown again.
-    void focus_next();
-    // Focus to the most recently focused view still shown (after a lock or a panel's grab ends).
-    void focus_latest();
-    void view_mapped(View& view);
-    // Unmapped or minimized: if it had focus, focus goes back to the most recently focused window still shown.
-    void view_hidden(View& view);
     void remove_view(View* view);
 
-    // Super + drag: a move that needs no serial.
-    void begin_move(View& view);
     // xdg_toplevel.move (edges 0) or resize: started only while the button whose press carried `serial` is the one
     // held and its client has the pointer; anything else is ignored.
     void request_grab(View& view, wlr_seat_client* client, uint32_t serial, uint32_t edges);
-    // Called by the grab when its button is released.
-    void end_grab();
     // A button pressed at layout (lx, ly): on kiln's decoration of a window, the window is focused and, for the left
     // button, its title bar starts a move, its edges a resize, its close box asks it to close. True when the press
     // was on a decoration (it then goes to no client).
@@ -64,15 +47,11 @@ public:
     std::vector<placement::Point> taken_spots(const View* except) const;
 
 private:
-    void start_grab(View& view, uint32_t edges);
-
     Server& server_;
     wlr_xdg_shell* shell_;
     wlr_scene_tree* normal_;
     wlr_scene_tree* fullscreen_;
     std::list<std::unique_ptr<View>> views_;
-    std::vector<View*> focus_order_;  // most recently focused last
-    std::unique_ptr<InteractiveGrab> grab_;
     std::unique_ptr<PopupGrabGuard> popup_grab_guard_;
 
     wl::Listener new_surface_;

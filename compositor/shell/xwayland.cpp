@@ -3,9 +3,14 @@
 
 #include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
+#include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xwayland_view.hpp"
 
+#include <algorithm>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <sys/socket.h>
 
 namespace kiln::compositor {
@@ -30,6 +35,7 @@ Xwayland::Xwayland(Server& server, wlr_xwayland* xwayland)
     new_surface_.connect(&xwayland_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_xwayland_surface*>(data);
         views_.push_back(std::make_unique<XwaylandView>(server_, *this, surface));
+        server_.toplevels().add(*views_.back());
     });
 }
 
@@ -56,6 +62,8 @@ Xwayland::~Xwayland()
     if (x_server && x_server->pipe_source && x_server->pid > 0)
         kill(x_server->pid, SIGKILL);
     wlr_xwayland_destroy(xwayland_);
+    for (const auto& view : views_)
+        server_.toplevels().remove(*view);
     views_.clear();
     if (xcursor_)
         wlr_xcursor_manager_destroy(xcursor_);
@@ -83,27 +91,31 @@ void Xwayland::ready()
             }
         }
     }
+    // Which windows may be asked to close: wlroots' window manager keeps its atoms to itself, so a connection of
+    // kiln's own learns WM_DELETE_WINDOW's number on this server (one round trip, as the window manager's own
+    // start-up makes many). Without it no X11 window is closed by kiln, rather than killed.
+    delete_window_ = XCB_ATOM_NONE;
+    xcb_connection_t* connection = xcb_connect(display_name().c_str(), nullptr);
+    if (!xcb_connection_has_error(connection)) {
+        const char* name = "WM_DELETE_WINDOW";
+        xcb_intern_atom_reply_t* reply = xcb_intern_atom_reply(
+            connection, xcb_intern_atom(connection, 0, static_cast<uint16_t>(std::strlen(name)), name), nullptr);
+        if (reply)
+            delete_window_ = reply->atom;
+        std::free(reply);
+    }
+    xcb_disconnect(connection);
+    if (delete_window_ == XCB_ATOM_NONE)
+        std::fprintf(stderr,
+                     "kiln: cannot ask X for WM_DELETE_WINDOW: Super+Q and taskbars cannot close X11 windows\n");
 }
 
-bool Xwayland::focus(wlr_surface* surface)
+bool Xwayland::accepts_close(const wlr_xwayland_surface& xsurface) const
 {
-    if (!surface || !wlr_surface_is_xwayland_surface(surface))
+    if (delete_window_ == XCB_ATOM_NONE)
         return false;
-    wlr_xwayland_surface* xsurface = wlr_xwayland_surface_from_wlr_surface(surface);
-    auto* view = xsurface ? static_cast<XwaylandView*>(xsurface->data) : nullptr;
-    if (!view || !view->mapped() || !view->managed())
-        return false;
-    view->focus();
-    return true;
-}
-
-void Xwayland::deactivate(wlr_surface* surface)
-{
-    if (!surface || !wlr_surface_is_xwayland_surface(surface))
-        return;
-    wlr_xwayland_surface* xsurface = wlr_xwayland_surface_from_wlr_surface(surface);
-    if (auto* view = xsurface ? static_cast<XwaylandView*>(xsurface->data) : nullptr)
-        view->set_activated(false);
+    return std::find(xsurface.protocols, xsurface.protocols + xsurface.protocols_len, delete_window_) !=
+           xsurface.protocols + xsurface.protocols_len;
 }
 
 void Xwayland::raise_unmanaged()
@@ -113,6 +125,7 @@ void Xwayland::raise_unmanaged()
 
 void Xwayland::remove_view(XwaylandView* view)
 {
+    server_.toplevels().remove(*view);
     views_.remove_if([view](const auto& v) { return v.get() == view; });
 }
 

@@ -24,10 +24,9 @@ public:
 
     // DISPLAY for X11 clients, e.g. ":1".
     std::string display_name() const;
-    // Focuses the managed X11 window showing `surface`; false when `surface` is no such window.
-    bool focus(wlr_surface* surface);
-    // The X11 window showing `surface`, if any, is no longer the active one.
-    void deactivate(wlr_surface* surface);
+    // Whether the window lists WM_DELETE_WINDOW in its WM_PROTOCOLS: closing it asks the program then (wlroots
+    // kills the program of any other window).
+    bool accepts_close(const wlr_xwayland_surface& xsurface) const;
     // Keeps override-redirect windows (menus, tooltips) above every toplevel after one was raised.
     void raise_unmanaged();
     wlr_scene_node* unmanaged_layer() const { return &unmanaged_->node; }
@@ -41,6 +40,7 @@ private:
     wlr_xwayland* xwayland_;
     wlr_scene_tree* unmanaged_;  // override-redirect windows, kept on top
     wlr_xcursor_manager* xcursor_ = nullptr;  // the cursor X shows over its own windows' backgrounds
+    xcb_atom_t delete_window_ = XCB_ATOM_NONE;  // WM_DELETE_WINDOW on the running X server
     std::list<std::unique_ptr<XwaylandView>> views_;
 
     wl::Listener ready_;

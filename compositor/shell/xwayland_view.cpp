@@ -1,13 +1,27 @@
-// X11 window behaviour: shown where X places it, configure requests honoured, focus and stacking for managed
-// windows, fullscreen on an output, moves asked for with _NET_WM_MOVERESIZE; override-redirect windows are only
-// shown, above everything, and never focused.
+// X11 window behaviour: shown where X places it, configure requests honoured; managed windows take part in focus,
+// stacking, moves and resizes (kiln's Super+drag or _NET_WM_MOVERESIZE), fullscreen, maximize and minimize like any
+// toplevel; override-redirect windows are only shown, above everything, and never focused.
 #include "compositor/shell/xwayland_view.hpp"
 
 #include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
+#include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xwayland.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 namespace kiln::compositor {
+
+namespace {
+
+// A move or resize asked for with _NET_WM_MOVERESIZE starts only while the press that asked for it is still held.
+bool button_held(Server& server)
+{
+    return server.seat().wlr()->pointer_state.button_count > 0;
+}
+
+}  // namespace
 
 XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface* surface)
     : server_(server), owner_(owner), xsurface_(surface)
@@ -22,31 +36,45 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
     request_configure_.connect(&xsurface_->events.request_configure, [this](void* data) {
         configure_request(*static_cast<wlr_xwayland_surface_configure_event*>(data));
     });
-    // wlroots has already read the new _NET_WM_STATE into `fullscreen`; kiln confirms it (or not).
-    request_fullscreen_.connect(&xsurface_->events.request_fullscreen,
-                                [this](void*) { set_fullscreen(xsurface_->fullscreen); });
+    // wlroots has already read the new _NET_WM_STATE into the surface; kiln confirms it (or not).
+    request_fullscreen_.connect(&xsurface_->events.request_fullscreen, [this](void*) {
+        if (mapped())
+            set_fullscreen(xsurface_->fullscreen, nullptr);
+    });
+    request_maximize_.connect(&xsurface_->events.request_maximize, [this](void*) {
+        if (mapped())
+            set_maximized(xsurface_->maximized_vert && xsurface_->maximized_horz);
+    });
     // _NET_ACTIVE_WINDOW: an X client asks for one of its windows to be focused.
     request_activate_.connect(&xsurface_->events.request_activate, [this](void*) {
-        if (mapped() && managed())
-            focus();
+        if (mapped())
+            server_.focus(this);
+    });
+    // _NET_WM_MOVERESIZE: a title bar's drag (a move with the pointer) or a frame's (a resize from its edges).
+    request_move_.connect(&xsurface_->events.request_move, [this](void*) {
+        if (mapped() && button_held(server_))
+            server_.toplevels().begin_move(*this);
+    });
+    request_resize_.connect(&xsurface_->events.request_resize, [this](void* data) {
+        if (mapped() && button_held(server_))
+            server_.toplevels().begin_resize(*this, static_cast<wlr_xwayland_resize_event*>(data)->edges);
     });
     set_geometry_.connect(&xsurface_->events.set_geometry, [this](void*) { follow_geometry(); });
-    request_move_.connect(&xsurface_->events.request_move, [this](void*) { begin_move(); });
-    // A mapped window that turns override-redirect (or back) moves between the layers; one that turns
-    // override-redirect gives up focus.
+    set_title_.connect(&xsurface_->events.set_title,
+                       [this](void*) { wl_signal_emit(&events.title, static_cast<Toplevel*>(this)); });
+    set_class_.connect(&xsurface_->events.set_class,
+                       [this](void*) { wl_signal_emit(&events.title, static_cast<Toplevel*>(this)); });
+    // A mapped window that turns override-redirect (or back) moves between the layers, and stops (or starts) being
+    // a window kiln manages.
     set_override_redirect_.connect(&xsurface_->events.set_override_redirect, [this](void*) {
         if (!node_)
             return;
         wlr_scene_node_reparent(node_, managed() ? &server_.layers().windows->node : owner_.unmanaged_layer());
         server_.seat().scene_changed();
         if (managed())
-            return;
-        end_move();
-        wlr_seat* seat = server_.seat().wlr();
-        if (xsurface_->surface && seat->keyboard_state.focused_surface == xsurface_->surface) {
-            set_activated(false);
-            wlr_seat_keyboard_notify_clear_focus(seat);
-        }
+            shown();
+        else
+            hidden();
     });
 }
 
@@ -65,51 +93,67 @@ void XwaylandView::map()
         return;
     wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
     server_.seat().scene_changed();  // the pointer's surface may be another now
-    if (!managed())
-        return;
-    if (xsurface_->fullscreen)
-        set_fullscreen(true);
-    focus();
+    if (managed())
+        shown();
 }
 
 void XwaylandView::unmap()
 {
-    end_move();
-    wlr_seat* seat = server_.seat().wlr();
-    const bool focused = xsurface_->surface && seat->keyboard_state.focused_surface == xsurface_->surface;
-    if (node_) {
-        wlr_scene_node_destroy(node_);
-        node_ = nullptr;
-        server_.seat().scene_changed();
-    }
-    if (!focused)
+    if (!node_)
         return;
-    // A dialog's keyboard focus goes back to the window it belongs to; otherwise nothing has focus.
-    set_activated(false);
-    wlr_xwayland_surface* parent = xsurface_->parent;
-    auto* parent_view = parent ? static_cast<XwaylandView*>(parent->data) : nullptr;
-    if (parent_view && parent_view->mapped() && parent_view->managed())
-        parent_view->focus();
-    else
-        wlr_seat_keyboard_notify_clear_focus(seat);
+    wlr_scene_node_destroy(node_);
+    node_ = nullptr;
+    server_.seat().scene_changed();
+    if (managed())
+        hidden();
 }
 
-void XwaylandView::focus()
+void XwaylandView::shown()
 {
-    if (!node_ || !managed() || !server_.seat().input_allowed(xsurface_->surface))
-        return;  // not shown, or another client holds the input inhibitor
+    // A scene hit finds the window through its tree.
+    node_->data = static_cast<Toplevel*>(this);
+    minimized_ = false;  // a program that maps its window shows it
+    if (xsurface_->fullscreen)
+        set_fullscreen(true, nullptr);
+    else if (xsurface_->maximized_vert && xsurface_->maximized_horz)
+        set_maximized(true);
+    server_.toplevels().mapped(*this);
+    wl_signal_emit(&events.map, static_cast<Toplevel*>(this));
+}
+
+void XwaylandView::hidden()
+{
+    if (node_)
+        node_->data = nullptr;
+    end_resize();
+    // It is no longer X's active window; the keyboard goes to the window focused before it, if any.
     wlr_seat* seat = server_.seat().wlr();
-    wlr_surface* previous = seat->keyboard_state.focused_surface;
-    if (previous && previous != xsurface_->surface)
-        server_.deactivate(previous);
+    if (xsurface_->surface && seat->keyboard_state.focused_surface == xsurface_->surface)
+        set_activated(false);
+    server_.toplevels().hidden(*this);
+    wl_signal_emit(&events.unmap, static_cast<Toplevel*>(this));
+}
+
+wlr_output* XwaylandView::output() const
+{
+    wlr_output_layout* layout = server_.layout();
+    wlr_output* output = wlr_output_layout_output_at(layout, xsurface_->x + xsurface_->width / 2.0,
+                                                     xsurface_->y + xsurface_->height / 2.0);
+    return output ? output : wlr_output_layout_get_center_output(layout);
+}
+
+Toplevel* XwaylandView::parent() const
+{
+    auto* parent = xsurface_->parent ? static_cast<XwaylandView*>(xsurface_->parent->data) : nullptr;
+    return parent && parent->managed() ? parent : nullptr;
+}
+
+void XwaylandView::raise()
+{
+    if (!node_)
+        return;
     wlr_scene_node_raise_to_top(node_);
-    owner_.raise_unmanaged();
-    server_.seat().scene_changed();
-    // X's own stacking order follows, so X clients see (and hit-test) the same order kiln draws.
     wlr_xwayland_surface_restack(xsurface_, nullptr, XCB_STACK_MODE_ABOVE);
-    set_activated(true);
-    if (previous != xsurface_->surface)
-        server_.seat().focus_keyboard(xsurface_->surface);
 }
 
 void XwaylandView::set_activated(bool activated)
@@ -117,17 +161,32 @@ void XwaylandView::set_activated(bool activated)
     wlr_xwayland_surface_activate(xsurface_, activated);
 }
 
+void XwaylandView::close()
+{
+    if (owner_.accepts_close(*xsurface_))
+        wlr_xwayland_surface_close(xsurface_);
+    else
+        std::fprintf(stderr, "kiln: X11 window '%s' does not take WM_DELETE_WINDOW: left open rather than killed\n",
+                     xsurface_->title ? xsurface_->title : "");
+}
+
 void XwaylandView::configure_request(const wlr_xwayland_surface_configure_event& event)
 {
-    if (xsurface_->fullscreen) {
-        // A fullscreen window keeps its output's geometry; X is told so again.
-        set_fullscreen(true);
+    if (fullscreen_ || maximized_) {
+        // A fullscreen or maximized window keeps its state's geometry; X is told so again.
+        apply_state(nullptr);
         return;
     }
     // kiln does no tiling: a managed X window goes where it asks, at the size it asks.
-    wlr_xwayland_surface_configure(xsurface_, event.x, event.y, event.width, event.height);
+    configure({event.x, event.y, event.width, event.height});
+}
+
+void XwaylandView::configure(const wlr_box& box)
+{
+    wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(box.x), static_cast<int16_t>(box.y),
+                                   static_cast<uint16_t>(box.width), static_cast<uint16_t>(box.height));
     if (node_) {
-        wlr_scene_node_set_position(node_, event.x, event.y);
+        wlr_scene_node_set_position(node_, box.x, box.y);
         server_.seat().scene_changed();
     }
 }
@@ -141,78 +200,97 @@ void XwaylandView::follow_geometry()
     }
 }
 
-void XwaylandView::begin_move()
-{
-    if (!node_ || !managed() || xsurface_->fullscreen)
-        return;
-    wlr_cursor* cursor = server_.seat().cursor();
-    grab_x_ = cursor->x - xsurface_->x;
-    grab_y_ = cursor->y - xsurface_->y;
-    // The seat's own listeners came first, so the cursor has moved when these run.
-    auto follow = [this](void*) {
-        wlr_cursor* c = server_.seat().cursor();
-        move_to(static_cast<int>(c->x - grab_x_), static_cast<int>(c->y - grab_y_));
-    };
-    grab_motion_.connect(&cursor->events.motion, follow);
-    grab_motion_absolute_.connect(&cursor->events.motion_absolute, follow);
-    grab_button_.connect(&cursor->events.button, [this](void* data) {
-        if (static_cast<wlr_event_pointer_button*>(data)->state == WLR_BUTTON_RELEASED)
-            end_move();
-    });
-}
-
-void XwaylandView::end_move()
-{
-    grab_motion_.disconnect();
-    grab_motion_absolute_.disconnect();
-    grab_button_.disconnect();
-}
-
 void XwaylandView::move_to(int x, int y)
 {
-    wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(x), static_cast<int16_t>(y), xsurface_->width,
-                                   xsurface_->height);
-    if (node_) {
-        wlr_scene_node_set_position(node_, x, y);
-        server_.seat().scene_changed();
-    }
+    configure({x, y, xsurface_->width, xsurface_->height});
 }
 
-void XwaylandView::set_fullscreen(bool fullscreen)
+void XwaylandView::begin_resize(uint32_t edges)
+{
+    resize_edges_ = edges;
+    resize_start_ = geometry();
+}
+
+void XwaylandView::request_size(int width, int height)
+{
+    // Hints wlroots found no minimum or maximum in are -1.
+    const wlr_xwayland_surface_size_hints* hints = xsurface_->size_hints;
+    auto limit = [](int size, int32_t min, int32_t max) {
+        size = std::max(size, std::max(static_cast<int>(min), 1));
+        return max > 0 ? std::min(size, static_cast<int>(max)) : size;
+    };
+    width = limit(width, hints ? hints->min_width : 0, hints ? hints->max_width : 0);
+    height = limit(height, hints ? hints->min_height : 0, hints ? hints->max_height : 0);
+    // X windows go where kiln says at once: the edges opposite the dragged ones stay where they were.
+    int x = xsurface_->x;
+    int y = xsurface_->y;
+    if (resize_edges_ & WLR_EDGE_LEFT)
+        x = resize_start_.x + resize_start_.width - width;
+    if (resize_edges_ & WLR_EDGE_TOP)
+        y = resize_start_.y + resize_start_.height - height;
+    configure({x, y, width, height});
+}
+
+void XwaylandView::save_geometry()
+{
+    if (!fullscreen_ && !maximized_)
+        saved_ = geometry();
+}
+
+void XwaylandView::set_fullscreen(bool fullscreen, wlr_output* output)
+{
+    save_geometry();
+    fullscreen_ = fullscreen;
+    apply_state(output);
+}
+
+void XwaylandView::set_maximized(bool maximized)
+{
+    save_geometry();
+    maximized_ = maximized;
+    apply_state(nullptr);
+}
+
+void XwaylandView::set_minimized(bool minimized)
+{
+    if (minimized == minimized_)
+        return;
+    minimized_ = minimized;
+    wlr_xwayland_surface_set_minimized(xsurface_, minimized);
+    if (node_) {
+        wlr_scene_node_set_enabled(node_, !minimized);
+        server_.seat().scene_changed();
+    }
+    if (minimized) {
+        set_activated(false);
+        server_.toplevels().hidden(*this);
+    }
+    wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
+}
+
+void XwaylandView::apply_state(wlr_output* output)
 {
     wlr_output_layout* layout = server_.layout();
-    wlr_output* output =
-        wlr_output_layout_output_at(layout, xsurface_->x + xsurface_->width / 2, xsurface_->y + xsurface_->height / 2);
     if (!output)
-        output = wlr_output_layout_get_center_output(layout);
-    if (fullscreen && output) {
-        end_move();
-        const wlr_box* box = wlr_output_layout_get_box(layout, output);
-        if (!was_fullscreen_) {
-            saved_ = {xsurface_->x, xsurface_->y, xsurface_->width, xsurface_->height};
-            was_fullscreen_ = true;
-        }
-        wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(box->x), static_cast<int16_t>(box->y),
-                                       static_cast<uint16_t>(box->width), static_cast<uint16_t>(box->height));
-        if (node_) {
-            wlr_scene_node_set_position(node_, box->x, box->y);
-            wlr_scene_node_raise_to_top(node_);
-            owner_.raise_unmanaged();
-            server_.seat().scene_changed();
-        }
-        wlr_xwayland_surface_set_fullscreen(xsurface_, true);
-        return;
+        output = this->output();
+    const wlr_box* output_box = output ? wlr_output_layout_get_box(layout, output) : nullptr;
+    if (!output_box) {
+        fullscreen_ = false;  // no output to fill
+        maximized_ = false;
     }
-    wlr_xwayland_surface_set_fullscreen(xsurface_, false);
-    if (was_fullscreen_) {
-        was_fullscreen_ = false;
-        wlr_xwayland_surface_configure(xsurface_, static_cast<int16_t>(saved_.x), static_cast<int16_t>(saved_.y),
-                                       static_cast<uint16_t>(saved_.width), static_cast<uint16_t>(saved_.height));
-        if (node_) {
-            wlr_scene_node_set_position(node_, saved_.x, saved_.y);
-            server_.seat().scene_changed();
-        }
+    wlr_xwayland_surface_set_fullscreen(xsurface_, fullscreen_);
+    wlr_xwayland_surface_set_maximized(xsurface_, maximized_);
+    if (fullscreen_) {
+        configure(*output_box);
+        raise();
+        server_.raise_x_menus();
+    } else if (maximized_) {
+        configure(server_.usable_area(output));
+    } else if (saved_.width > 0 && saved_.height > 0) {
+        configure(saved_);
+        saved_ = {};
     }
+    wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
 
 }  // namespace kiln::compositor

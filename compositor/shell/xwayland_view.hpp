@@ -1,8 +1,9 @@
-// XwaylandView: one X11 window from Xwayland in the scene, managed (a toplevel) or override-redirect (menus,
-// tooltips), placed where X asks.
+// XwaylandView: one X11 window from Xwayland in the scene, managed (a toplevel like any other) or override-redirect
+// (menus, tooltips), placed where X asks.
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/shell/toplevel.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
@@ -10,55 +11,84 @@ namespace kiln::compositor {
 class Server;
 class Xwayland;
 
-class XwaylandView {
+class XwaylandView final : public Toplevel {
 public:
     XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface* surface);
-    ~XwaylandView();
-    XwaylandView(const XwaylandView&) = delete;
-    XwaylandView& operator=(const XwaylandView&) = delete;
+    ~XwaylandView() override;
 
-    wlr_xwayland_surface* xwayland() const { return xsurface_; }
-    bool mapped() const { return node_ != nullptr; }
     // Override-redirect windows (menus, tooltips, drag icons) are X's own: never focused, never moved by kiln.
     bool managed() const { return !xsurface_->override_redirect; }
-    // Raises the window and gives it keyboard focus (managed windows only).
-    void focus();
-    void set_activated(bool activated);
+
+    wlr_surface* surface() const override { return xsurface_->surface; }
+    wlr_scene_node* node() const override { return node_; }
+    bool mapped() const override { return node_ && managed(); }
+    wlr_box geometry() const override { return {xsurface_->x, xsurface_->y, xsurface_->width, xsurface_->height}; }
+    wlr_output* output() const override;
+    Toplevel* parent() const override;
+    const char* title() const override { return xsurface_->title; }
+    // X11's WM_CLASS class names the program, as an app_id does (sway does the same).
+    const char* app_id() const override { return xsurface_->class_; }
+
+    void move_to(int x, int y) override;
+    void begin_resize(uint32_t edges) override;
+    void end_resize() override { resize_edges_ = 0; }
+    // Within the window's WM_NORMAL_HINTS minimum and maximum size.
+    void request_size(int width, int height) override;
+    // X's own stacking order follows, so X clients see (and hit-test) the same order kiln draws.
+    void raise() override;
+    void set_activated(bool activated) override;
+    // WM_DELETE_WINDOW, for a window that lists it in WM_PROTOCOLS; any other is left open (wlroots would kill its
+    // client).
+    void close() override;
+
+    bool maximized() const override { return maximized_; }
+    bool fullscreen() const override { return fullscreen_; }
+    bool minimized() const override { return minimized_; }
+    void set_maximized(bool maximized) override;
+    void set_fullscreen(bool fullscreen, wlr_output* output) override;
+    void set_minimized(bool minimized) override;
 
 private:
     void map();
     void unmap();
+    // A managed window came to be shown (mapped, or turned managed while mapped), or stopped being shown.
+    void shown();
+    void hidden();
     void configure_request(const wlr_xwayland_surface_configure_event& event);
-    void set_fullscreen(bool fullscreen);
     // Where the window is and what is above it follow the X window's geometry.
     void follow_geometry();
-    // _NET_WM_MOVERESIZE move: the window follows the cursor until the button is released.
-    void begin_move();
-    void end_move();
-    void move_to(int x, int y);
+    // Tells X the window's new place and size, and shows it there.
+    void configure(const wlr_box& box);
+    // Remembers where the window is while it is neither fullscreen nor maximized.
+    void save_geometry();
+    // The place and size of its state: its output (fullscreen, on `output` if given), the output's usable area
+    // (maximized), or back where it was.
+    void apply_state(wlr_output* output);
 
     Server& server_;
     Xwayland& owner_;
     wlr_xwayland_surface* xsurface_;
     wlr_scene_node* node_ = nullptr;  // the surface and its subsurfaces while mapped
-    wlr_box saved_{};                 // where the window was before it went fullscreen
-    bool was_fullscreen_ = false;
-    double grab_x_ = 0;  // the cursor's offset from the window's corner while moving
-    double grab_y_ = 0;
+    bool fullscreen_ = false;
+    bool maximized_ = false;
+    bool minimized_ = false;
+    wlr_box saved_{};  // where the window was before it went fullscreen or maximized; width 0 when none
+    uint32_t resize_edges_ = 0;
+    wlr_box resize_start_{};
 
     wl::Listener destroy_;
     wl::Listener map_;
     wl::Listener unmap_;
     wl::Listener request_configure_;
     wl::Listener request_fullscreen_;
+    wl::Listener request_maximize_;
     wl::Listener request_activate_;
-    wl::Listener set_geometry_;
     wl::Listener request_move_;
+    wl::Listener request_resize_;
+    wl::Listener set_geometry_;
+    wl::Listener set_title_;
+    wl::Listener set_class_;
     wl::Listener set_override_redirect_;
-    // While moving: the cursor's motion (after the seat has moved it) and its button release.
-    wl::Listener grab_motion_;
-    wl::Listener grab_motion_absolute_;
-    wl::Listener grab_button_;
 };
 
 }  // namespace kiln::compositor

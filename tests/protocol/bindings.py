@@ -8,50 +8,14 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, run_test  # noqa: E402
+from virtual_input import ALT, CTRL, KEY, SHIFT, SUPER, VirtualKeyboard, array_u32  # noqa: E402
 from wayland_wire import Connection, Toplevel  # noqa: E402
 
-# Core modifier bits in every xkb keymap (Shift Lock Control Mod1..Mod5) and evdev key codes.
-SHIFT, CTRL, ALT, SUPER = 1, 4, 8, 64
-KEY = {"F2": 60, "Return": 28, "Tab": 15, "q": 16, "e": 18, "f": 33, "a": 30, "Up": 103, "x": 45, "t": 20}
 MAXIMIZED, FULLSCREEN = 1, 2  # xdg_toplevel.state
-
-
-class VirtualKeyboard:
-    """zwp_virtual_keyboard_v1 with the keymap kiln gave the client, so key codes mean what they do on a keyboard."""
-
-    def __init__(self, conn, seat, keymap_event):
-        self.conn = conn
-        _, size = keymap_event.args("uu")
-        manager = conn.bind("zwp_virtual_keyboard_manager_v1", 1)
-        self.obj = conn.new_id("zwp_virtual_keyboard_v1")
-        conn.send(manager, 0, ("o", seat), ("n", self.obj))
-        conn.send(self.obj, 0, ("u", 1), ("u", size), fds=[keymap_event.fds[0]])
-        self.time = 0
-
-    def press(self, modifiers, key, sync=True):
-        """Holds `modifiers`, taps `key`, lets go: what a person typing the combination sends. Without `sync`
-        kiln may be gone after the press (quit): the rest may find the connection closed."""
-        self.time += 10
-        self.conn.send(self.obj, 2, ("u", modifiers), ("u", 0), ("u", 0), ("u", 0))
-        self.conn.send(self.obj, 1, ("u", self.time), ("u", KEY[key]), ("u", 1))
-        try:
-            self.conn.send(self.obj, 1, ("u", self.time + 1), ("u", KEY[key]), ("u", 0))
-            self.conn.send(self.obj, 2, ("u", 0), ("u", 0), ("u", 0), ("u", 0))
-        except (BrokenPipeError, ConnectionResetError):
-            if sync:
-                raise
-            return
-        if sync:
-            self.conn.roundtrip()
-
-
-def array_u32(data):
-    return [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data), 4)]
 
 
 def wait_file(kiln, path, what):

@@ -1,0 +1,166 @@
+// Toplevels behaviour: focus order, Alt+Tab, which window a new one may take focus from, and move/resize grabs.
+#include "compositor/shell/toplevels.hpp"
+
+#include "compositor/input/seat.hpp"
+#include "compositor/server.hpp"
+#include "compositor/shell/interactive.hpp"
+#include "compositor/shell/toplevel.hpp"
+
+#include <algorithm>
+
+namespace kiln::compositor {
+
+Toplevels::Toplevels(Server& server) : server_(server)
+{
+    wl_signal_init(&events.add);
+    wl_signal_init(&events.remove);
+}
+
+Toplevels::~Toplevels()
+{
+    end_grab();
+}
+
+void Toplevels::add(Toplevel& toplevel)
+{
+    all_.push_back(&toplevel);
+    wl_signal_emit(&events.add, &toplevel);
+}
+
+void Toplevels::remove(Toplevel& toplevel)
+{
+    if (grab_ && &grab_->toplevel() == &toplevel)
+        end_grab();
+    wl_signal_emit(&events.remove, &toplevel);
+    order_.erase(std::remove(order_.begin(), order_.end(), &toplevel), order_.end());
+    all_.erase(std::remove(all_.begin(), all_.end(), &toplevel), all_.end());
+}
+
+void Toplevels::mapped(Toplevel& toplevel)
+{
+    // A fullscreen window on the output keeps focus and stays on top, unless the new one is its dialog, which
+    // opens above it (as sway does).
+    Toplevel* parent = toplevel.parent();
+    for (Toplevel* other : all_) {
+        if (other == &toplevel || !other->mapped() || !other->fullscreen() || other->output() != toplevel.output())
+            continue;
+        if (other == parent)
+            break;
+        // Next in line for focus once the fullscreen window goes.
+        order_.insert(order_.empty() ? order_.end() : order_.end() - 1, &toplevel);
+        return;
+    }
+    focus(&toplevel);
+}
+
+void Toplevels::hidden(Toplevel& toplevel)
+{
+    if (grab_ && &grab_->toplevel() == &toplevel)
+        end_grab();
+    order_.erase(std::remove(order_.begin(), order_.end(), &toplevel), order_.end());
+    wlr_seat* seat = server_.seat().wlr();
+    if (!toplevel.surface() || seat->keyboard_state.focused_surface != toplevel.surface())
+        return;
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
+            focus(*it);
+            return;
+        }
+    }
+    wlr_seat_keyboard_notify_clear_focus(seat);
+}
+
+void Toplevels::focus(Toplevel* toplevel)
+{
+    if (toplevel->minimized())
+        toplevel->set_minimized(false);
+    toplevel->raise();
+    server_.raise_x_menus();
+    server_.seat().scene_changed();
+    order_.erase(std::remove(order_.begin(), order_.end(), toplevel), order_.end());
+    order_.push_back(toplevel);
+    // Locked, or a panel holds the keyboard, or another client holds the input inhibitor: the window comes to the
+    // front, next in line, unfocused.
+    if (server_.focus_held_elsewhere() || !server_.seat().input_allowed(toplevel->surface()))
+        return;
+    wlr_seat* seat = server_.seat().wlr();
+    wlr_surface* previous = seat->keyboard_state.focused_surface;
+    if (previous == toplevel->surface())
+        return;
+    if (Toplevel* old = find(previous))
+        old->set_activated(false);
+    toplevel->set_activated(true);
+    server_.seat().focus_keyboard(toplevel->surface());
+}
+
+Toplevel* Toplevels::focused() const
+{
+    Toplevel* toplevel = find(server_.seat().wlr()->keyboard_state.focused_surface);
+    return toplevel && toplevel->mapped() ? toplevel : nullptr;
+}
+
+Toplevel* Toplevels::find(wlr_surface* surface) const
+{
+    if (!surface)
+        return nullptr;
+    for (Toplevel* toplevel : all_)
+        if (toplevel->surface() == surface)
+            return toplevel;
+    return nullptr;
+}
+
+void Toplevels::focus_next()
+{
+    Toplevel* current = focused();
+    auto start = std::find(all_.begin(), all_.end(), current);
+    // From the one after the focused window round to the one before it; from the first when none has focus.
+    auto it = start == all_.end() ? all_.begin() : std::next(start);
+    for (size_t n = 0; n < all_.size(); ++n, ++it) {
+        if (it == all_.end())
+            it = all_.begin();
+        if ((*it)->mapped() && *it != current) {
+            focus(*it);
+            return;
+        }
+    }
+}
+
+void Toplevels::focus_latest()
+{
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
+            focus(*it);
+            return;
+        }
+    }
+}
+
+void Toplevels::begin_move(Toplevel& toplevel)
+{
+    if (toplevel.mapped() && !toplevel.fullscreen() && !toplevel.maximized())
+        start_grab(toplevel, 0);
+}
+
+void Toplevels::begin_resize(Toplevel& toplevel, uint32_t edges)
+{
+    if (toplevel.mapped() && !toplevel.fullscreen() && !toplevel.maximized() && edges)
+        start_grab(toplevel, edges);
+}
+
+void Toplevels::start_grab(Toplevel& toplevel, uint32_t edges)
+{
+    end_grab();
+    wlr_cursor* cursor = server_.seat().cursor();
+    grab_ = std::make_unique<InteractiveGrab>(*this, toplevel, edges, cursor->x, cursor->y);
+    server_.seat().start_grab(*grab_);
+}
+
+void Toplevels::end_grab()
+{
+    if (!grab_)
+        return;
+    server_.seat().cancel_grab(*grab_);  // a no-op when the seat has already let go (the button's release)
+    grab_.reset();
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,65 @@
+// Toplevels: every window kiln manages, xdg and X11 alike, in the order they appeared and in the order they had
+// focus: keyboard focus among them, Alt+Tab, and the interactive move or resize of one.
+#pragma once
+
+#include "compositor/wlr.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace kiln::compositor {
+
+class InteractiveGrab;
+class Server;
+class Toplevel;
+
+class Toplevels {
+public:
+    explicit Toplevels(Server& server);
+    ~Toplevels();
+    Toplevels(const Toplevels&) = delete;
+    Toplevels& operator=(const Toplevels&) = delete;
+
+    // A window's owner adds it as it is made and removes it before it goes (`remove` carries it too).
+    void add(Toplevel& toplevel);
+    void remove(Toplevel& toplevel);
+    // It was mapped: it takes focus, unless a fullscreen window on its output keeps it (then it is next in line).
+    void mapped(Toplevel& toplevel);
+    // Unmapped or minimized: if it had focus, focus goes back to the most recently focused window still shown.
+    void hidden(Toplevel& toplevel);
+
+    // Keyboard focus to `toplevel`, raised and shown if minimized.
+    void focus(Toplevel* toplevel);
+    // The window with keyboard focus, or null.
+    Toplevel* focused() const;
+    // Focus to the next shown window after the focused one, in the order they appeared (Alt+Tab); a minimized one
+    // is shown again.
+    void focus_next();
+    // Focus to the most recently focused window still shown (after a lock or a panel's grab ends).
+    void focus_latest();
+    // The window showing `surface`, if any.
+    Toplevel* find(wlr_surface* surface) const;
+
+    // Super + drag and Super + right-drag: a move, or a resize from `edges`, that needs no client's serial.
+    void begin_move(Toplevel& toplevel);
+    void begin_resize(Toplevel& toplevel, uint32_t edges);
+    // Starts a move (edges 0) or resize its caller has checked; a grab already under way ends first.
+    void start_grab(Toplevel& toplevel, uint32_t edges);
+    bool grabbing() const { return grab_ != nullptr; }
+    // Called by the grab when its button is released.
+    void end_grab();
+
+    // Each carries the Toplevel: taskbars follow windows through them.
+    struct {
+        wl_signal add;
+        wl_signal remove;
+    } events;
+
+private:
+    Server& server_;
+    std::vector<Toplevel*> all_;    // in the order they appeared
+    std::vector<Toplevel*> order_;  // most recently focused last
+    std::unique_ptr<InteractiveGrab> grab_;
+};
+
+}  // namespace kiln::compositor

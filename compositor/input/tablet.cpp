@@ -2,6 +2,7 @@
 // and each tool event goes to the surface under the tool as tablet-v2 or, where that is not spoken, as the pointer.
 #include "compositor/input/tablet.hpp"
 
+#include "compositor/input/output_mapping.hpp"
 #include "compositor/input/scene_hit.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
@@ -9,7 +10,6 @@
 #include <linux/input-event-codes.h>
 
 #include <cmath>
-#include <cstring>
 
 namespace kiln::compositor {
 
@@ -17,21 +17,9 @@ namespace kiln::compositor {
 class Tablet::Device {
 public:
     Device(Tablet& owner, wlr_input_device* device)
-        : owner_(owner), device_(device), v2_(wlr_tablet_create(owner.manager_, owner.seat_, device))
+        : owner_(owner), device_(device), v2_(wlr_tablet_create(owner.manager_, owner.seat_, device)),
+          mapping_(owner.cursor_, owner.server_.layout(), device)
     {
-        wlr_cursor_attach_input_device(owner.cursor_, device);
-        wlr_output_layout* layout = owner.server_.layout();
-        wlr_output_layout_output* l_output = nullptr;
-        wl_list_for_each(l_output, &layout->outputs, link)
-        {
-            map_to(l_output->output);
-        }
-        // A tablet built into a screen names its output, which may come later than the device.
-        if (device->output_name)
-            output_added_.connect(&layout->events.add, [this](void* data) {
-                map_to(static_cast<wlr_output_layout_output*>(data)->output);
-            });
-        // wlr_cursor detaches the device itself on destroy.
         destroy_.connect(&device->events.destroy, [this](void*) {
             Tablet& owner = owner_;
             owner.devices_.remove_if([this](auto& d) { return d.get() == this; });
@@ -42,17 +30,10 @@ public:
     wlr_tablet_v2_tablet* v2() const { return v2_; }
 
 private:
-    // A tablet that names no output (an ordinary one, or headless) spans the layout.
-    void map_to(wlr_output* output)
-    {
-        if (device_->output_name && std::strcmp(output->name, device_->output_name) == 0)
-            wlr_cursor_map_input_to_output(owner_.cursor_, device_, output);
-    }
-
     Tablet& owner_;
     wlr_input_device* device_;
     wlr_tablet_v2_tablet* v2_;
-    wl::Listener output_added_;
+    OutputMapping mapping_;
     wl::Listener destroy_;
 };
 

@@ -2,12 +2,12 @@
 // stays with that surface wherever the finger goes, and up or cancel ends it; a reused id is ignored while down.
 #include "compositor/input/touch.hpp"
 
+#include "compositor/input/output_mapping.hpp"
 #include "compositor/input/scene_hit.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/server.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 namespace kiln::compositor {
@@ -35,21 +35,9 @@ const wlr_touch_grab_interface silent_grab_interface = {
 // One touch device on the cursor; it leaves the seat's capabilities when it goes.
 class Touch::Device {
 public:
-    Device(Touch& touch, wlr_input_device* device) : touch_(touch), device_(device)
+    Device(Touch& touch, wlr_input_device* device)
+        : touch_(touch), device_(device), mapping_(touch.cursor_, touch.server_.layout(), device)
     {
-        wlr_cursor_attach_input_device(touch.cursor_, device);
-        wlr_output_layout* layout = touch.server_.layout();
-        wlr_output_layout_output* l_output = nullptr;
-        wl_list_for_each(l_output, &layout->outputs, link)
-        {
-            map_to(l_output->output);
-        }
-        // Its output may come later than the device (and come back after a hot-unplug).
-        if (device->output_name)
-            output_added_.connect(&layout->events.add, [this](void* data) {
-                map_to(static_cast<wlr_output_layout_output*>(data)->output);
-            });
-        // wlr_cursor detaches the device itself on destroy.
         destroy_.connect(&device->events.destroy, [this](void*) {
             Touch& touch = touch_;
             touch.devices_.remove_if([this](auto& d) { return d.get() == this; });
@@ -60,17 +48,9 @@ public:
     wlr_input_device* device() const { return device_; }
 
 private:
-    // A touchscreen is one output's glass: it maps there when the device says which (libinput on DRM); one that
-    // names none (headless) spans the layout.
-    void map_to(wlr_output* output)
-    {
-        if (device_->output_name && std::strcmp(output->name, device_->output_name) == 0)
-            wlr_cursor_map_input_to_output(touch_.cursor_, device_, output);
-    }
-
     Touch& touch_;
     wlr_input_device* device_;
-    wl::Listener output_added_;
+    OutputMapping mapping_;
     wl::Listener destroy_;
 };
 

@@ -5,6 +5,7 @@ Used by the protocol, x11, nested and dmabuf suites. Python 3 standard library o
 """
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -302,6 +303,21 @@ class Kiln:
         if self.stats_path and self.stats_path.exists():
             stats = json.loads(self.stats_path.read_text())
         return status, stats
+
+
+def wait_drawn(child, timeout=20):
+    """Waits for a kiln demo client run with --stay to say it drew its frames."""
+    deadline = time.monotonic() + timeout
+    line = b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([child.stdout], [], [], 0.2)
+        if ready:
+            line = child.stdout.readline()
+            if b"drew" in line:
+                return
+            if not line:
+                break
+    raise AssertionError(f"client did not finish drawing ({line!r}, exit {child.poll()})")
 
 
 def stat(stats, dotted):

@@ -3,14 +3,13 @@ translucent windows blend; so do windows with kiln's decorations (solid rectangl
 and removed; a window under an opaque fullscreen one is not drawn; a dma-buf rewritten in place shows its new pixels
 without a new import or any shm upload; nothing is read back when nobody shows the pixels."""
 import os
-import select
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from kiln_harness import Kiln, check, client_binary, need, rgb, run_test, stat  # noqa: E402
+from kiln_harness import Kiln, check, client_binary, need, rgb, run_test, stat, wait_drawn  # noqa: E402
 
 # Overlapping windows (kiln cascades them in this order), each animating with partial damage, then holding still.
 SCENE = [
@@ -19,21 +18,6 @@ SCENE = [
     ["--size", "260x180", "--color", "cc2222", "--alpha", "128", "--frames", "30"],
     ["--size", "200x120", "--color", "eeee00", "--frames", "70"],
 ]
-
-
-def wait_drawn(child, timeout=20):
-    """Waits for a --stay client to say it drew its frames."""
-    deadline = time.monotonic() + timeout
-    line = b""
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([child.stdout], [], [], 0.2)
-        if ready:
-            line = child.stdout.readline()
-            if b"drew" in line:
-                return
-            if not line:
-                break
-    raise AssertionError(f"client did not finish drawing ({line!r}, exit {child.poll()})")
 
 
 def show_scene(kiln, scene):

@@ -13,25 +13,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from kiln_harness import Kiln, check, client_binary, need, rgb, run_test, stat  # noqa: E402
+from kiln_harness import Kiln, check, client_binary, need, rgb, run_test, stat, wait_drawn  # noqa: E402
 
 # Libraries only EGL's start loads: the llvmpipe driver and the JIT under it.
 GL_LIBRARIES = ("libLLVM", "libgallium", "libEGL_mesa")
 SHM = ["--size", "300x200", "--color", "3366cc", "--frames", "20"]
 DMABUF = ["--source", "memfd", "--size", "200x150", "--color", "cc3333", "--frames", "20"]
-
-
-def wait_drawn(child, timeout=20):
-    """Waits for a --stay client to say it drew its frames."""
-    deadline = time.monotonic() + timeout
-    line = b""
-    while time.monotonic() < deadline:
-        line = child.stdout.readline()
-        if b"drew" in line:
-            return
-        if not line:
-            break
-    raise AssertionError(f"client did not finish drawing ({line!r}, exit {child.poll()})")
 
 
 def gl_libraries_mapped(pid):

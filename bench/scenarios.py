@@ -90,12 +90,17 @@ def one_startup(label, spec, extra, peer_cache=None):
         return {"compositor": label, "error": f"{running.error}\n{running.log_tail()}"}
 
 
+READINESS_PARTS = {"": "programs_prepare_ms", "_fetch": "programs_fetch_ms", "_first_draw": "programs_first_draw_ms"}
+
+
 def shader_readiness(build):
-    """kiln's cold and warm programs_prepare_ms through bench/program_cache.py (Mesa's shader cache off)."""
+    """kiln's cold and warm programs_prepare_ms through bench/program_cache.py (Mesa's shader cache off), with its
+    two parts: fetching the programs (kiln's work) and their warming draws (the driver's first-draw JIT)."""
     import program_cache
     try:
         rows = program_cache.measure(build, 1, True)
-        return {k: rows[k][0]["startup"]["programs_prepare_ms"] for k in ("cold", "warm")}
+        return {kind + suffix: rows[kind][0]["startup"][key]
+                for kind in ("cold", "warm") for suffix, key in READINESS_PARTS.items()}
     except (SystemExit, Exception) as e:  # it exits on a failed kiln; a failed row, not the end of the run
         return {"error": str(e)}
 
@@ -217,8 +222,8 @@ def main(argv=None):
     summary = {"windows": report.window_rows(runs), "startup": report.startup_rows(startups)}
     ok = [r for r in readiness if "error" not in r]
     if ok:
-        summary["shader_readiness"] = {"cold_ms": report.summarize([r["cold"] for r in ok]),
-                                       "warm_ms": report.summarize([r["warm"] for r in ok])}
+        summary["shader_readiness"] = {f"{kind}{suffix}_ms": report.summarize([r[kind + suffix] for r in ok])
+                                       for kind in ("cold", "warm") for suffix in READINESS_PARTS}
     meta = {
         "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "mode": "quick" if args.quick else "full", "reps": args.reps, "windows": args.windows,
@@ -241,7 +246,9 @@ def main(argv=None):
             "peak_rss": "sum of VmHWM over the compositor's process tree at the end of the measuring window",
             "startup": "exec until wayland-info (as the compositor's user) is answered; peers after one unrecorded "
                        "start (Mesa's shader cache warm), kiln with an empty and then a filled --cache-dir",
-            "shader_readiness": "bench/program_cache.py: startup.programs_prepare_ms, --precompile fast, Mesa cache off",
+            "shader_readiness": "bench/program_cache.py: startup.programs_prepare_ms, --precompile fast, Mesa cache off; "
+                                "split into programs_fetch_ms (compile and link, or load from kiln's cache) and "
+                                "programs_first_draw_ms (each program drawn once: the driver's first-draw JIT)",
         },
     }
     result = {"meta": meta, "summary": summary, "runs": runs, "startup_runs": startups,

@@ -45,6 +45,12 @@ def one_quick_kiln_run(build, out):
     labels = [s["compositor"] for s in data["startup_runs"] if "ready_ms" in s]
     check(labels == ["kiln (cold cache)", "kiln (warm cache)"], f"cold and warm start-up were measured: {labels}")
     check("| simple-egl | 1 | kiln |" in r.stdout, "the markdown table has the kiln row")
+    ready = data["shader_readiness_runs"][0]
+    check("error" not in ready and all(ready[k] > 0 for k in ("cold", "cold_fetch", "cold_first_draw")),
+          f"shader readiness was measured, split into program fetch and first draws: {ready}")
+    check(ready["cold_fetch"] + ready["cold_first_draw"] <= ready["cold"],
+          "the two parts add up to no more than the whole")
+    check("first draws: the driver's JIT" in r.stdout, "the markdown table shows the split")
 
 
 def failing_compositor(build, scratch):

@@ -226,6 +226,10 @@ bool Server::start(std::string& error)
         const auto start = Stats::Clock::now();
         prepare_programs(false);
         stats_.set("startup.programs_prepare_ms", stats_.ms_since(start));
+        // Split so kiln's own program work (what its cache saves) is told apart from the driver's first-draw JIT.
+        const auto& times = bridge_->renderer().prepare_times();
+        stats_.set("startup.programs_fetch_ms", times.fetch_ms);
+        stats_.set("startup.programs_first_draw_ms", times.first_draw_ms);
     }
     if (precompile_ != PrecompileMode::background)
         stats_.mark_once("startup.programs_ready_ms");

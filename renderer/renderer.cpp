@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <sys/sysmacros.h>
 
 namespace kiln::renderer {
@@ -107,14 +108,28 @@ Renderer::ProgramSlot* Renderer::program(ShaderVariant variant, std::string* err
 
 bool Renderer::prepare(ShaderVariant variant, std::string& error)
 {
+    using Clock = std::chrono::steady_clock;
+    auto ms_since = [](Clock::time_point start) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    };
     display_.make_current();
+    const auto fetch_start = Clock::now();
     ProgramSlot* slot = program(variant, &error);
+    prepare_times_.fetch_ms += ms_since(fetch_start);
     if (!slot)
         return false;
     if (slot->warmed || variant == ShaderVariant::external)
         return true;  // an external program needs an external image to draw with; it warms on first use
+    const auto draw_start = Clock::now();
+    const bool drawn = warm(variant, *slot, error);
+    prepare_times_.first_draw_ms += ms_since(draw_start);
+    return drawn;
+}
+
+bool Renderer::warm(ShaderVariant variant, ProgramSlot& slot, std::string& error)
+{
     if (variant == ShaderVariant::yuv_semiplanar || variant == ShaderVariant::yuv_planar)
-        return prepare_planes(variant, *slot, error);
+        return prepare_planes(variant, slot, error);
     if (!scratch_target_) {
         scratch_target_ = RenderTarget::for_cpu(fourcc::xrgb8888, 1, 1, error);
         uint32_t texel = 0xffffffff;
@@ -135,12 +150,13 @@ bool Renderer::prepare(ShaderVariant variant, std::string& error)
     if (variant == ShaderVariant::solid)
         draw_solid({0, 0, 0, 0}, unit);
     else
-        draw_with(*slot, *scratch_texture_, {0, 0, 1, 1}, unit, 1.0f);
+        draw_with(slot, *scratch_texture_, {0, 0, 1, 1}, unit, 1.0f);
     glFinish();
     target_ = previous;
-    slot->warmed = true;
+    slot.warmed = true;
     return true;
 }
+
 std::span<const uint32_t> Renderer::shm_formats() const
 {
     return kiln::renderer::shm_formats();

@@ -70,6 +70,13 @@ public:
     // Fetches a program and draws with it once into a scratch target, so the driver's first-draw compile (llvmpipe
     // JITs then, ~30 ms a program) happens now and not in the middle of a frame.
     bool prepare(ShaderVariant variant, std::string& error);
+    // Where prepare()'s time went: fetching programs (kiln's work: compile and link, or load from its cache) and
+    // their warming draws (the driver's: llvmpipe JIT-compiles its rasteriser then, which no program cache holds).
+    struct PrepareTimes {
+        double fetch_ms = 0;
+        double first_draw_ms = 0;
+    };
+    const PrepareTimes& prepare_times() const { return prepare_times_; }
     // Fetched and, where a draw is possible without a client's image, drawn once (external programs warm on first
     // real use).
     bool prepared(ShaderVariant variant) const
@@ -106,6 +113,8 @@ private:
     // YUV through planes (renderer_yuv.cpp): bind every plane, set the encoding's conversion, draw.
     bool draw_planes(Texture& texture, FBox source, const Matrix3& matrix, float alpha);
     bool draw_planes_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha);
+    // prepare()'s warming draw into a scratch target, in the state real frames use.
+    bool warm(ShaderVariant variant, ProgramSlot& slot, std::string& error);
     // Draws a YUV program once with scratch plane textures of the formats real buffers import as.
     bool prepare_planes(ShaderVariant variant, ProgramSlot& slot, std::string& error);
 
@@ -127,6 +136,7 @@ private:
     bool bgra_read_ = false;
     bool shm_cpu_copies_ = false;
     RendererStats stats_;
+    PrepareTimes prepare_times_;
 };
 
 }  // namespace kiln::renderer

@@ -58,8 +58,14 @@ def markdown(summary):
         out.append(f"| {r['compositor']} | {fmt(r['ready_ms'], 1)} | {(r['ready_ms'] or {}).get('n', 0)} ({r['failed']}) |")
     if summary.get("shader_readiness"):
         s = summary["shader_readiness"]
-        out += ["", "| kiln shader readiness (Mesa cache off) | cold ms | warm ms |", "|---|---|---|",
-                f"| programs linked and drawn once | {fmt(s['cold_ms'], 1)} | {fmt(s['warm_ms'], 1)} |"]
+        out += ["", "| kiln shader readiness (Mesa cache off) | cold ms | warm ms | warm ÷ cold (medians) |",
+                "|---|---|---|---|"]
+        for suffix, label in (("", "all programs fetched and drawn once"),
+                              ("_fetch", "programs fetched: compiled and linked, or read from kiln's cache and loaded"),
+                              ("_first_draw", "first draws: the driver's JIT (llvmpipe)")):
+            cold, warm = s.get(f"cold{suffix}_ms"), s.get(f"warm{suffix}_ms")
+            ratio = f"{100 * warm['median'] / cold['median']:.1f} %" if cold and warm and cold["median"] else "-"
+            out.append(f"| {label} | {fmt(cold, 1)} | {fmt(warm, 1)} | {ratio} |")
     failures = [(r.get("client", "start-up"), r.get("windows", ""), r["compositor"], e)
                 for r in summary["windows"] + summary["startup"] for e in r["errors"]]
     if failures:

@@ -62,7 +62,7 @@ void CacheStats::report(const std::function<void(const std::string&, uint64_t)>&
     const std::pair<const char*, const Histogram*> histograms[] = {
         {"histograms.binary_bytes", &binary_bytes}, {"histograms.memory_hit_ms", &memory_hit_ms},
         {"histograms.disk_hit_ms", &disk_hit_ms},   {"histograms.miss_link_ms", &miss_link_ms},
-        {"histograms.compile_ms", &compile_ms},
+        {"histograms.compile_ms", &compile_ms},     {"histograms.disk_read_ms", &disk_read_ms},
     };
     for (const auto& [name, h] : histograms) {
         const std::string base = name;

@@ -41,7 +41,8 @@ struct CacheStats {
     uint64_t blob_stores = 0;
     Histogram binary_bytes;
     Histogram memory_hit_ms;
-    Histogram disk_hit_ms;
+    Histogram disk_hit_ms;   // a disk hit whole: the entry read and checked, then handed to the driver
+    Histogram disk_read_ms;  // its first part only, kiln's own: open, read, checksum, decompress
     Histogram miss_link_ms;
     Histogram compile_ms;
 

@@ -189,8 +189,10 @@ std::optional<renderer::ProgramResult> TieredProgramCache::get(const renderer::P
             if (!entry)
                 continue;
             ProgramBinary binary{entry->binary_format, entry->payload, key.vertex, key.fragment};
+            const double read_ms = ms_since(start);
             if (auto program = load_binary(binary)) {
                 ++stats_.loaded_from_disk;
+                stats_.disk_read_ms.add(read_ms);
                 if (tier == system_.get()) {
                     ++stats_.loaded_from_system;
                     if (user_)

@@ -219,6 +219,10 @@ TEST_CASE("a program stored by one cache loads from the user disk tier in the ne
     REQUIRE(result);
     CHECK(result->origin == renderer::ProgramOrigin::disk);
     CHECK(cache.linked_from_source() == 0);
+    // The hit's time, and kiln's own part of it (the read before the driver gets the binary), are both measured.
+    CHECK(cache.stats().disk_hit_ms.count() == 1);
+    CHECK(cache.stats().disk_read_ms.count() == 1);
+    CHECK(cache.stats().disk_read_ms.max() <= cache.stats().disk_hit_ms.max());
     CHECK(draw_centre(result->program.id(), 0, 0, 1) == 0x0000ff);
     // And is copied up: the next lookup is a memory hit.
     CHECK(cache.get(colour_program("disk"), error)->origin == renderer::ProgramOrigin::memory);

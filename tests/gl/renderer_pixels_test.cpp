@@ -241,6 +241,23 @@ TEST_CASE("programs come from the program cache on first use, or ahead of it thr
     CHECK(gl.programs.loaded_from_memory() == linked);
 }
 
+TEST_CASE("prepare() tells the program fetch apart from the warming draw, and a warmed program costs neither",
+          "[gl]")
+{
+    GlFixture gl;
+    CHECK(gl.renderer->prepare_times().fetch_ms == 0);
+    CHECK(gl.renderer->prepare_times().first_draw_ms == 0);
+    std::string error;
+    REQUIRE(gl.renderer->prepare(ShaderVariant::solid, error));
+    const auto after_solid = gl.renderer->prepare_times();
+    CHECK(after_solid.fetch_ms > 0);       // compiled and linked from source here
+    CHECK(after_solid.first_draw_ms > 0);  // drawn once into the scratch target
+    // Prepared already: fetched from the slot, not drawn again.
+    REQUIRE(gl.renderer->prepare(ShaderVariant::solid, error));
+    CHECK(gl.renderer->prepare_times().first_draw_ms == after_solid.first_draw_ms);
+    CHECK(gl.programs.linked_from_source() == 1);
+}
+
 TEST_CASE("a CPU target reads back only what the frame drew", "[gl]")
 {
     GlFixture gl;

@@ -76,6 +76,9 @@ def main():
         check(everything(xdg) == [], f"nothing is written under $XDG_CACHE_HOME ({everything(xdg)[:5]})")
         mesa = [p for p in (cache / "mesa").rglob("*") if p.is_file()]
         check(mesa, "Mesa's shader cache is inside the cache directory")
+        # One file per entry: Mesa's default database creates all of its 50 parts on a cold start (tens of ms).
+        check((cache / "mesa" / "mesa_shader_cache").is_dir() and not (cache / "mesa" / "mesa_shader_cache_db").exists(),
+              f"Mesa's cache keeps one file per entry, not its database ({sorted(p.name for p in (cache / 'mesa').iterdir())})")
         wrong = wrong_modes(cache)
         check(not wrong, f"under umask 000 every directory is 0700 and every kiln file 0600 ({wrong[:6]})")
 
@@ -84,6 +87,10 @@ def main():
         run_kiln(dict(env, MESA_SHADER_CACHE_DIR=str(chosen)), work / "cache-2")
         check([p for p in chosen.rglob("*") if p.is_file()], "MESA_SHADER_CACHE_DIR set by the user is respected")
         check(not (work / "cache-2" / "mesa").exists(), "and kiln then makes no mesa/ of its own")
+        # So is a layout the user chose.
+        run_kiln(dict(env, MESA_DISK_CACHE_MULTI_FILE="0"), work / "cache-3")
+        check((work / "cache-3" / "mesa" / "mesa_shader_cache_db").is_dir(),
+              "MESA_DISK_CACHE_MULTI_FILE set by the user is respected (Mesa's database)")
 
         driver = next(p for p in (cache / "v1").iterdir() if p.name != "displays")
         check([p.name for p in (cache / "v1" / "displays").iterdir()] != [], "the display profile is stored too")

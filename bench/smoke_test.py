@@ -72,6 +72,22 @@ def failing_compositor(build, scratch):
     check("Failed runs:" in r.stdout, "the table lists the failed runs")
 
 
+def memory_breakdown(build):
+    """bench/memory.py: kiln's resident memory by what holds it, with one shm window (no EGL: lazy)."""
+    r = subprocess.run([sys.executable, str(SCENARIOS.parent / "memory.py"), "--build", str(build), "--only", "kiln",
+                        "--windows", "1", "--clients", "simple-egl", "--settle", "0.5"],
+                       capture_output=True, text=True, timeout=120)
+    check(r.returncode == 0, f"memory.py measures kiln (stderr tail: {r.stderr[-400:]!r})")
+    rows = {line.split("|")[1].strip(): float(line.split("|")[2]) for line in r.stdout.splitlines()
+            if line.startswith("| ") and not line.startswith("| what")}
+    total = rows.get("**total resident now**", 0)
+    check(total > 1 and rows.get("malloc heap ([heap])", 0) > 0, f"a total and a heap were read ({total} MiB)")
+    check(rows.get("libLLVM (llvmpipe's JIT compiler)", -1) == 0, "an shm-only kiln has no LLVM resident")
+    r = subprocess.run([sys.executable, str(SCENARIOS.parent / "memory.py"), "--windows", "0"], capture_output=True,
+                       text=True, timeout=30)
+    check(r.returncode == 2 and "usage:" in r.stderr, "memory.py --windows 0 exits 2 with the usage")
+
+
 def main():
     need("weston-simple-egl")
     need("wayland-info")
@@ -81,6 +97,7 @@ def main():
         bad_arguments(build)
         one_quick_kiln_run(build, scratch / "quick")
         failing_compositor(build, scratch)
+        memory_breakdown(build)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -581,7 +581,10 @@ void Server::reload(const Options& options)
     options_.inputs = options.inputs;
     options_.background = options.background;
     options_.outputs = options.outputs;
+    options_.decorations = options.decorations;
     seat_->reload();
+    if (decorations_)
+        decorations_->set_mode(options_.decorations.mode);
     for (const auto& output : outputs_) {
         wlr_output* wlr = output->wlr();
         OutputSettings settings;

@@ -27,6 +27,12 @@ wlr_xdg_toplevel_decoration_v1_mode xdg_mode(DecorationMode config, wlr_xdg_topl
     return WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
 }
 
+uint32_t kde_default(DecorationMode mode)
+{
+    return mode == DecorationMode::server ? WLR_SERVER_DECORATION_MANAGER_MODE_SERVER
+                                          : WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
+}
+
 // The View of a surface that is an xdg toplevel, if kiln made one.
 View* view_of(wlr_surface* surface)
 {
@@ -57,6 +63,7 @@ public:
 
     wlr_surface* surface() const { return decoration_->surface->surface; }
     bool server_side() const { return server_side_; }
+    void follow(DecorationMode mode) { answer(xdg_mode(mode, decoration_->requested_mode)); }
 
 private:
     void answer(wlr_xdg_toplevel_decoration_v1_mode mode)
@@ -80,13 +87,7 @@ class Decorations::KdeDecoration {
 public:
     KdeDecoration(Decorations& owner, wlr_server_decoration* decoration) : decoration_(decoration)
     {
-        mode_.connect(&decoration->events.mode, [this, &owner](void*) {
-            if (owner.mode_ == DecorationMode::client && decoration_->mode == WLR_SERVER_DECORATION_MANAGER_MODE_SERVER) {
-                decoration_->mode = WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
-                wl_resource_post_event(decoration_->resource, kde_mode_event, decoration_->mode);
-            }
-            apply();
-        });
+        mode_.connect(&decoration->events.mode, [this, &owner](void*) { follow(owner.mode_); });
         destroy_.connect(&decoration->events.destroy, [this, &owner](void*) {
             decoration_->mode = WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
             apply();
@@ -97,6 +98,15 @@ public:
 
     wlr_surface* surface() const { return decoration_->surface; }
     bool server_side() const { return decoration_->mode == WLR_SERVER_DECORATION_MANAGER_MODE_SERVER; }
+
+    void follow(DecorationMode mode)
+    {
+        if (mode == DecorationMode::client && decoration_->mode == WLR_SERVER_DECORATION_MANAGER_MODE_SERVER) {
+            decoration_->mode = WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
+            wl_resource_post_event(decoration_->resource, kde_mode_event, decoration_->mode);
+        }
+        apply();
+    }
 
 private:
     void apply()
@@ -114,11 +124,9 @@ private:
 Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
 {
     // Both managers are freed by wlroots with the display.
-    wlr_server_decoration_manager* kde = wlr_server_decoration_manager_create(display);
-    wlr_server_decoration_manager_set_default_mode(kde, mode == DecorationMode::server
-                                                            ? WLR_SERVER_DECORATION_MANAGER_MODE_SERVER
-                                                            : WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT);
-    new_kde_decoration_.connect(&kde->events.new_decoration, [this](void* data) {
+    kde_ = wlr_server_decoration_manager_create(display);
+    wlr_server_decoration_manager_set_default_mode(kde_, kde_default(mode));
+    new_kde_decoration_.connect(&kde_->events.new_decoration, [this](void* data) {
         kde_decorations_.push_back(std::make_unique<KdeDecoration>(*this, static_cast<wlr_server_decoration*>(data)));
     });
     wlr_xdg_decoration_manager_v1* xdg = wlr_xdg_decoration_manager_v1_create(display);
@@ -129,6 +137,19 @@ Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
 }
 
 Decorations::~Decorations() = default;
+
+void Decorations::set_mode(DecorationMode mode)
+{
+    if (mode == mode_)
+        return;
+    mode_ = mode;
+    if (kde_)
+        wlr_server_decoration_manager_set_default_mode(kde_, kde_default(mode));
+    for (const auto& toplevel : toplevels_)
+        toplevel->follow(mode);
+    for (const auto& decoration : kde_decorations_)
+        decoration->follow(mode);
+}
 
 bool Decorations::server_side(wlr_surface* surface) const
 {

@@ -29,12 +29,17 @@ public:
 
     // Whether kiln draws `surface`'s decorations: the answer it gave the surface's client, through either protocol.
     bool server_side(wlr_surface* surface) const;
+    // A new rule (kiln.ini reloaded): every xdg-decoration object is answered again under it (a configure each, so
+    // windows gain or lose kiln's title bar at once); KDE objects keep the client's choice, except that under
+    // `client` a Server one is told Client. KDE's manager announces the new default mode.
+    void set_mode(DecorationMode mode);
 
 private:
     class XdgToplevel;
     class KdeDecoration;
 
     DecorationMode mode_;
+    wlr_server_decoration_manager* kde_ = nullptr;  // freed by wlroots with the display
     std::list<std::unique_ptr<XdgToplevel>> toplevels_;
     std::list<std::unique_ptr<KdeDecoration>> kde_decorations_;
     wl::Listener new_toplevel_decoration_;

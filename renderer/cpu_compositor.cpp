@@ -108,8 +108,9 @@ bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t sourc
 
 bool read_cpu_image(const CpuImage& source, Box region, uint32_t fourcc, uint32_t stride, void* data)
 {
+    // 64-bit sums: a region asked for by a client (a screencopy box near INT32_MAX) must not wrap past the check.
     if (region.x < 0 || region.y < 0 || region.width < 1 || region.height < 1 ||
-        region.x + region.width > source.width || region.y + region.height > source.height)
+        int64_t{region.x} + region.width > source.width || int64_t{region.y} + region.height > source.height)
         return false;
     CpuCompositor destination(CpuImage{fourcc, region.width, region.height, stride, data});
     return destination.ok() && destination.copy(source, region.x, region.y, Box{0, 0, region.width, region.height},

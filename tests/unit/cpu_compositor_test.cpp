@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 using namespace kiln::renderer;
@@ -96,6 +97,10 @@ TEST_CASE("read_cpu_image converts between channel orders and refuses regions ou
     CHECK(out[0] == 0xff563412);
     CHECK(out[3] == 0xff563412);
     CHECK_FALSE(read_cpu_image(source.image, Box{3, 3, 2, 2}, fourcc::abgr8888, 8, out.data()));
+    // A box whose end does not fit in 32 bits (a client's screencopy region) is outside too, not wrapped inside.
+    constexpr int32_t far = std::numeric_limits<int32_t>::max() - 1;
+    CHECK_FALSE(read_cpu_image(source.image, Box{far, 0, 4, 1}, fourcc::abgr8888, 16, out.data()));
+    CHECK_FALSE(read_cpu_image(source.image, Box{0, far, 1, 4}, fourcc::abgr8888, 4, out.data()));
 }
 
 TEST_CASE("unsupported formats and impossible images are refused")

@@ -458,7 +458,7 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
 {
     const auto info = renderer::format_info(format);
     if (!info || info->planes[0].bytes_per_pixel != 4)
-        return false;
+        return refuse_read("format " + std::to_string(format) + " is not a 4-byte format");
     if (flags)
         *flags = 0;  // rows come top-down already
     auto* destination = static_cast<uint8_t*>(data) + static_cast<size_t>(dst_y) * stride + static_cast<size_t>(dst_x) * 4;
@@ -470,20 +470,35 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
         size_t pixel_stride = 0;
         if (!wlr_buffer_begin_data_ptr_access(bound_, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &pixel_format,
                                               &pixel_stride))
-            return false;
+            return refuse_read("the bound buffer gives no CPU access");
         const bool ok = renderer::read_cpu_image(
             renderer::CpuImage{pixel_format, bound_->width, bound_->height, static_cast<uint32_t>(pixel_stride), pixels},
             region, format, stride, destination);
         wlr_buffer_end_data_ptr_access(bound_);
-        return ok;
+        if (!ok)
+            return refuse_read(std::to_string(width) + "x" + std::to_string(height) + " at " + std::to_string(src_x) +
+                               "," + std::to_string(src_y) + " is not inside the bound " + std::to_string(bound_->width) +
+                               "x" + std::to_string(bound_->height) + " buffer, or its format cannot be read");
+        return true;
     }
     if (!ensure_egl("reading pixels with GL"))
-        return false;
+        return refuse_read("EGL cannot be started");
     // A bound buffer (the output buffer being committed, for screencopy) is read from; else the last target.
-    return renderer_->read_pixels(format, stride,
-                                  Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
-                                      static_cast<int32_t>(width), static_cast<int32_t>(height)},
-                                  destination, target_ ? target_->target.get() : nullptr);
+    const bool ok = renderer_->read_pixels(format, stride,
+                                           Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
+                                               static_cast<int32_t>(width), static_cast<int32_t>(height)},
+                                           destination, target_ ? target_->target.get() : nullptr);
+    return ok || refuse_read(std::string("the GL read from the ") + (target_ ? "bound buffer" : "last frame") + " failed");
+}
+
+bool RenderBridge::refuse_read(const std::string& why)
+{
+    constexpr unsigned logged = 5;
+    if (read_refusals_ < logged)
+        wlr_log(WLR_ERROR, "kiln: a pixel read (screencopy) was refused: %s%s", why.c_str(),
+                read_refusals_ + 1 == logged ? " (further refusals are not logged)" : "");
+    ++read_refusals_;
+    return false;
 }
 
 wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source)

@@ -105,6 +105,9 @@ public:
     const wlr_drm_format_set* render_formats();
     bool read_pixels(uint32_t format, uint32_t* flags, uint32_t stride, uint32_t width, uint32_t height,
                      uint32_t src_x, uint32_t src_y, uint32_t dst_x, uint32_t dst_y, void* data);
+    // Logs why a read was refused (a reader such as screencopy only tells its client "failed"), the first few times
+    // only: a client asking again and again must not flood the log. Returns false.
+    bool refuse_read(const std::string& why);
     uint32_t render_buffer_caps() const;
     wlr_texture* texture_from_buffer(wlr_buffer* buffer);
 
@@ -135,6 +138,7 @@ private:
     std::unique_ptr<renderer::Renderer> renderer_;
     renderer::RendererStats early_stats_;  // shm textures made before EGL started count here (they keep the pointer)
     bool egl_failed_ = false;
+    unsigned read_refusals_ = 0;
     std::string started_by_;
     std::function<void()> on_egl_started_;
     std::vector<uint32_t> shm_formats_;

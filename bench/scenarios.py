@@ -21,8 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lib import compositors, plots, report, workload  # noqa: E402
 
-FULL = {"reps": 3, "windows": [1, 4, 16, 32], "seconds": 10.0}
-QUICK = {"reps": 1, "windows": [1, 16], "seconds": 5.0}
+# Start-ups take a fraction of a second and vary by tens of ms on a shared machine: several per repetition.
+FULL = {"reps": 3, "windows": [1, 4, 16, 32], "seconds": 10.0, "startups": 5}
+QUICK = {"reps": 1, "windows": [1, 16], "seconds": 5.0, "startups": 1}
 CLIENTS = ["simple-egl", "dmabuf-memfd"]
 
 
@@ -41,6 +42,8 @@ def parse_args(argv):
     p.add_argument("--windows", metavar="N[,N]", help="window counts, overriding the mode's")
     p.add_argument("--seconds", type=float, help="measuring time per run, overriding the mode's")
     p.add_argument("--reps", type=int, help="repetitions, overriding the mode's")
+    p.add_argument("--startups", type=int, help=f"start-ups of each compositor per repetition, interleaved (full: "
+                                                f"{FULL['startups']}, quick: {QUICK['startups']})")
     p.add_argument("--clients", metavar="KIND[,KIND]", default=",".join(CLIENTS),
                    help=f"client kinds: {', '.join(CLIENTS)} (default: both)")
     p.add_argument("--out", help="result directory (default: bench/results/<UTC time>)")
@@ -49,14 +52,15 @@ def parse_args(argv):
     mode = QUICK if args.quick else FULL
     args.reps = args.reps if args.reps is not None else mode["reps"]
     args.seconds = args.seconds if args.seconds is not None else mode["seconds"]
+    args.startups = args.startups if args.startups is not None else mode["startups"]
     try:
         args.windows = [int(n) for n in args.windows.split(",")] if args.windows else mode["windows"]
     except ValueError:
         p.error("--windows takes counts such as 1,4,16")
     if any(n < 1 or n > 64 for n in args.windows):
         p.error("--windows: each count must be 1..64")
-    if args.reps < 1 or args.seconds <= 0:
-        p.error("--reps must be >= 1 and --seconds > 0")
+    if args.reps < 1 or args.seconds <= 0 or args.startups < 1:
+        p.error("--reps and --startups must be >= 1 and --seconds > 0")
     names = list(compositors.specs("kiln"))
     args.only = [n for group in args.only for n in group.split(",") if n] if args.only else names
     for n in args.only:
@@ -196,9 +200,10 @@ def main(argv=None):
             log(f"bench: warm-up start of {spec.name}")
             one_startup(spec.name, spec, ["--cache-dir", str(kiln_cache)] if spec.name == "kiln" else [], peer_cache)
         for rep in range(args.reps):
-            for spec in specs:
-                log(f"bench: rep {rep + 1}/{args.reps} start-up {spec.name}")
-                startups += startup_runs(spec, scratch, peer_cache)
+            for k in range(args.startups):
+                for spec in specs:
+                    log(f"bench: rep {rep + 1}/{args.reps} start-up {k + 1}/{args.startups} {spec.name}")
+                    startups += startup_runs(spec, scratch, peer_cache)
             if any(s.name == "kiln" for s in specs):
                 log(f"bench: rep {rep + 1}/{args.reps} kiln shader readiness")
                 readiness.append(shader_readiness(args.build))
@@ -227,6 +232,7 @@ def main(argv=None):
     meta = {
         "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "mode": "quick" if args.quick else "full", "reps": args.reps, "windows": args.windows,
+        "startups_per_rep": args.startups,
         "seconds_per_run": args.seconds, "output": "headless 1920x1080 at 60 Hz",
         "machine": {"cpus": os.cpu_count(), "kernel": platform.release(), "loadavg_before": load_before,
                     "loadavg_after": os.getloadavg()},

@@ -21,7 +21,8 @@ def scenarios(build, *args, timeout=200):
 
 
 def bad_arguments(build):
-    for args in (["--bogus"], ["--only", "mutter"], ["--windows", "0"], ["--windows", "x"], ["--clients", "gtk"]):
+    for args in (["--bogus"], ["--only", "mutter"], ["--windows", "0"], ["--windows", "x"], ["--clients", "gtk"],
+                 ["--startups", "0"]):
         r = scenarios(build, *args, timeout=30)
         check(r.returncode == 2 and "usage:" in r.stderr, f"{' '.join(args)} exits 2 with the usage")
 

@@ -44,7 +44,8 @@ def startup_rows(runs):
 
 def markdown(summary):
     """The tables as markdown text: windows, start-up, shader readiness. Cells are min / median of the repetitions."""
-    out = ["Cells: min / median over the repetitions.", "",
+    out = ["Cells: min / median over the repetitions (start-up: over every start, interleaved, counted in its "
+           "last column).", "",
            "| client | N | compositor | CPU ms / client frame | client fps / window | output Hz | latency p50 ms "
            "| latency p99 ms | latency measured | peak RSS MiB | runs (failed) |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -22,11 +22,12 @@ std::unique_ptr<Xwayland> Xwayland::create(Server& server, wlr_compositor* compo
         error = "cannot open an X11 display for Xwayland (see wlroots' log above)";
         return nullptr;
     }
-    return std::unique_ptr<Xwayland>(new Xwayland(server, xwayland));
+    return std::unique_ptr<Xwayland>(new Xwayland(server, compositor, xwayland));
 }
 
-Xwayland::Xwayland(Server& server, wlr_xwayland* xwayland)
-    : server_(server), xwayland_(xwayland), unmanaged_(wlr_scene_tree_create(&server.layers().windows->node))
+Xwayland::Xwayland(Server& server, wlr_compositor* compositor, wlr_xwayland* xwayland)
+    : server_(server), xwayland_(xwayland), unmanaged_(wlr_scene_tree_create(&server.layers().windows->node)),
+      late_map_(server.display(), compositor, xwayland)
 {
     // The X window manager owns X's CLIPBOARD and PRIMARY for the seat's selections and offers X's to the seat, so
     // copy and paste work both ways (only while an X window has focus: wlroots' rule for X clients).

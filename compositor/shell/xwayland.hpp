@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/shell/xwayland_late_map.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>
@@ -33,7 +34,7 @@ public:
     void remove_view(XwaylandView* view);
 
 private:
-    Xwayland(Server& server, wlr_xwayland* xwayland);
+    Xwayland(Server& server, wlr_compositor* compositor, wlr_xwayland* xwayland);
     void ready();
 
     Server& server_;
@@ -42,6 +43,7 @@ private:
     wlr_xcursor_manager* xcursor_ = nullptr;  // the cursor X shows over its own windows' backgrounds
     xcb_atom_t delete_window_ = XCB_ATOM_NONE;  // WM_DELETE_WINDOW on the running X server
     std::list<std::unique_ptr<XwaylandView>> views_;
+    XwaylandLateMap late_map_;
 
     wl::Listener ready_;
     wl::Listener new_surface_;

@@ -40,7 +40,12 @@ XwaylandLateMap::XwaylandLateMap(wl_display* display, wlr_compositor* compositor
         watched->surface = surface;
         Watched* raw = watched.get();
         raw->commit.connect(&surface->events.commit, [this, raw](void*) {
-            if (raw->surface->role || !wlr_surface_has_buffer(raw->surface))
+            if (raw->surface->role) {
+                // Paired (or a cursor) before it had a buffer: nothing to do, and its later commits cost nothing.
+                raw->commit.disconnect();
+                return;
+            }
+            if (!wlr_surface_has_buffer(raw->surface))
                 return;
             raw->buffer_before_pairing = true;
             arm();

@@ -64,6 +64,14 @@ class SeatWatch:
         return [tuple(e.args("uuuu")[2:]) for e in self.conn.take(keyboard, 3)]
 
 
+def tap_reaches(watch, keyboard, what):
+    """Taps KEY_A on the uinput keyboard and checks the focused client gets it pressed, then released."""
+    watch.take_keyboard()
+    keyboard.tap(uinput.KEY_A)
+    keys = watch.keys(2)
+    check(keys == [(uinput.KEY_A, 1), (uinput.KEY_A, 0)], f"{what} ({keys})")
+
+
 def main():
     if not Path("/dev/uinput").exists():
         skip("the guest has no /dev/uinput (the uinput module did not load)")
@@ -81,11 +89,8 @@ def main():
 
         keyboard = uinput.keyboard()
         watch.wait_caps(KEYBOARD, "a uinput keyboard plugged in after kiln started")
-        watch.take_keyboard()
-        keyboard.tap(uinput.KEY_A)
-        keys = watch.keys(2)
-        check(keys == [(uinput.KEY_A, 1), (uinput.KEY_A, 0)],
-              f"KEY_A typed on the uinput keyboard reaches the focused client, pressed then released ({keys})")
+        tap_reaches(watch, keyboard, "KEY_A typed on the uinput keyboard reaches the focused client, pressed then "
+                                     "released")
 
         pointer = uinput.pointer()
         watch.wait_caps(POINTER | KEYBOARD, "a uinput mouse plugged in too")
@@ -96,10 +101,7 @@ def main():
         watch.wait_caps(0, "switched to VT 2")
         chvt(1)
         watch.wait_caps(POINTER | KEYBOARD, "back on VT 1")
-        watch.take_keyboard()
-        keyboard.tap(uinput.KEY_A)
-        keys = watch.keys(2)
-        check(keys == [(uinput.KEY_A, 1), (uinput.KEY_A, 0)], f"after the switch back keys arrive again ({keys})")
+        tap_reaches(watch, keyboard, "after the switch back keys arrive again")
 
         keyboard.destroy()
         keyboard = None
@@ -116,10 +118,7 @@ def main():
         check(True, "back on VT 1 with the mouse unplugged while away, kiln waits for devices")
         keyboard = uinput.keyboard("kiln-vm keyboard 2")
         watch.wait_caps(KEYBOARD, "a keyboard plugged in after that")
-        watch.take_keyboard()
-        keyboard.tap(uinput.KEY_A)
-        keys = watch.keys(2)
-        check(keys == [(uinput.KEY_A, 1), (uinput.KEY_A, 0)], f"and its keys arrive ({keys})")
+        tap_reaches(watch, keyboard, "and its keys arrive")
         keyboard.destroy()
         keyboard = None
         watch.wait_caps(0, "the keyboard unplugged")

@@ -35,13 +35,8 @@ class VirtualKeyboard:
         self.time += 10
         self.conn.send(self.obj, 2, ("u", modifiers), ("u", 0), ("u", 0), ("u", 0))
         self.conn.send(self.obj, 1, ("u", self.time), ("u", KEY[key]), ("u", 1))
-        try:
-            self.conn.send(self.obj, 1, ("u", self.time + 1), ("u", KEY[key]), ("u", 0))
-            self.conn.send(self.obj, 2, ("u", 0), ("u", 0), ("u", 0), ("u", 0))
-        except (BrokenPipeError, ConnectionResetError):
-            if sync:
-                raise
-            return
+        self.conn.send(self.obj, 1, ("u", self.time + 1), ("u", KEY[key]), ("u", 0))
+        self.conn.send(self.obj, 2, ("u", 0), ("u", 0), ("u", 0), ("u", 0))
         if sync:
             self.conn.roundtrip()
 

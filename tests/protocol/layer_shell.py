@@ -274,7 +274,9 @@ def errors(kiln):
             xdg_surface = conn.create("xdg_surface", wm_base, 2, ("o", surface))
             popup = conn.create("xdg_popup", xdg_surface, 2, ("o", parent), ("o", positioner))
             if case == "inert":
-                conn.send(surface, 0)  # destroy the wl_surface under the popup: the popup is inert
+                # Destroying the wl_surface under the popup is an error of its own; the get_popup after it
+                # must not reach the popup's freed surface either way.
+                conn.send(surface, 0)
             conn.send(panel.layer_surface, 5, ("o", popup))
             if case == "twice":
                 conn.send(panel.layer_surface, 5, ("o", popup))

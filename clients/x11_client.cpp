@@ -1,12 +1,14 @@
 // kiln-x11-client: a plain X11 (xcb) client for the Xwayland tests: a solid window driven by commands on stdin, or
 // a flood of map/unmap and create/destroy.
 //
-//   kiln-x11-client window RRGGBB X Y W H [override-redirect | no-delete]
+//   kiln-x11-client window RRGGBB X Y W H [override-redirect | no-delete | undecorated]
 //       maps a window of one colour where it asks, titled "x11 window RRGGBB" with WM_CLASS kiln-x11-client, prints
 //       "window ID" and then, one per line, answers commands:
 //       configure X Y W H | fullscreen on|off | active (prints "active ID", _NET_ACTIVE_WINDOW) | geometry |
 //       move (_NET_WM_MOVERESIZE: a move with button 1, as a title bar asks for one) |
-//       override-redirect X Y (the mapped window turns override-redirect and moves itself to X Y) | quit
+//       override-redirect X Y (the mapped window turns override-redirect and moves itself to X Y) |
+//       decorations on|off (_MOTIF_WM_HINTS: whether the window manager may decorate it) | quit
+//       undecorated: _MOTIF_WM_HINTS ask for no decorations from the start, as GTK's and Chromium's windows do.
 //       A managed window takes WM_DELETE_WINDOW (unless no-delete): asked to close, it prints "deleted" and exits 0.
 //   kiln-x11-client flood N
 //       N rounds of map, unmap, create and destroy as fast as xcb sends them; prints "flooded N" and exits 0.
@@ -150,6 +152,15 @@ bool next_line(xcb_connection_t* c, xcb_atom_t wm_protocols, xcb_atom_t delete_w
     }
 }
 
+// _MOTIF_WM_HINTS: flags (2: the decorations field is set), functions, decorations (0: none, 1: all), input mode,
+// status: the property programs that draw their own frames set to tell the window manager to draw none.
+void set_decorations(xcb_connection_t* c, xcb_window_t window, bool on)
+{
+    const xcb_atom_t hints = atom(c, "_MOTIF_WM_HINTS");
+    const uint32_t values[] = {2, 0, on ? 1u : 0u, 0, 0};
+    xcb_change_property(c, XCB_PROP_MODE_REPLACE, window, hints, hints, 32, 5, values);
+}
+
 int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
 {
     if (argc < 7)
@@ -171,6 +182,8 @@ int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
     const xcb_atom_t delete_window = atom(c, "WM_DELETE_WINDOW");
     if (takes_delete)
         xcb_change_property(c, XCB_PROP_MODE_REPLACE, window, wm_protocols, XCB_ATOM_ATOM, 32, 1, &delete_window);
+    if (argc > 7 && std::string(argv[7]) == "undecorated")
+        set_decorations(c, window, false);
     xcb_map_window(c, window);
     xcb_flush(c);
     std::printf("window %u\n", window);
@@ -208,6 +221,11 @@ int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
             const uint32_t position[] = {static_cast<uint32_t>(nx), static_cast<uint32_t>(ny)};
             xcb_configure_window(c, window, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, position);
             std::printf("override-redirect\n");
+        } else if (command == "decorations") {
+            std::string on;
+            in >> on;
+            set_decorations(c, window, on == "on");
+            std::printf("decorations %s\n", on.c_str());
         } else if (command == "move") {
             request_move(c, screen, window);
             std::printf("move\n");

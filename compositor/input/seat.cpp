@@ -381,7 +381,7 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         return;
     }
     // kiln's own title bars and borders: the press is kiln's, no client hears it.
-    if (event->state == WLR_BUTTON_PRESSED && server_.shell().press_decoration(cursor_->x, cursor_->y, event->button))
+    if (event->state == WLR_BUTTON_PRESSED && server_.toplevels().press_decoration(cursor_->x, cursor_->y, event->button))
         return;
     wlr_surface* surface = nullptr;
     double sx = 0;

@@ -6,6 +6,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -38,6 +39,14 @@ public:
         int bottom;
     };
     static constexpr Insets insets{border, title_height, border, border};
+    // The part of `area` (x, y, width, height) a decorated window's geometry may fill so that its title bar and
+    // borders stay inside: at least 1 x 1.
+    template <typename Box>
+    static Box inside(const Box& area)
+    {
+        return {area.x + insets.left, area.y + insets.top, std::max(1, area.width - insets.left - insets.right),
+                std::max(1, area.height - insets.top - insets.bottom)};
+    }
 
     // Rectangles in `parent`, whose origin is the window geometry's top-left corner; hidden until update().
     explicit ServerDecoration(wlr_scene_node* parent);

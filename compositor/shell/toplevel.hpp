@@ -2,6 +2,7 @@
 // XwaylandView), as focus, key bindings, interactive move and resize and taskbars see it.
 #pragma once
 
+#include "compositor/shell/server_decoration.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
@@ -54,6 +55,9 @@ public:
     virtual void set_fullscreen(bool fullscreen, wlr_output* output) = 0;
     // Hidden until focused again.
     virtual void set_minimized(bool minimized) = 0;
+    // The part of kiln's decoration (title bar, border, close box) under a layout point; none where kiln draws
+    // none around this window.
+    virtual ServerDecoration::Part decoration_at(double lx, double ly) const = 0;
     void toggle_fullscreen() { set_fullscreen(!fullscreen(), nullptr); }
     void toggle_maximized() { set_maximized(!maximized()); }
 

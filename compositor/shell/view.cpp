@@ -328,10 +328,7 @@ placement::Box View::area(wlr_output* output) const
     placement::Box area = shell_.usable_area(output);
     if (!decoration_ || area.width <= 0 || area.height <= 0)
         return area;
-    // The title bar and borders stay inside the usable area too.
-    constexpr ServerDecoration::Insets insets = ServerDecoration::insets;
-    return {area.x + insets.left, area.y + insets.top, std::max(1, area.width - insets.left - insets.right),
-            std::max(1, area.height - insets.top - insets.bottom)};
+    return ServerDecoration::inside(area);  // the title bar and borders stay inside the usable area too
 }
 
 void View::update_decoration()

@@ -62,7 +62,7 @@ public:
     // kiln draws this window's border and title bar (its client agreed to server-side decorations), or not.
     void set_server_decorated(bool decorated);
     // The part of kiln's decoration under a layout point; none where kiln draws none.
-    ServerDecoration::Part decoration_at(double lx, double ly) const;
+    ServerDecoration::Part decoration_at(double lx, double ly) const override;
 
 private:
     void initial_commit();

@@ -8,8 +8,6 @@
 #include "compositor/shell/view.hpp"
 #include "compositor/shell/xdg_popup.hpp"
 
-#include <linux/input-event-codes.h>
-
 #include <algorithm>
 
 namespace kiln::compositor {
@@ -70,48 +68,6 @@ void XdgShell::request_grab(View& view, wlr_seat_client* client, uint32_t serial
     if (!wlr_seat_validate_pointer_grab_serial(seat, nullptr, serial) || seat->pointer_state.focused_client != client)
         return;
     server_.toplevels().start_grab(view, edges);
-}
-
-bool XdgShell::press_decoration(double lx, double ly, uint32_t button)
-{
-    double sx = 0;
-    double sy = 0;
-    wlr_scene_node* node = wlr_scene_node_at(&server_.scene()->node, lx, ly, &sx, &sy);
-    if (!node || node->type == WLR_SCENE_NODE_SURFACE)
-        return false;
-    // Only kiln's decorations are rectangles or buffers in a view's tree; the view says which part was pressed.
-    View* view = nullptr;
-    for (const auto& candidate : views_)
-        for (wlr_scene_node* n = node; n && !view; n = n->parent)
-            if (n == candidate->node())
-                view = candidate.get();
-    if (!view || !view->mapped())
-        return false;
-    const ServerDecoration::Part part = view->decoration_at(lx, ly);
-    if (part.action == ServerDecoration::Action::none)
-        return false;
-    // While another client holds the input inhibitor, a press on this window's decoration does nothing.
-    if (!server_.seat().input_allowed(view->surface()))
-        return true;
-    Toplevels& toplevels = server_.toplevels();
-    toplevels.focus(view);
-    if (button != BTN_LEFT)
-        return true;
-    switch (part.action) {
-    case ServerDecoration::Action::move:
-        toplevels.begin_move(*view);
-        break;
-    case ServerDecoration::Action::resize:
-        if (!view->maximized() && !view->fullscreen())
-            toplevels.start_grab(*view, part.edges);
-        break;
-    case ServerDecoration::Action::close:
-        view->close();
-        break;
-    case ServerDecoration::Action::none:
-        break;
-    }
-    return true;
 }
 
 wlr_output* XdgShell::output_under_pointer() const

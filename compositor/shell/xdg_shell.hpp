@@ -33,11 +33,6 @@ public:
     // xdg_toplevel.move (edges 0) or resize: started only while the button whose press carried `serial` is the one
     // held and its client has the pointer; anything else is ignored.
     void request_grab(View& view, wlr_seat_client* client, uint32_t serial, uint32_t edges);
-    // A button pressed at layout (lx, ly): on kiln's decoration of a window, the window is focused and, for the left
-    // button, its title bar starts a move, its edges a resize, its close box asks it to close. True when the press
-    // was on a decoration (it then goes to no client).
-    bool press_decoration(double lx, double ly, uint32_t button);
-
     wlr_output* output_under_pointer() const;
     // Maximized windows on `output` are fitted to its usable area again.
     void usable_area_changed(wlr_output* output);

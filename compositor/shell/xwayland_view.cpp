@@ -60,8 +60,10 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
             server_.toplevels().begin_resize(*this, static_cast<wlr_xwayland_resize_event*>(data)->edges);
     });
     set_geometry_.connect(&xsurface_->events.set_geometry, [this](void*) { follow_geometry(); });
-    set_title_.connect(&xsurface_->events.set_title,
-                       [this](void*) { wl_signal_emit(&events.title, static_cast<Toplevel*>(this)); });
+    set_title_.connect(&xsurface_->events.set_title, [this](void*) {
+        update_decoration();  // the title bar shows it
+        wl_signal_emit(&events.title, static_cast<Toplevel*>(this));
+    });
     set_class_.connect(&xsurface_->events.set_class,
                        [this](void*) { wl_signal_emit(&events.title, static_cast<Toplevel*>(this)); });
     // A mapped window that turns override-redirect (or back) moves between the layers, and stops (or starts) being
@@ -75,11 +77,19 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
             shown();
         else
             hidden();
+        update_decoration();
+    });
+    // _MOTIF_WM_HINTS changed: a program that starts drawing its own decorations loses kiln's, and back.
+    set_decorations_.connect(&xsurface_->events.set_decorations, [this](void*) {
+        update_decoration();
+        if (mapped() && maximized_ && !fullscreen_)
+            apply_state(nullptr);  // the area it fills grew or shrank by the decoration
     });
 }
 
 XwaylandView::~XwaylandView()
 {
+    decoration_.reset();
     if (node_)
         wlr_scene_node_destroy(node_);
 }
@@ -88,10 +98,19 @@ void XwaylandView::map()
 {
     // Managed windows stack with the Wayland toplevels; override-redirect ones in their own layer above them.
     wlr_scene_node* parent = managed() ? &server_.layers().windows->node : owner_.unmanaged_layer();
-    node_ = wlr_scene_subsurface_tree_create(parent, xsurface_->surface);
-    if (!node_)
+    // The window's tree holds the surface's and, when kiln decorates it, the decoration around it.
+    wlr_scene_tree* tree = wlr_scene_tree_create(parent);
+    if (!tree)
         return;
+    if (!wlr_scene_subsurface_tree_create(&tree->node, xsurface_->surface)) {
+        wlr_scene_node_destroy(&tree->node);
+        return;
+    }
+    node_ = &tree->node;
     wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
+    update_decoration();
+    if (decoration_ && !xsurface_->fullscreen && !(xsurface_->maximized_vert && xsurface_->maximized_horz))
+        keep_decoration_visible();
     server_.seat().scene_changed();  // the pointer's surface may be another now
     if (managed())
         shown();
@@ -101,6 +120,7 @@ void XwaylandView::unmap()
 {
     if (!node_)
         return;
+    decoration_.reset();
     wlr_scene_node_destroy(node_);
     node_ = nullptr;
     server_.seat().scene_changed();
@@ -158,7 +178,9 @@ void XwaylandView::raise()
 
 void XwaylandView::set_activated(bool activated)
 {
+    activated_ = activated;
     wlr_xwayland_surface_activate(xsurface_, activated);
+    update_decoration();  // the focused window's colours
 }
 
 void XwaylandView::close()
@@ -187,6 +209,7 @@ void XwaylandView::configure(const wlr_box& box)
                                    static_cast<uint16_t>(box.width), static_cast<uint16_t>(box.height));
     if (node_) {
         wlr_scene_node_set_position(node_, box.x, box.y);
+        update_decoration();
         server_.seat().scene_changed();
     }
 }
@@ -196,6 +219,7 @@ void XwaylandView::follow_geometry()
     // Override-redirect windows move themselves; managed ones report the geometry kiln configured.
     if (node_) {
         wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
+        update_decoration();
         server_.seat().scene_changed();
     }
 }
@@ -285,12 +309,54 @@ void XwaylandView::apply_state(wlr_output* output)
         raise();
         server_.raise_x_menus();
     } else if (maximized_) {
-        configure(server_.usable_area(output));
+        const wlr_box area = server_.usable_area(output);
+        // The title bar and borders stay inside the usable area too.
+        configure(decorated() ? ServerDecoration::inside(area) : area);
     } else if (saved_.width > 0 && saved_.height > 0) {
         configure(saved_);
         saved_ = {};
     }
+    update_decoration();  // none while fullscreen
     wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
+}
+
+bool XwaylandView::decorated() const
+{
+    return node_ && managed() && xsurface_->decorations == WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
+}
+
+void XwaylandView::update_decoration()
+{
+    const bool wanted = decorated();
+    if (wanted != (decoration_ != nullptr)) {
+        if (wanted)
+            decoration_ = std::make_unique<ServerDecoration>(node_);
+        else
+            decoration_.reset();
+        if (node_)
+            server_.seat().scene_changed();
+    }
+    if (decoration_)
+        decoration_->update(xsurface_->width, xsurface_->height, activated_, !fullscreen_,
+                            xsurface_->title ? xsurface_->title : "");
+}
+
+void XwaylandView::keep_decoration_visible()
+{
+    wlr_output* output = this->output();
+    if (!output)
+        return;
+    const wlr_box area = server_.usable_area(output);
+    constexpr ServerDecoration::Insets insets = ServerDecoration::insets;
+    const int x = std::max(static_cast<int>(xsurface_->x), area.x + insets.left);
+    const int y = std::max(static_cast<int>(xsurface_->y), area.y + insets.top);
+    if (x != xsurface_->x || y != xsurface_->y)
+        configure({x, y, xsurface_->width, xsurface_->height});
+}
+
+ServerDecoration::Part XwaylandView::decoration_at(double lx, double ly) const
+{
+    return decoration_ ? decoration_->part_at(lx - xsurface_->x, ly - xsurface_->y) : ServerDecoration::Part{};
 }
 
 }  // namespace kiln::compositor

@@ -1,10 +1,13 @@
 // XwaylandView: one X11 window from Xwayland in the scene, managed (a toplevel like any other) or override-redirect
-// (menus, tooltips), placed where X asks.
+// (menus, tooltips), placed where X asks. kiln draws a managed window's title bar and border, as an X window manager
+// does, unless its _MOTIF_WM_HINTS ask for none (programs that draw their own, as GTK's and Chromium's do).
 #pragma once
 
 #include "compositor/listener.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/wlr.hpp"
+
+#include <memory>
 
 namespace kiln::compositor {
 
@@ -47,6 +50,7 @@ public:
     void set_maximized(bool maximized) override;
     void set_fullscreen(bool fullscreen, wlr_output* output) override;
     void set_minimized(bool minimized) override;
+    ServerDecoration::Part decoration_at(double lx, double ly) const override;
 
 private:
     void map();
@@ -64,11 +68,20 @@ private:
     // The place and size of its state: its output (fullscreen, on `output` if given), the output's usable area
     // (maximized), or back where it was.
     void apply_state(wlr_output* output);
+    // Whether kiln decorates the window: shown, managed, and its Motif hints leave decorations on.
+    bool decorated() const;
+    // Makes or drops the decoration and fits it to the window's size, focus, title and state.
+    void update_decoration();
+    // The decorated window's title bar and left border go inside the usable area of its output: a window mapped at
+    // 0,0 (most X programs' default) would have them off screen.
+    void keep_decoration_visible();
 
     Server& server_;
     Xwayland& owner_;
     wlr_xwayland_surface* xsurface_;
-    wlr_scene_node* node_ = nullptr;  // the surface and its subsurfaces while mapped
+    wlr_scene_node* node_ = nullptr;  // while mapped: a tree of the surface, its subsurfaces and the decoration
+    std::unique_ptr<ServerDecoration> decoration_;
+    bool activated_ = false;
     bool fullscreen_ = false;
     bool maximized_ = false;
     bool minimized_ = false;
@@ -89,6 +102,7 @@ private:
     wl::Listener set_title_;
     wl::Listener set_class_;
     wl::Listener set_override_redirect_;
+    wl::Listener set_decorations_;
 };
 
 }  // namespace kiln::compositor

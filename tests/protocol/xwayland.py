@@ -281,7 +281,7 @@ def clipboard(kiln, display):
     need("wl-copy")
     x_env = {"DISPLAY": display}
     # wlroots bridges selections only while an X11 window has focus.
-    focused = XWindow(kiln, display, "ff0000", 10, 10, 50, 50)
+    focused = XWindow(kiln, display, "ff0000", 10, 30, 50, 50)
     wait_active(focused, focused.id, "an X11 window has focus")
 
     def x_paste(selection, expected):
@@ -329,8 +329,8 @@ def clipboard(kiln, display):
 def xwayland_killed(kiln, display):
     """Xwayland dying under a mapped, focused window: kiln goes on, and (Xwayland having run over 5 s, wlroots' rule
     against restart loops) starts a new one for the next X11 client."""
-    window = XWindow(kiln, display, "ff0000", 20, 20, 80, 60)
-    wait_box(kiln, RED, (20, 20, 100, 80), "an X11 window is up")
+    window = XWindow(kiln, display, "ff0000", 20, 40, 80, 60)
+    wait_box(kiln, RED, (20, 40, 100, 100), "an X11 window is up")
     subprocess.run(["pkill", "-KILL", "-f", f"^Xwayland {display} "], check=True)
     # The client waits on its stdin, not on X: the harness ends it.
     kiln.wait_for(lambda: kiln.screenshot().count(RED) == 0, "the dead X server's window to go")
@@ -338,8 +338,8 @@ def xwayland_killed(kiln, display):
     with Connection(kiln.client_env) as conn:
         conn.roundtrip()
     check(True, "Wayland clients still get answers")
-    again = XWindow(kiln, display, "0000ff", 30, 30, 50, 40)
-    wait_box(kiln, BLUE, (30, 30, 80, 70), f"a new X11 client on {display} gets a new Xwayland and is drawn")
+    again = XWindow(kiln, display, "0000ff", 30, 50, 50, 40)
+    wait_box(kiln, BLUE, (30, 50, 80, 90), f"a new X11 client on {display} gets a new Xwayland and is drawn")
     again.close()
 
 

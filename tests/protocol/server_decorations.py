@@ -17,12 +17,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, rgb, run_test  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
+from decoration_pixels import (ACTIVE, BORDER, CLOSE, INACTIVE, TITLE, bare, close_box_centre,  # noqa: E402
+                               decorated_around, title_pixels)
 
 WIDTH, HEIGHT = 640, 480
 CLIENT_SIDE, SERVER_SIDE = 1, 2  # zxdg_toplevel_decoration_v1.mode
 KDE_NONE, KDE_CLIENT, KDE_SERVER = 0, 1, 2  # org_kde_kwin_server_decoration_manager.mode
-ACTIVE, INACTIVE, CLOSE = rgb("285577"), rgb("4c4c4c"), rgb("d03c3c")  # ServerDecoration's colours
-BORDER, TITLE = 4, 24  # ServerDecoration's sizes
 WINDOW = 0xff22aa44
 WINDOW_RGB = rgb("22aa44")
 BTN_LEFT = 0x110
@@ -117,37 +117,6 @@ def window_box(kiln):
     """(x0, y0, x1, y1) of the window's pixels, once it is drawn."""
     kiln.wait_for(lambda: kiln.screenshot().count(WINDOW_RGB, tolerance=0) >= 200 * 100, "the window to be drawn")
     return kiln.screenshot().bounding_box(WINDOW_RGB, tolerance=0)
-
-
-def decorated_around(shot, box, colour):
-    """Whether the title bar, both side borders and the bottom border around `box` (x1, y1 exclusive) are
-    `colour`."""
-    x0, y0, x1, y1 = box
-    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
-    # The title bar's top rows (its text is below them), the side borders, the bottom border and a corner.
-    points = [(mx, y0 - TITLE + 1), (x0 + 2, y0 - TITLE + 1), (x0 - 2, my), (x1 + 1, my), (mx, y1 + 1),
-              (x0 - 2, y1 + 2)]
-    return all(shot.at(x, y) == colour for x, y in points)
-
-
-def bare(shot, box):
-    """Whether everything just outside `box` is the (black) background."""
-    x0, y0, x1, y1 = box
-    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
-    points = [(mx, y0 - 2), (mx, y0 - TITLE + 2), (x0 - 2, my), (x1 + 1, my), (mx, y1 + 1)]
-    return all(shot.at(x, y) == (0, 0, 0) for x, y in points)
-
-
-def close_box_centre(box):
-    """The close box: 12 pixels square, 4 in from the title bar's right end and from below its top edge."""
-    _, y0, x1, _ = box
-    return x1 - 4 - 6, y0 - TITLE + BORDER + 4 + 6
-
-
-def title_pixels(shot, box):
-    """How many light (text) pixels the title bar above `box` has, left of its close box."""
-    x0, y0, x1, _ = box
-    return sum(1 for y in range(y0 - TITLE + BORDER, y0) for x in range(x0, x1 - 20) if min(shot.at(x, y)) > 160)
 
 
 def client_side_by_default():

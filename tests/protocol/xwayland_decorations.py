@@ -14,47 +14,17 @@ from kiln_harness import Kiln, check, need, rgb, run_test, skip  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection  # noqa: E402
 from x11_window import X11_CLIENT, XWindow, wait_active, x_display  # noqa: E402
+from decoration_pixels import (ACTIVE, BORDER, CLOSE, INACTIVE, TITLE, bare, close_box_centre,  # noqa: E402
+                               decorated_around, title_pixels)
 
 SIZE = (640, 480)
 RED, BLUE, GREEN = rgb("ff0000"), rgb("0000ff"), rgb("00ff00")
-ACTIVE, INACTIVE, CLOSE = rgb("285577"), rgb("4c4c4c"), rgb("d03c3c")  # ServerDecoration's colours
-TITLE, BORDER = 24, 4
-BLACK = (0, 0, 0)
 AWAY = (630, 10)  # where the pointer (drawn into the frame on headless) is out of every checked pixel's way
 
 
 def box_of(x, y, w, h):
     """(x0, y0, x1, y1), x1 and y1 exclusive, of an X window's geometry."""
     return x, y, x + w, y + h
-
-
-def framed(shot, box, colour):
-    """Whether the title bar, both side borders, the bottom border and a corner around `box` are `colour`."""
-    x0, y0, x1, y1 = box
-    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
-    points = [(mx, y0 - TITLE + 1), (x0 + 2, y0 - TITLE + 1), (x0 - 2, my), (x1 + 1, my), (mx, y1 + 1),
-              (x0 - 2, y1 + 2)]
-    return all(shot.at(x, y) == colour for x, y in points)
-
-
-def bare(shot, box):
-    """Whether just outside `box` is the (black) background all round."""
-    x0, y0, x1, y1 = box
-    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
-    points = [(mx, y0 - 2), (mx, y0 - TITLE + 2), (x0 - 2, my), (x1 + 1, my), (mx, y1 + 1)]
-    return all(shot.at(x, y) == BLACK for x, y in points)
-
-
-def title_pixels(shot, box):
-    """How many light (text) pixels the title bar above `box` has, left of its close box."""
-    x0, y0, x1, _ = box
-    return sum(1 for y in range(y0 - TITLE + BORDER, y0) for x in range(x0, x1 - 20) if min(shot.at(x, y)) > 160)
-
-
-def close_box_centre(box):
-    """The close box: 12 pixels square, 4 in from the title bar's right end and from below its top edge."""
-    _, y0, x1, _ = box
-    return x1 - 4 - 6, y0 - TITLE + BORDER + 4 + 6
 
 
 def wait_geometry(kiln, window, expected, what):
@@ -81,7 +51,7 @@ def main():
                       "an X11 window mapped at 0,0 is moved so kiln's title bar and left border are on the output")
         wait_active(red, red.id, "it has focus")
         red_box = box_of(BORDER, TITLE, 160, 100)
-        wait_screen(kiln, lambda shot: framed(shot, red_box, ACTIVE) and shot.bounding_box(RED) == red_box,
+        wait_screen(kiln, lambda shot: decorated_around(shot, red_box, ACTIVE) and shot.bounding_box(RED) == red_box,
                     "kiln draws a title bar and borders around it in the focused colour")
         if os.environ.get("KILN_TITLE_TEXT", "1") == "1":
             check(title_pixels(kiln.screenshot(), red_box) > 50, "with its title on the title bar")
@@ -89,7 +59,8 @@ def main():
         blue = XWindow(kiln, display, "0000ff", 300, 200, 120, 80)
         wait_active(blue, blue.id, "a second X11 window takes focus")
         blue_box = box_of(300, 200, 120, 80)
-        wait_screen(kiln, lambda shot: framed(shot, blue_box, ACTIVE) and framed(shot, red_box, INACTIVE),
+        wait_screen(kiln, lambda shot: decorated_around(shot, blue_box, ACTIVE) and
+                    decorated_around(shot, red_box, INACTIVE),
                     "the focused window's decoration is in the focused colour, the other's in the unfocused one")
 
         # The title bar's middle, well left of the close box.
@@ -99,7 +70,7 @@ def main():
         wait_geometry(kiln, red, moved, "dragging the title bar moves the window")
         wait_active(red, red.id, "and the press focused it")
         red_box = box_of(*moved)
-        wait_screen(kiln, lambda shot: framed(shot, red_box, ACTIVE) and shot.bounding_box(RED) == red_box,
+        wait_screen(kiln, lambda shot: decorated_around(shot, red_box, ACTIVE) and shot.bounding_box(RED) == red_box,
                     "the decoration moved with it")
 
         # The right border, halfway down: a resize from the right edge.
@@ -108,13 +79,13 @@ def main():
         pointer.move(*AWAY)
         wait_geometry(kiln, red, (moved[0], moved[1], 210, 100), "dragging the right border widens the window")
         red_box = box_of(moved[0], moved[1], 210, 100)
-        wait_screen(kiln, lambda shot: framed(shot, red_box, ACTIVE), "and its decoration fits the new width")
+        wait_screen(kiln, lambda shot: decorated_around(shot, red_box, ACTIVE), "and its decoration fits the new width")
 
         red.command("decorations off", "decorations off")
         wait_screen(kiln, lambda shot: bare(shot, red_box),
                     "_MOTIF_WM_HINTS turning decorations off while mapped removes kiln's")
         red.command("decorations on", "decorations on")
-        wait_screen(kiln, lambda shot: framed(shot, red_box, ACTIVE), "and turning them on brings them back")
+        wait_screen(kiln, lambda shot: decorated_around(shot, red_box, ACTIVE), "and turning them on brings them back")
 
         plain = XWindow(kiln, display, "00ff00", 0, 380, 100, 60, "undecorated")
         plain_box = box_of(0, 380, 100, 60)
@@ -136,16 +107,18 @@ def main():
                     "with no title bar or border on it, nor any other window's")
         red.command("fullscreen off", "fullscreen off")
         wait_geometry(kiln, red, (moved[0], moved[1], 210, 100), "leaving fullscreen puts it back")
-        wait_screen(kiln, lambda shot: framed(shot, red_box, ACTIVE), "with its decoration")
+        wait_screen(kiln, lambda shot: decorated_around(shot, red_box, ACTIVE), "with its decoration")
 
-        wait_screen(kiln, lambda shot: shot.at(*close_box_centre(red_box)) == CLOSE, "the close box is on the title bar")
+        wait_screen(kiln, lambda shot: shot.at(*close_box_centre(red_box)) == CLOSE,
+                    "the close box is on the title bar")
         pointer.move(*close_box_centre(red_box))
         pointer.button(True)
         pointer.button(False)
         pointer.move(*AWAY)
         red.read_line("deleted")
         check(True, "a click on the close box asks the program to close the window (WM_DELETE_WINDOW)")
-        wait_screen(kiln, lambda shot: shot.count(RED) == 0 and bare(shot, red_box) and framed(shot, blue_box, ACTIVE),
+        wait_screen(kiln, lambda shot: shot.count(RED) == 0 and bare(shot, red_box) and
+                    decorated_around(shot, blue_box, ACTIVE),
                     "its window and decoration are gone, and the other window has focus again")
         check(kiln.alive(), "kiln is fine")
         blue.close()

@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, run_test, skip  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
+from decoration_pixels import ACTIVE, TITLE  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 720
 # kiln's background for these tests: a colour no client here draws much of, so "not background" means "client".
@@ -286,6 +287,8 @@ def xterm(kiln, scratch):
     check(box[:2] == (100, 100), f"where its -geometry put it ({box})")
     shot = kiln.screenshot()
     check(BLUE in colors_in(shot, box, 1), "with its blue text drawn")
+    kiln.wait_for(lambda: kiln.screenshot().at(box[0] + 2, box[1] - TITLE + 1) == ACTIVE, "kiln's title bar on xterm")
+    check(True, "with kiln's title bar above it, in the focused colour (xterm draws no frame of its own)")
 
 
 def swaybg(kiln, scratch):

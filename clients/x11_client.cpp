@@ -1,14 +1,15 @@
 // kiln-x11-client: a plain X11 (xcb) client for the Xwayland tests: a solid window driven by commands on stdin, or
 // a flood of map/unmap and create/destroy.
 //
-//   kiln-x11-client window RRGGBB X Y W H [override-redirect | no-delete | undecorated]
+//   kiln-x11-client window RRGGBB X Y W H [override-redirect | no-delete | undecorated | splash]
 //       maps a window of one colour where it asks, titled "x11 window RRGGBB" with WM_CLASS kiln-x11-client, prints
 //       "window ID" and then, one per line, answers commands:
 //       configure X Y W H | fullscreen on|off | active (prints "active ID", _NET_ACTIVE_WINDOW) | geometry |
 //       move (_NET_WM_MOVERESIZE: a move with button 1, as a title bar asks for one) |
 //       override-redirect X Y (the mapped window turns override-redirect and moves itself to X Y) |
 //       decorations on|off (_MOTIF_WM_HINTS: whether the window manager may decorate it) | quit
-//       undecorated: _MOTIF_WM_HINTS ask for no decorations from the start, as GTK's and Chromium's windows do.
+//       undecorated: _MOTIF_WM_HINTS ask for no decorations from the start, as GTK's and Chromium's windows do;
+//       splash: _NET_WM_WINDOW_TYPE is _NET_WM_WINDOW_TYPE_SPLASH (a start-up splash screen).
 //       A managed window takes WM_DELETE_WINDOW (unless no-delete): asked to close, it prints "deleted" and exits 0.
 //   kiln-x11-client flood N
 //       N rounds of map, unmap, create and destroy as fast as xcb sends them; prints "flooded N" and exits 0.
@@ -184,6 +185,11 @@ int run_window(xcb_connection_t* c, xcb_screen_t* screen, int argc, char** argv)
         xcb_change_property(c, XCB_PROP_MODE_REPLACE, window, wm_protocols, XCB_ATOM_ATOM, 32, 1, &delete_window);
     if (argc > 7 && std::string(argv[7]) == "undecorated")
         set_decorations(c, window, false);
+    if (argc > 7 && std::string(argv[7]) == "splash") {
+        const xcb_atom_t splash = atom(c, "_NET_WM_WINDOW_TYPE_SPLASH");
+        xcb_change_property(c, XCB_PROP_MODE_REPLACE, window, atom(c, "_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 32, 1,
+                            &splash);
+    }
     xcb_map_window(c, window);
     xcb_flush(c);
     std::printf("window %u\n", window);

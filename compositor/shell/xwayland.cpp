@@ -92,23 +92,50 @@ void Xwayland::ready()
             }
         }
     }
-    // Which windows may be asked to close: wlroots' window manager keeps its atoms to itself, so a connection of
-    // kiln's own learns WM_DELETE_WINDOW's number on this server (one round trip, as the window manager's own
-    // start-up makes many). Without it no X11 window is closed by kiln, rather than killed.
+    // Which windows may be asked to close, and which get no decoration: wlroots' window manager keeps its atoms to
+    // itself, so a connection of kiln's own learns their numbers on this server (one pipelined round trip, as the
+    // window manager's own start-up makes many). Without WM_DELETE_WINDOW no X11 window is closed by kiln, rather
+    // than killed.
+    static constexpr const char* frameless[] = {
+        "_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TYPE_DOCK",          "_NET_WM_WINDOW_TYPE_SPLASH",
+        "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_WINDOW_TYPE_TOOLTIP",  "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU",
+        "_NET_WM_WINDOW_TYPE_POPUP_MENU",   "_NET_WM_WINDOW_TYPE_MENU",     "_NET_WM_WINDOW_TYPE_COMBO",
+        "_NET_WM_WINDOW_TYPE_DND",
+    };
     delete_window_ = XCB_ATOM_NONE;
+    frameless_types_.clear();
     xcb_connection_t* connection = xcb_connect(display_name().c_str(), nullptr);
     if (!xcb_connection_has_error(connection)) {
-        const char* name = "WM_DELETE_WINDOW";
-        xcb_intern_atom_reply_t* reply = xcb_intern_atom_reply(
-            connection, xcb_intern_atom(connection, 0, static_cast<uint16_t>(std::strlen(name)), name), nullptr);
-        if (reply)
-            delete_window_ = reply->atom;
-        std::free(reply);
+        auto intern = [connection](const char* name) {
+            return xcb_intern_atom(connection, 0, static_cast<uint16_t>(std::strlen(name)), name);
+        };
+        auto reply_atom = [connection](xcb_intern_atom_cookie_t cookie) {
+            xcb_intern_atom_reply_t* reply = xcb_intern_atom_reply(connection, cookie, nullptr);
+            const xcb_atom_t atom = reply ? reply->atom : static_cast<xcb_atom_t>(XCB_ATOM_NONE);
+            std::free(reply);
+            return atom;
+        };
+        const xcb_intern_atom_cookie_t delete_cookie = intern("WM_DELETE_WINDOW");
+        std::vector<xcb_intern_atom_cookie_t> type_cookies;
+        for (const char* name : frameless)
+            type_cookies.push_back(intern(name));
+        delete_window_ = reply_atom(delete_cookie);
+        for (const auto& cookie : type_cookies)
+            if (const xcb_atom_t atom = reply_atom(cookie); atom != XCB_ATOM_NONE)
+                frameless_types_.push_back(atom);
     }
     xcb_disconnect(connection);
     if (delete_window_ == XCB_ATOM_NONE)
         std::fprintf(stderr,
                      "kiln: cannot ask X for WM_DELETE_WINDOW: Super+Q and taskbars cannot close X11 windows\n");
+}
+
+bool Xwayland::frameless_type(const wlr_xwayland_surface& xsurface) const
+{
+    const xcb_atom_t* types = xsurface.window_type;
+    return std::any_of(types, types + xsurface.window_type_len, [this](xcb_atom_t type) {
+        return std::find(frameless_types_.begin(), frameless_types_.end(), type) != frameless_types_.end();
+    });
 }
 
 bool Xwayland::accepts_close(const wlr_xwayland_surface& xsurface) const

@@ -8,6 +8,7 @@
 #include <list>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kiln::compositor {
 
@@ -28,6 +29,9 @@ public:
     // Whether the window lists WM_DELETE_WINDOW in its WM_PROTOCOLS: closing it asks the program then (wlroots
     // kills the program of any other window).
     bool accepts_close(const wlr_xwayland_surface& xsurface) const;
+    // Whether the window's _NET_WM_WINDOW_TYPE is one window managers draw no frame around: the desktop, a dock, a
+    // splash screen, a notification, or a menu, tooltip, combo box list or drag icon mapped as a managed window.
+    bool frameless_type(const wlr_xwayland_surface& xsurface) const;
     // Keeps override-redirect windows (menus, tooltips) above every toplevel after one was raised.
     void raise_unmanaged();
     wlr_scene_node* unmanaged_layer() const { return &unmanaged_->node; }
@@ -42,6 +46,7 @@ private:
     wlr_scene_tree* unmanaged_;  // override-redirect windows, kept on top
     wlr_xcursor_manager* xcursor_ = nullptr;  // the cursor X shows over its own windows' backgrounds
     xcb_atom_t delete_window_ = XCB_ATOM_NONE;  // WM_DELETE_WINDOW on the running X server
+    std::vector<xcb_atom_t> frameless_types_;    // the window types frameless_type() looks for, on that server
     std::list<std::unique_ptr<XwaylandView>> views_;
     XwaylandLateMap late_map_;
 

@@ -79,12 +79,15 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
             hidden();
         update_decoration();
     });
-    // _MOTIF_WM_HINTS changed: a program that starts drawing its own decorations loses kiln's, and back.
-    set_decorations_.connect(&xsurface_->events.set_decorations, [this](void*) {
+    // _MOTIF_WM_HINTS or _NET_WM_WINDOW_TYPE changed: a program that starts drawing its own decorations, or turns
+    // its window into a splash screen or dock, loses kiln's, and back.
+    auto decorations_changed = [this](void*) {
         update_decoration();
         if (mapped() && maximized_ && !fullscreen_)
             apply_state(nullptr);  // the area it fills grew or shrank by the decoration
-    });
+    };
+    set_decorations_.connect(&xsurface_->events.set_decorations, decorations_changed);
+    set_window_type_.connect(&xsurface_->events.set_window_type, decorations_changed);
 }
 
 XwaylandView::~XwaylandView()
@@ -322,7 +325,8 @@ void XwaylandView::apply_state(wlr_output* output)
 
 bool XwaylandView::decorated() const
 {
-    return node_ && managed() && xsurface_->decorations == WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
+    return node_ && managed() && xsurface_->decorations == WLR_XWAYLAND_SURFACE_DECORATIONS_ALL &&
+           !owner_.frameless_type(*xsurface_);
 }
 
 void XwaylandView::update_decoration()

@@ -68,7 +68,8 @@ private:
     // The place and size of its state: its output (fullscreen, on `output` if given), the output's usable area
     // (maximized), or back where it was.
     void apply_state(wlr_output* output);
-    // Whether kiln decorates the window: shown, managed, and its Motif hints leave decorations on.
+    // Whether kiln decorates the window: shown, managed, of a type that has frames, and its Motif hints leave
+    // decorations on.
     bool decorated() const;
     // Makes or drops the decoration and fits it to the window's size, focus, title and state.
     void update_decoration();
@@ -103,6 +104,7 @@ private:
     wl::Listener set_class_;
     wl::Listener set_override_redirect_;
     wl::Listener set_decorations_;
+    wl::Listener set_window_type_;
 };
 
 }  // namespace kiln::compositor

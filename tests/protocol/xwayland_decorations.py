@@ -4,7 +4,8 @@ no other way to be moved or closed): a title bar with the window's title and a c
 focused or unfocused colours. A window mapped at 0,0 is moved so they show; dragging the title bar moves the
 window, dragging a border resizes it, the close box sends WM_DELETE_WINDOW; a maximized window keeps them inside
 the usable area, a fullscreen one has none. A window whose _MOTIF_WM_HINTS ask for no decorations (GTK's,
-Chromium's) gets none, from the start or when it changes them while mapped; override-redirect windows never do."""
+Chromium's) gets none, from the start or when it changes them while mapped; nor do splash screens (and docks,
+notifications and the like, by _NET_WM_WINDOW_TYPE) or override-redirect windows."""
 import os
 import sys
 from pathlib import Path
@@ -93,6 +94,12 @@ def main():
                     "a window whose _MOTIF_WM_HINTS ask for no decorations gets none")
         check(plain.geometry() == (0, 380, 100, 60), "and stays where it asked to be, at the output's edge")
         plain.close()
+
+        splash = XWindow(kiln, display, "00ff00", 0, 380, 100, 60, "splash")
+        wait_screen(kiln, lambda shot: shot.bounding_box(GREEN) == plain_box and bare(shot, plain_box),
+                    "nor does a splash screen (_NET_WM_WINDOW_TYPE_SPLASH), as under X window managers")
+        check(splash.geometry() == (0, 380, 100, 60), "and it stays where it asked to be")
+        splash.close()
 
         menu = XWindow(kiln, display, "00ff00", 500, 40, 60, 40, "override-redirect")
         menu_box = box_of(500, 40, 60, 40)

@@ -33,9 +33,10 @@ CursorImage::CursorImage(wlr_seat* seat, wlr_cursor* cursor, wlr_output_layout* 
     // pointer never moves (headless, tests) never needs it.
     request_set_cursor_.connect(&seat_->events.request_set_cursor, [this](void* data) {
         auto* event = static_cast<wlr_seat_pointer_request_set_cursor_event*>(data);
-        // Only the client with pointer focus may set the cursor image. A null surface (hide the cursor) is allowed
-        // and wlroots takes it; a surface with another role never gets here (wl_pointer.error.role).
-        if (event->seat_client != seat_->pointer_state.focused_client)
+        // Only the client with pointer focus may set the cursor image, and not while a tablet tool's client has
+        // set it. A null surface (hide the cursor) is allowed and wlroots takes it; a surface with another role
+        // never gets here (wl_pointer.error.role).
+        if (event->seat_client != seat_->pointer_state.focused_client || tool_image_)
             return;
         wlr_cursor_set_surface(cursor_, event->surface, event->hotspot_x, event->hotspot_y);
         client_image_ = true;
@@ -47,7 +48,7 @@ CursorImage::CursorImage(wlr_seat* seat, wlr_cursor* cursor, wlr_output_layout* 
         if (event->new_surface == event->old_surface)
             return;
         client_image_ = false;
-        if (shown_)
+        if (shown_ && !tool_image_)
             show_default();
     });
 }
@@ -67,6 +68,21 @@ void CursorImage::pointer_used()
     // A client that set its cursor before the pointer first moved keeps it.
     if (!client_image_)
         show_default();
+}
+
+void CursorImage::show_tool_image(wlr_surface* surface, int32_t hotspot_x, int32_t hotspot_y)
+{
+    wlr_cursor_set_surface(cursor_, surface, hotspot_x, hotspot_y);
+    tool_image_ = true;
+}
+
+void CursorImage::drop_tool_image()
+{
+    if (!tool_image_)
+        return;
+    tool_image_ = false;
+    client_image_ = false;
+    show_default();
 }
 
 void CursorImage::show_default()

@@ -17,6 +17,12 @@ public:
     // A pointer device moved or clicked: the pointer is in use, so it is shown from now on. Until then (headless
     // tests, a touch-only session) nothing is drawn where nobody points.
     void pointer_used();
+    // A tablet tool's client set the image over its surface (tablet-v2 set_cursor; a null surface hides it). It
+    // stays while the pointer's focus follows the tool, until drop_tool_image().
+    void show_tool_image(wlr_surface* surface, int32_t hotspot_x, int32_t hotspot_y);
+    // The tool left the surface whose client set the image, or a mouse moved: the theme's arrow again (the
+    // pointer's client sets its own on its next enter).
+    void drop_tool_image();
 
 private:
     void show_default();
@@ -27,6 +33,7 @@ private:
     wlr_xcursor_manager* xcursor_;
     bool shown_ = false;
     bool client_image_ = false;  // the focused client set the image (or hid it)
+    bool tool_image_ = false;    // a tablet tool's client set it
 
     wl::Listener request_set_cursor_;
     wl::Listener focus_change_;

@@ -174,7 +174,8 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
         },
         [this]() { wlr_seat_pointer_notify_frame(seat_); },
     };
-    tablet_ = std::make_unique<Tablet>(server, seat_, cursor_, std::move(emulation), [this]() { notify_activity(); });
+    tablet_ = std::make_unique<Tablet>(server, seat_, cursor_, *cursor_image_, std::move(emulation),
+                                       [this]() { notify_activity(); });
     text_input_ = std::make_unique<TextInputRelay>(server.display(), seat_, server.scene(), server.layout());
 
     new_input_.connect(&backend->events.new_input,
@@ -186,6 +187,7 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
         if (constrain_)
             constrain_(dx, dy);
         wlr_cursor_move(cursor_, event->device, dx, dy);
+        cursor_image_->drop_tool_image();  // a mouse moved: the pointer's image, not a tablet tool's
         pointer_moved(event->time_msec);
     });
     cursor_motion_absolute_.connect(&cursor_->events.motion_absolute, [this](void* data) {
@@ -199,6 +201,7 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
         if (constrain_)
             constrain_(dx, dy);
         wlr_cursor_move(cursor_, event->device, dx, dy);
+        cursor_image_->drop_tool_image();
         pointer_moved(event->time_msec);
     });
     cursor_button_.connect(&cursor_->events.button,

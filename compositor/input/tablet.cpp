@@ -2,6 +2,7 @@
 // and each tool event goes to the surface under the tool as tablet-v2 or, where that is not spoken, as the pointer.
 #include "compositor/input/tablet.hpp"
 
+#include "compositor/input/cursor.hpp"
 #include "compositor/input/output_mapping.hpp"
 #include "compositor/input/scene_hit.hpp"
 #include "compositor/input/seat.hpp"
@@ -50,6 +51,10 @@ public:
             owner.tools_.erase(tool);
         });
         v2_ = wlr_tablet_tool_create(owner.manager_, owner.seat_, tool);
+        if (v2_)
+            set_cursor_.connect(&v2_->events.set_cursor, [&owner, this](void* data) {
+                owner.set_cursor(*this, *static_cast<wlr_tablet_v2_event_cursor*>(data));
+            });
     }
 
     wlr_tablet_v2_tablet_tool* v2() const { return v2_; }
@@ -79,14 +84,16 @@ private:
     wlr_tablet_v2_tablet_tool* v2_ = nullptr;
     wlr_scene_node* node_ = nullptr;
     wl::Listener node_destroy_;
+    wl::Listener set_cursor_;
     wl::Listener destroy_;
 };
 
-Tablet::Tablet(Server& server, wlr_seat* seat, wlr_cursor* cursor, PointerEmulation emulation,
+Tablet::Tablet(Server& server, wlr_seat* seat, wlr_cursor* cursor, CursorImage& image, PointerEmulation emulation,
                std::function<void()> activity)
     : server_(server),
       seat_(seat),
       cursor_(cursor),
+      image_(image),
       emulation_(std::move(emulation)),
       activity_(std::move(activity)),
       manager_(wlr_tablet_v2_create(server.display()))
@@ -168,12 +175,14 @@ void Tablet::moved(Tool& tool, uint32_t time_msec)
     // Once the tip went down on a tablet-v2 surface that surface has the tool until the tip is up, wherever it
     // goes; once it went down elsewhere the pointer has it.
     const bool held = wlr_tablet_tool_v2_has_implicit_grab(v2);
+    wlr_surface* before = v2->focused_surface;
     if (!emulating_tip_ && (held || (hit.surface && wlr_surface_accepts_tablet_v2(tool.tablet, hit.surface)))) {
         // While held, these only record where the tool is, for when the tip comes up.
         if (hit.surface)
             wlr_tablet_v2_tablet_tool_notify_proximity_in(v2, tool.tablet, hit.surface);
         else
             wlr_tablet_v2_tablet_tool_notify_proximity_out(v2);
+        surface_changed(before, tool);
         if (hit.surface && v2->focused_surface == hit.surface) {
             tool.follow(hit.node);
             wlr_tablet_v2_tablet_tool_notify_motion(v2, hit.sx, hit.sy);
@@ -186,6 +195,7 @@ void Tablet::moved(Tool& tool, uint32_t time_msec)
         return;
     }
     wlr_tablet_v2_tablet_tool_notify_proximity_out(v2);
+    surface_changed(before, tool);
     tool.follow(nullptr);
     emulation_.moved(time_msec);
     emulation_.frame();
@@ -198,7 +208,9 @@ void Tablet::proximity(const wlr_event_tablet_tool_proximity& event)
     if (!tool)
         return;
     if (event.state == WLR_TABLET_TOOL_PROXIMITY_OUT) {
+        wlr_surface* before = tool->v2()->focused_surface;
         wlr_tablet_v2_tablet_tool_notify_proximity_out(tool->v2());
+        surface_changed(before, *tool);
         tool->follow(nullptr);
         return;
     }
@@ -310,9 +322,28 @@ void Tablet::leave_except(wl_client* client)
         // The tip's hold on that surface ends too: the tool leaves it now, not when the tip comes up.
         if (wlr_tablet_tool_v2_has_implicit_grab(v2))
             wlr_tablet_tool_v2_end_grab(v2);
+        wlr_surface* before = v2->focused_surface;
         wlr_send_tablet_v2_tablet_tool_proximity_out(v2);
+        surface_changed(before, *tool);
         tool->follow(nullptr);
     }
+}
+
+void Tablet::set_cursor(Tool& tool, const wlr_tablet_v2_event_cursor& event)
+{
+    wlr_tablet_v2_tablet_tool* v2 = tool.v2();
+    // Another client, or one answering an earlier proximity, does not get to change what the tool looks like.
+    if (!v2->focused_surface || !event.seat_client ||
+        event.seat_client->client != wl_resource_get_client(v2->focused_surface->resource) ||
+        event.serial != v2->proximity_serial)
+        return;
+    image_.show_tool_image(event.surface, event.hotspot_x, event.hotspot_y);
+}
+
+void Tablet::surface_changed(wlr_surface* before, const Tool& tool)
+{
+    if (tool.v2()->focused_surface != before)
+        image_.drop_tool_image();
 }
 
 }  // namespace kiln::compositor

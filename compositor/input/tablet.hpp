@@ -1,7 +1,8 @@
 // Tablet: drawing tablets (tablet-v2, zwp_tablet_manager_v2): a tablet's tools (pens, erasers) move the cursor and
 // talk tablet-v2 to the surface under them; a surface whose client has not bound tablet-v2 gets pointer events
-// instead (tip as the left button, a tool button as the right), as on sway. Tablet pads (their buttons, rings and
-// strips) are not routed.
+// instead (tip as the left button, a tool button as the right), as on sway. The client a tool is over may set the
+// cursor image for it (tablet-v2 set_cursor: a brush's outline). Tablet pads (their buttons, rings and strips) are
+// not routed.
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -14,6 +15,7 @@
 
 namespace kiln::compositor {
 
+class CursorImage;
 class Server;
 
 class Tablet {
@@ -26,7 +28,7 @@ public:
     };
 
     // `activity` runs on every tool event (idle timers start over).
-    Tablet(Server& server, wlr_seat* seat, wlr_cursor* cursor, PointerEmulation emulation,
+    Tablet(Server& server, wlr_seat* seat, wlr_cursor* cursor, CursorImage& image, PointerEmulation emulation,
            std::function<void()> activity);
     ~Tablet();
     Tablet(const Tablet&) = delete;
@@ -51,10 +53,15 @@ private:
     void axis(const wlr_event_tablet_tool_axis& event);
     void tip(const wlr_event_tablet_tool_tip& event);
     void button(const wlr_event_tablet_tool_button& event);
+    // tablet-v2 set_cursor: honoured from the client whose surface the tool is over, for its current proximity.
+    void set_cursor(Tool& tool, const wlr_tablet_v2_event_cursor& event);
+    // The tool's surface changed (or it has none now): an image its last client set goes.
+    void surface_changed(wlr_surface* before, const Tool& tool);
 
     Server& server_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
+    CursorImage& image_;
     PointerEmulation emulation_;
     std::function<void()> activity_;
     wlr_tablet_manager_v2* manager_;  // freed with the display

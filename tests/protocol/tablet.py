@@ -4,13 +4,14 @@ near, its pen; the pen, driven through kiln's test-only kiln_test_input_v1 (--te
 tablet-v2 client's surface under it with surface-local motion, tip down and up; with the tip down the surface keeps
 the pen when it strays over another window; over a client that has not bound tablet-v2 the pen works the pointer
 instead (enter and motion, the tip as the left button). While another client holds the input inhibitor the pen
-reaches the window no more."""
+reaches the window no more. The client the pen is over sets its cursor image (set_cursor, for the pen's current
+proximity); another client cannot, and the image goes when the pen leaves that client's window."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, check, run_test  # noqa: E402
-from wayland_wire import Connection, Toplevel  # noqa: E402
+from kiln_harness import Kiln, check, need, rgb, run_test  # noqa: E402
+from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
 
 WIDTH, HEIGHT = 640, 480
 TABLET_ADDED, TOOL_ADDED = 0, 1  # zwp_tablet_seat_v2 events
@@ -35,6 +36,16 @@ class Client:
         self.window.commit()
         self.window.map(*size, color=color)
         self.tools = set()
+        self.serial = None  # the pen's last proximity_in serial
+
+    def set_cursor(self, serial, color):
+        """zwp_tablet_tool_v2.set_cursor with a new 16x16 surface of one colour (hotspot 0,0) for every tool."""
+        surface = self.conn.create("wl_surface", self.window.compositor, 0)
+        self.conn.send(surface, 1, ("o", shm_buffer(self.conn, 16, 16, color)), ("i", 0), ("i", 0))  # attach
+        self.conn.send(surface, 6)  # commit
+        for tool in self.tools:
+            self.conn.send(tool, 0, ("u", serial), ("o", surface), ("i", 0), ("i", 0))
+        self.conn.roundtrip()
 
     def tablet_events(self):
         """The pen's tablet-v2 events since the last call (frames left out), as (name, args)."""
@@ -47,7 +58,7 @@ class Client:
             if event.obj not in self.tools or event.opcode not in NAMES:
                 continue
             if event.opcode == PROXIMITY_IN:
-                _, tablet, surface = event.args("uoo")
+                self.serial, tablet, surface = event.args("uoo")
                 out.append(("proximity_in", surface))
             elif event.opcode == MOTION:
                 out.append(("motion", tuple(event.args("ff"))))
@@ -202,6 +213,44 @@ def main():
         check(got == [("button", (BTN_LEFT, 1)), ("button", (BTN_LEFT, 0))],
               f"over a client without tablet-v2 the tip is the left button, pressed and released ({got})")
         check(drawing.tablet_events() == [], "the tablet-v2 client hears nothing of it")
+        check(kiln.alive(), "kiln is still running")
+    cursor_image()
+
+
+def cursor_image():
+    need("grim")
+    blue, yellow = rgb("0000ff"), rgb("ffff00")
+    with Kiln("--test-input", size=f"{WIDTH}x{HEIGHT}") as kiln:
+        pen = Pen(kiln)
+        plain = Client(kiln, "plain", (WIDTH, HEIGHT), 0xff00ff00, tablet=False)
+        other = Client(kiln, "other", (40, 30), 0xff00ff00, tablet=True)  # under the drawing window
+        drawing = Client(kiln, "drawing", (200, 150), 0xffff0000, tablet=True)
+        ox, oy = map(round, origin(drawing, pen, 320, 240))
+        px, py = map(round, origin(plain, pen, 10, 10))
+        x, y = ox + 30, oy + 40
+        pen.near(x, y)
+        drawing.tablet_events()
+        other.tablet_events()
+        serial = drawing.serial
+        drawing.set_cursor(serial, 0xff0000ff)
+        kiln.wait_for(lambda: kiln.screenshot().at(x + 8, y + 8) == blue, "the pen's image the client set")
+        check(True, "the client the pen is over sets its image (set_cursor with the proximity's serial): blue")
+        other.set_cursor(serial, 0xffffff00)
+        drawing.set_cursor(serial + 1000, 0xffffff00)
+        pen.move(x + 1, y)  # a frame is drawn
+        shot = kiln.screenshot()
+        check(shot.at(x + 9, y + 8) == blue and shot.count(yellow) == 0,
+              "another client's set_cursor, and one with another serial, change nothing")
+        pen.move(px + 20, py + 20)  # over the client without tablet-v2
+        kiln.wait_for(lambda: kiln.screenshot().count(blue) == 0, "the pen's image to go")
+        check(True, "once the pen leaves for a window without tablet-v2 its client's image goes")
+        pen.move(x, y)
+        drawing.tablet_events()
+        check(drawing.serial != serial and kiln.screenshot().count(blue) == 0,
+              "back over the window, a new proximity: no image until the client sets one again")
+        drawing.set_cursor(drawing.serial, 0xff0000ff)
+        kiln.wait_for(lambda: kiln.screenshot().at(x + 8, y + 8) == blue, "the pen's image again")
+        check(True, "which it then does")
         check(kiln.alive(), "kiln is still running")
 
 

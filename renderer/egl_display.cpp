@@ -3,7 +3,7 @@
 
 #include "renderer/format_probe.hpp"
 
-#include <chrono>
+#include "renderer/elapsed.hpp"
 #include "renderer/formats.hpp"
 
 #include <GLES3/gl3.h>
@@ -172,9 +172,9 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     }
     const char* gl_exts = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
     gl_extensions_ = gl_exts ? gl_exts : "";
-    const auto probe_start = std::chrono::steady_clock::now();
+    const auto probe_start = Clock::now();
     query_dmabuf_formats();
-    probe_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - probe_start).count();
+    probe_ms_ = ms_since(probe_start);
     return true;
 }
 

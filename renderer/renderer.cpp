@@ -1,13 +1,13 @@
 // Frame passes: quads drawn with premultiplied blending into the bound target, scissored to damage.
 #include "renderer/renderer.hpp"
 
+#include "renderer/elapsed.hpp"
 #include "renderer/formats.hpp"
 
 #include <GLES2/gl2ext.h>
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <sys/sysmacros.h>
 
 namespace kiln::renderer {
@@ -108,10 +108,6 @@ Renderer::ProgramSlot* Renderer::program(ShaderVariant variant, std::string* err
 
 bool Renderer::prepare(ShaderVariant variant, std::string& error)
 {
-    using Clock = std::chrono::steady_clock;
-    auto ms_since = [](Clock::time_point start) {
-        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    };
     display_.make_current();
     const auto fetch_start = Clock::now();
     ProgramSlot* slot = program(variant, &error);

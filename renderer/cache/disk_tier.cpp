@@ -2,6 +2,7 @@
 #include "renderer/cache/disk_tier.hpp"
 
 #include "renderer/cache/program_key.hpp"
+#include "renderer/elapsed.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -426,7 +427,7 @@ void DiskTier::wait_ready()
 
 void DiskTier::background_load(std::function<void(std::vector<Entry>&&)> loaded)
 {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = renderer::Clock::now();
     auto gc = prune(options_.max_age_days, options_.max_bytes);
     stats_.collected += gc.removed;
     stats_.bytes_before_gc = gc.bytes_before;
@@ -452,7 +453,7 @@ void DiskTier::background_load(std::function<void(std::vector<Entry>&&)> loaded)
     }
     if (loaded)
         loaded(std::move(blobs));
-    stats_.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    stats_.load_ms = renderer::ms_since(start);
     {
         std::lock_guard lock(ready_mutex_);
         ready_ = true;

@@ -1,25 +1,18 @@
 // Program lookups through the tiers, compiles on a miss (sharing compiled shaders), and the driver blob cache.
 #include "renderer/cache/tiered_program_cache.hpp"
 
+#include "renderer/elapsed.hpp"
 #include "renderer/program_builder.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 namespace kiln::cache {
-namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-}  // namespace
+using renderer::Clock;
+using renderer::ms_since;
 
 std::filesystem::path default_user_cache_dir()
 {

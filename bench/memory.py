@@ -7,10 +7,8 @@ The run is bench/scenarios.py's (same compositors, clients, placement); this onl
 have drawn for a few seconds. Peak RSS (VmHWM), what scenarios.py reports, is the last row.
 """
 import argparse
-import os
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -125,12 +123,7 @@ def main():
             p.error(f"--only: unknown compositor {n!r} (known: {', '.join(all_specs)})")
     compositors.make_reachable(build)
     columns = {}
-    scratch = Path(tempfile.mkdtemp(prefix="kiln-bench-memory-"))
-    os.chmod(scratch, 0o711)  # the peers' user reaches its cache below it
-    peer_cache = scratch / "peer-cache"
-    peer_cache.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(peer_cache, "nobody")
+    scratch, peer_cache = compositors.scratch_with_peer_cache("kiln-bench-memory-")
     try:
         for name in names:
             spec = all_specs[name]

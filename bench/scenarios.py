@@ -184,13 +184,8 @@ def main(argv=None):
     args.out.mkdir(parents=True, exist_ok=True)
     # Ends the run through the finally blocks below, so a killed runner leaves no compositor or client behind.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    scratch = Path(tempfile.mkdtemp(prefix="kiln-bench-"))
-    os.chmod(scratch, 0o711)  # the peers' users reach their cache below it
+    scratch, peer_cache = compositors.scratch_with_peer_cache("kiln-bench-")
     kiln_cache = scratch / "kiln-cache"  # kiln's program cache, warm for every run after the warm-up start
-    peer_cache = scratch / "peer-cache"  # XDG_CACHE_HOME (Mesa's shader cache) of the peers and their clients
-    peer_cache.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(peer_cache, "nobody")
     runs, startups, readiness = [], [], []
     dmabuf_known = {}
     load_before = os.getloadavg()

@@ -34,6 +34,18 @@ def make_reachable(path):
         os.chmod(p, os.stat(p).st_mode | 0o011)
 
 
+def scratch_with_peer_cache(prefix):
+    """A new scratch directory (the caller removes it) and, in it, the XDG_CACHE_HOME (Mesa's shader cache) of the
+    peers and their clients, owned by the user they run as."""
+    scratch = Path(tempfile.mkdtemp(prefix=prefix))
+    os.chmod(scratch, 0o711)  # the peers' user reaches its cache below it
+    peer_cache = scratch / "peer-cache"
+    peer_cache.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(peer_cache, "nobody")
+    return scratch, peer_cache
+
+
 @dataclass
 class Spec:
     """How to run one compositor: argv ({socket}, {runtime} are filled in), environment, files to write first."""

@@ -11,11 +11,24 @@
 namespace {
 
 constexpr const char* usage = R"(Usage: kiln-demo-shm [--size WxH] [--color RRGGBB] [--frames N [--stay]] [--fullscreen]
-                     [--alpha 0..255] [--server-decoration]
+                     [--alpha 0..255] [--server-decoration] [--stamp]
 An animated wl_shm window: a static colour with a white square sliding across; each frame damages only the square's
 old and new places. --alpha makes the window translucent (ARGB8888, premultiplied); --stay keeps it shown after
 its frames; --server-decoration asks for server-side decorations (xdg-decoration) and prints the mode it gets.
+--stamp paints the frame's number into the window's top-left 8x8 pixels (red = low byte, green = high byte, blue =
+their complement's low byte): tests read it from screenshots to see frames advance, which the square's motion
+cannot show (its picture repeats every few frames, and a sample taken a whole period later sees it unchanged).
 )";
+
+constexpr int32_t stamp_size = 8;
+
+// The frame number as a colour no other frame within 65536 has.
+uint32_t stamp_color(uint64_t frame)
+{
+    const uint32_t low = frame & 0xff;
+    const uint32_t high = (frame >> 8) & 0xff;
+    return low << 16 | high << 8 | ((low ^ 0xff) & 0xff);
+}
 
 constexpr int32_t square = 48;
 constexpr uint32_t square_color = 0xffffff;
@@ -32,7 +45,12 @@ int main(int argc, char** argv)
     WindowOptions options;
     options.title = "kiln-demo-shm";
     uint8_t alpha = 255;
+    bool stamp = false;
     auto extra = [&](const std::string& flag, const char* value, bool& used) {
+        if (flag == "--stamp") {
+            stamp = true;
+            return true;
+        }
         if (flag != "--alpha" || !value)
             return false;
         char* end = nullptr;
@@ -91,6 +109,8 @@ int main(int argc, char** argv)
             buffer.fill(drawn_square[index]->x, drawn_square[index]->y, square, square, options.color);
         buffer.fill(now.x, now.y, now.w, now.h, square_color);
         drawn_square[index] = now;
+        if (stamp)
+            buffer.fill(0, 0, stamp_size, stamp_size, stamp_color(frame));
 
         wl_surface_attach(window.surface(), buffer.buffer(), 0, 0);
         if (!previous) {
@@ -98,6 +118,8 @@ int main(int argc, char** argv)
         } else {
             wl_surface_damage_buffer(window.surface(), previous->x, previous->y, previous->w, previous->h);
             wl_surface_damage_buffer(window.surface(), now.x, now.y, now.w, now.h);
+            if (stamp)
+                wl_surface_damage_buffer(window.surface(), 0, 0, stamp_size, stamp_size);
         }
         previous = now;
         buffer.set_busy();

@@ -3,10 +3,10 @@
 leaves it on the new resource and frees it again when the client goes (a use after free the protocol fuzzer found
 under ASan). The client gets zwp_input_method_v2.error.role; kiln and a bystander carry on."""
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from frame_stamp import FrameStamp, wait_frames  # noqa: E402
 from kiln_harness import Kiln, check, client_binary, run_test  # noqa: E402
 from wayland_wire import Connection, expect_protocol_error  # noqa: E402
 
@@ -32,15 +32,17 @@ def popup_on_subsurface(kiln):
 
 def main():
     with Kiln() as kiln:
-        bystander = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "160x120", "--color", "22aa44"])
+        bystander = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "160x120", "--color", "22aa44", "--stamp"])
+        shot = kiln.wait_for(lambda: (s := kiln.screenshot()).count((0x22, 0xaa, 0x44), step=4) > 200 and s,
+                             "the bystander on screen")
+        stamp = FrameStamp(shot, (0x22, 0xaa, 0x44))
         for attempt in range(3):
             answer = popup_on_subsurface(kiln)
             check("zwp_input_method_v2" in answer and ": 0 " in answer,
                   f"attempt {attempt + 1}: the input method's role error ({answer})")
             check(kiln.alive(), f"attempt {attempt + 1}: kiln is still running")
-        first = kiln.screenshot()
-        time.sleep(0.3)
-        check(bystander.poll() is None and kiln.screenshot().pixels != first.pixels, "the bystander is still drawing")
+        frames = wait_frames(kiln.screenshot, stamp, what="the bystander")
+        check(bystander.poll() is None, f"the bystander is still drawing ({frames} new frames on screen)")
         status, _ = kiln.stop()
         check(status == 0, f"kiln exits 0 (got {status})")
 

@@ -21,6 +21,8 @@ def main():
         lit = shot.width * shot.height // 16 - shot.count(BLACK, tolerance=0, step=4)
         check(lit > 2000, f"weston-simple-shm covers the screen area it should ({lit} sampled pixels lit)")
         first = shot.pixels
+        # Its colours are (radius or coordinate + frame time in ms / 16..64) x 0x080401 in 24 bits: a picture that
+        # repeats only after 2^24 steps, so two screenshots with any new frame between them differ (no aliasing).
         time.sleep(0.3)
         check(kiln.screenshot().pixels != first, "weston-simple-shm animates (consecutive screenshots differ)")
 

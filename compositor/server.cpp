@@ -10,6 +10,7 @@
 #include "compositor/output/output_settings.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/fractional_scale_v1.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
@@ -111,6 +112,7 @@ Server::~Server()
     shm_validation_.reset();
     privileged_.reset();
     single_pixel_buffer_.reset();
+    fractional_scale_.reset();  // listens to the layout
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -282,6 +284,7 @@ bool Server::start(std::string& error)
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
+    fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
     // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
     wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -34,6 +35,17 @@ std::optional<int32_t> parse_int(std::string_view text, int32_t low, int32_t hig
     if (ec != std::errc{} || end != text.data() + text.size() || value < low || value > high)
         return std::nullopt;
     return value;
+}
+
+// An output scale: a decimal from 0.25 to 10 (1, 1.5, 1.25, 1.75, 2), kept as a whole number of 120ths, the unit
+// wp_fractional_scale_v1 tells clients, so what a client is told is exactly what kiln draws at.
+std::optional<double> parse_scale(std::string_view text)
+{
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
+    if (ec != std::errc{} || end != text.data() + text.size() || !(value >= 0.25 && value <= 10.0))
+        return std::nullopt;
+    return std::round(value * 120.0) / 120.0;
 }
 
 std::optional<OutputMode> parse_mode(std::string_view text)
@@ -198,9 +210,9 @@ const std::vector<KeySpec>& output_keys()
          }},
         {"scale", false,
          [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
-             auto scale = parse_int(value, 1, 10);
+             auto scale = parse_scale(value);
              if (!scale)
-                 return "a whole number from 1 to 10";
+                 return "a number from 0.25 to 10, e.g. 1, 1.5 or 2";
              entry.output->scale = *scale;
              return std::nullopt;
          }},

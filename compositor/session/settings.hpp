@@ -37,7 +37,7 @@ struct OutputPosition {
 struct OutputSettings {
     std::string name;  // the backend's connector name, e.g. HEADLESS-1, WL-1, X11-1, DP-1
     std::optional<OutputMode> mode;
-    std::optional<int32_t> scale;
+    std::optional<double> scale;  // a whole number of 120ths (config.cpp parse_scale)
     std::optional<OutputTransform> transform;
     std::optional<OutputPosition> position;  // unset: right of the outputs placed before it
     std::optional<bool> enabled;

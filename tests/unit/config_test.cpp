@@ -198,8 +198,10 @@ TEST_CASE("each kind of bad line is one problem with its line, and the rest stil
     check_one_problem("[keyboard main]\n", 1, "[keyboard] takes no name");
     check_one_problem("[output X]\nmode=1920*1080\n", 2, "WIDTHxHEIGHT");
     check_one_problem("[output X]\nmode=1920x1080@\n", 2, "WIDTHxHEIGHT@HZ");
-    check_one_problem("[output X]\nscale=1.5\n", 2, "a whole number from 1 to 10");
-    check_one_problem("[output X]\nscale=0\n", 2, "a whole number");
+    check_one_problem("[output X]\nscale=0\n", 2, "a number from 0.25 to 10");
+    check_one_problem("[output X]\nscale=11\n", 2, "a number from 0.25 to 10");
+    check_one_problem("[output X]\nscale=1,5\n", 2, "a number from 0.25 to 10");
+    check_one_problem("[output X]\nscale=nan\n", 2, "a number from 0.25 to 10");
     check_one_problem("[output X]\ntransform=sideways\n", 2, "flipped-90");
     check_one_problem("[output X]\nposition=10\n", 2, "X,Y");
     check_one_problem("[output X]\nenabled=yes\n", 2, "true or false");
@@ -234,6 +236,16 @@ TEST_CASE("a duplicate keeps the first value; the same key in two outputs is no 
     CHECK(applied.problems[0].line == 6);
     CHECK(applied.options.output("A")->scale == 2);
     CHECK(applied.options.output("B")->scale == 3);
+}
+
+TEST_CASE("[output NAME] scale takes fractions, as sway's and weston's configs do, kept in 120ths")
+{
+    auto applied = apply("[output A]\nscale=1.5\n[output B]\nscale=1.25\n[output C]\nscale=1.3\n[output D]\nscale=0.25\n");
+    REQUIRE(applied.problems.empty());
+    CHECK(applied.options.output("A")->scale == 1.5);
+    CHECK(applied.options.output("B")->scale == 1.25);
+    CHECK(*applied.options.output("C")->scale * 120 == 156);  // 1.3 is 156/120 exactly
+    CHECK(applied.options.output("D")->scale == 0.25);
 }
 
 TEST_CASE("files: a missing one and a directory are one problem each")

@@ -10,6 +10,7 @@
 #include "compositor/output/output_settings.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/cursor_shape_v1.hpp"
 #include "compositor/protocols/fractional_scale_v1.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
@@ -113,6 +114,7 @@ Server::~Server()
     privileged_.reset();
     single_pixel_buffer_.reset();
     fractional_scale_.reset();  // listens to the layout
+    cursor_shape_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -313,6 +315,10 @@ bool Server::start(std::string& error)
     if (options_.restricts(PrivilegedProtocol::input_inhibit))
         privileged_->hide(seat_->input_inhibit_global());
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
+    cursor_shape_ = std::make_unique<CursorShapeV1>(
+        display_, CursorShapeV1::Seat{
+                      [seat = seat_.get()](wl_client* c, uint32_t serial, auto names) { seat->pointer_shape(c, serial, names); },
+                      [seat = seat_.get()](wl_client* c, uint32_t serial, auto names) { seat->tool_shape(c, serial, names); }});
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
     if (options_.test_input) {
         // Any client could touch any window through it: tests only, never a real session.

@@ -54,6 +54,7 @@ class XdgSurfaceRules;
 class Xwayland;
 class SinglePixelBufferV1;
 class FractionalScaleV1;
+class CursorShapeV1;
 class XdgForeign;
 class SessionActivity;
 
@@ -193,6 +194,7 @@ private:
     std::unique_ptr<Xwayland> xwayland_;
     std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
     std::unique_ptr<FractionalScaleV1> fractional_scale_;
+    std::unique_ptr<CursorShapeV1> cursor_shape_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

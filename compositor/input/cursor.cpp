@@ -85,16 +85,44 @@ void CursorImage::drop_tool_image()
     show_default();
 }
 
+void CursorImage::client_shape(wl_client* client, uint32_t serial, std::span<const char* const> names)
+{
+    wlr_seat_client* focused = seat_->pointer_state.focused_client;
+    if (!focused || focused->client != client || tool_image_ || !wlr_seat_client_validate_event_serial(focused, serial))
+        return;
+    if (show_named(names))
+        client_image_ = true;
+}
+
+void CursorImage::show_tool_shape(std::span<const char* const> names)
+{
+    if (show_named(names))
+        tool_image_ = true;
+}
+
 void CursorImage::show_default()
 {
-    // One image per output scale in use, so a HiDPI output draws a sharp arrow (loading a scale twice is a no-op).
+    static const char* const arrow[] = {"left_ptr"};
+    show_named(arrow);
+}
+
+bool CursorImage::show_named(std::span<const char* const> names)
+{
+    // One image per output scale in use, so a HiDPI output draws the theme's own larger image, not a scaled-up one
+    // (loading a scale twice is a no-op).
     wlr_output_layout_output* l_output = nullptr;
     wl_list_for_each(l_output, &layout_->outputs, link)
     {
         wlr_xcursor_manager_load(xcursor_, l_output->output->scale);
     }
     wlr_xcursor_manager_load(xcursor_, 1);
-    wlr_xcursor_manager_set_cursor_image(xcursor_, "left_ptr", cursor_);
+    for (const char* name : names) {
+        if (wlr_xcursor_manager_get_xcursor(xcursor_, name, 1)) {
+            wlr_xcursor_manager_set_cursor_image(xcursor_, name, cursor_);
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace kiln::compositor

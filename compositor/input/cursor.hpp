@@ -5,6 +5,8 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <span>
+
 namespace kiln::compositor {
 
 class CursorImage {
@@ -20,12 +22,20 @@ public:
     // A tablet tool's client set the image over its surface (tablet-v2 set_cursor; a null surface hides it). It
     // stays while the pointer's focus follows the tool, until drop_tool_image().
     void show_tool_image(wlr_surface* surface, int32_t hotspot_x, int32_t hotspot_y);
+    // A client names a shape for the pointer (cursor-shape-v1): honoured as wl_pointer.set_cursor is, only from the
+    // client with the pointer's focus, with a serial it was sent, and not while a tool's client has set the image.
+    // `names`: xcursor names, best first; the first the theme has is drawn.
+    void client_shape(wl_client* client, uint32_t serial, std::span<const char* const> names);
+    // A tablet tool's client named a shape for the tool (the tablet checked that it may).
+    void show_tool_shape(std::span<const char* const> names);
     // The tool left the surface whose client set the image, or a mouse moved: the theme's arrow again (the
     // pointer's client sets its own on its next enter).
     void drop_tool_image();
 
 private:
     void show_default();
+    // The first of `names` the theme has, loaded at every output's scale; false when it has none of them.
+    bool show_named(std::span<const char* const> names);
 
     wlr_seat* seat_;
     wlr_cursor* cursor_;

@@ -432,6 +432,17 @@ const wl_global* Seat::input_inhibit_global() const
     return input_inhibit_->global();
 }
 
+void Seat::pointer_shape(wl_client* client, uint32_t serial, std::span<const char* const> names)
+{
+    cursor_image_->client_shape(client, serial, names);
+}
+
+void Seat::tool_shape(wl_client* client, uint32_t serial, std::span<const char* const> names)
+{
+    if (tablet_)
+        tablet_->set_tool_shape(client, serial, names);
+}
+
 void Seat::set_exclusive_client(wl_client* client)
 {
     if (!client) {

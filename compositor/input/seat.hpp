@@ -7,6 +7,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <span>
 
 namespace kiln::compositor {
 
@@ -62,6 +63,10 @@ public:
     bool input_allowed(wlr_surface* surface) const;
     // A client holds the input inhibitor: kiln's bindings but VT switching and Super + drag stand aside too.
     bool input_inhibited() const;
+    // cursor-shape-v1: `client` names the pointer's shape, or a tablet tool's, with `serial` (checked as
+    // wl_pointer.set_cursor and tablet-v2 set_cursor are).
+    void pointer_shape(wl_client* client, uint32_t serial, std::span<const char* const> names);
+    void tool_shape(wl_client* client, uint32_t serial, std::span<const char* const> names);
     // wlr-input-inhibitor's global, privileged (hidden where [security] restricts it).
     const wl_global* input_inhibit_global() const;
 

@@ -340,6 +340,18 @@ void Tablet::set_cursor(Tool& tool, const wlr_tablet_v2_event_cursor& event)
     image_.show_tool_image(event.surface, event.hotspot_x, event.hotspot_y);
 }
 
+void Tablet::set_tool_shape(wl_client* client, uint32_t serial, std::span<const char* const> names)
+{
+    for (auto& [_, tool] : tools_) {
+        wlr_tablet_v2_tablet_tool* v2 = tool->v2();
+        if (v2->focused_surface && wl_resource_get_client(v2->focused_surface->resource) == client &&
+            serial == v2->proximity_serial) {
+            image_.show_tool_shape(names);
+            return;
+        }
+    }
+}
+
 void Tablet::surface_changed(wlr_surface* before, const Tool& tool)
 {
     if (tool.v2()->focused_surface != before)

@@ -12,6 +12,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <span>
 
 namespace kiln::compositor {
 
@@ -37,6 +38,9 @@ public:
     void add_device(wlr_input_device* device);
     // A tablet of the headless backend (which kiln's test input drives), or null.
     wlr_input_device* headless_device() const;
+    // cursor-shape-v1 for a tool: `client` names a shape with `serial`; honoured for a tool over that client's
+    // surface whose proximity serial it is, as tablet-v2 set_cursor is.
+    void set_tool_shape(wl_client* client, uint32_t serial, std::span<const char* const> names);
     // Tools over a surface of any client but `client` leave it (a client took the input inhibitor).
     void leave_except(wl_client* client);
 

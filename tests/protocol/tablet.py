@@ -18,6 +18,7 @@ TABLET_ADDED, TOOL_ADDED = 0, 1  # zwp_tablet_seat_v2 events
 PROXIMITY_IN, PROXIMITY_OUT, DOWN, UP, MOTION, FRAME = 6, 7, 8, 9, 10, 18  # zwp_tablet_tool_v2 events
 P_ENTER, P_LEAVE, P_MOTION, P_BUTTON = 0, 1, 2, 3  # wl_pointer events
 BTN_LEFT = 0x110
+CROSSHAIR_SHAPE = 8  # wp_cursor_shape_device_v1.shape.crosshair
 NAMES = {PROXIMITY_IN: "proximity_in", PROXIMITY_OUT: "proximity_out", DOWN: "down", UP: "up", MOTION: "motion"}
 
 
@@ -251,6 +252,28 @@ def cursor_image():
         drawing.set_cursor(drawing.serial, 0xff0000ff)
         kiln.wait_for(lambda: kiln.screenshot().at(x + 8, y + 8) == blue, "the pen's image again")
         check(True, "which it then does")
+
+        # cursor-shape-v1 for the tool: a shape replaces the image, under the same rules as set_cursor.
+        manager = drawing.conn.bind("wp_cursor_shape_manager_v1", 2)
+        devices = [drawing.conn.create("wp_cursor_shape_device_v1", manager, 2, ("o", tool)) for tool in drawing.tools]
+        for device in devices:
+            drawing.conn.send(device, 1, ("u", drawing.serial + 1000), ("u", CROSSHAIR_SHAPE))
+        drawing.conn.roundtrip()
+        pen.move(x, y)  # a frame is drawn
+        check(kiln.screenshot().at(x + 8, y + 8) == blue, "a shape with another serial changes nothing")
+        for device in devices:
+            drawing.conn.send(device, 1, ("u", drawing.serial), ("u", CROSSHAIR_SHAPE))
+        drawing.conn.roundtrip()
+
+        def crosshair():
+            shot = kiln.screenshot()
+            # Adwaita's crosshair: its hotspot is its centre, so it reaches left of and above the pen, where the
+            # client's 16x16 image (hotspot 0,0) never did.
+            left = [shot.at(x - d, y) for d in range(2, 9)]
+            return shot.count(blue) == 0 and any(p != (255, 0, 0) for p in left)
+
+        kiln.wait_for(crosshair, "the tool's crosshair shape")
+        check(True, "the client the pen is over names a shape for it (get_tablet_tool_v2, set_shape): drawn")
         check(kiln.alive(), "kiln is still running")
 
 

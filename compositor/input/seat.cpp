@@ -137,6 +137,8 @@ public:
         apply_input_settings(options.input_for(device_->name ? device_->name : ""), config);
     }
 
+    wlr_input_device* device() const { return device_; }
+
 private:
     Seat& seat_;
     wlr_input_device* device_;
@@ -295,6 +297,14 @@ void Seat::update_capabilities()
 void Seat::scene_changed()
 {
     pointer_focus_->scene_changed();
+}
+
+wlr_input_device* Seat::headless_pointer() const
+{
+    for (const auto& pointer : pointers_)
+        if (wlr_input_device_is_headless(pointer->device()))
+            return pointer->device();
+    return nullptr;
 }
 
 wlr_input_device* Seat::headless_touch() const

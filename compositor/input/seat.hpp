@@ -38,6 +38,8 @@ public:
     // The scene changed under the pointer (a view mapped, unmapped, moved, was raised or resized): the surface under
     // it is found again once this turn of the event loop is done, and told as a real move would tell it.
     void scene_changed();
+    // The headless backend's pointer, whose touchpad gestures --test-input drives; null elsewhere.
+    wlr_input_device* headless_pointer() const;
     // The headless backend's touch device, which --test-input drives; null elsewhere.
     wlr_input_device* headless_touch() const;
     // The headless backend's tablet, which --test-input drives; null elsewhere.

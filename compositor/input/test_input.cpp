@@ -1,6 +1,6 @@
-// TestInput behaviour: each request becomes the event a touchscreen or a tablet would raise on the headless touch
-// or tablet device, in the device's 0..1 range over the layout, so it takes the same path through the cursor and
-// the seat.
+// TestInput behaviour: each request becomes the event a touchscreen, a tablet or a touchpad would raise on the
+// headless touch, tablet or pointer device (positions in the device's 0..1 range over the layout), so it takes the
+// same path through the cursor and the seat.
 #include "compositor/input/test_input.hpp"
 
 #include "compositor/input/seat.hpp"
@@ -135,6 +135,82 @@ void handle_tablet_tool_proximity_out(wl_client*, wl_resource* resource) noexcep
     handle_tablet_tool_proximity(resource, 0, 0, false);
 }
 
+// A touchpad gesture raised on the headless pointer, as libinput's backend raises it on a touchpad: wlr_cursor
+// relays it to the cursor's gesture signals, which pointer-gestures forwards to the surface under the pointer.
+using PointerEvents = decltype(wlr_pointer::events);
+
+template <typename Event>
+void emit_gesture(wl_resource* resource, wl_signal PointerEvents::*signal, Event event)
+{
+    wlr_input_device* device = from(resource)->seat().headless_pointer();
+    if (!device)
+        return;
+    event.device = device;
+    event.time_msec = now_msec();
+    wl_signal_emit(&(device->pointer->events.*signal), &event);
+}
+
+void handle_pointer_swipe_begin(wl_client*, wl_resource* resource, uint32_t fingers) noexcept
+{
+    wlr_event_pointer_swipe_begin event{};
+    event.fingers = fingers;
+    emit_gesture(resource, &PointerEvents::swipe_begin, event);
+}
+
+void handle_pointer_swipe_update(wl_client*, wl_resource* resource, wl_fixed_t dx, wl_fixed_t dy) noexcept
+{
+    wlr_event_pointer_swipe_update event{};
+    event.dx = wl_fixed_to_double(dx);
+    event.dy = wl_fixed_to_double(dy);
+    emit_gesture(resource, &PointerEvents::swipe_update, event);
+}
+
+void handle_pointer_swipe_end(wl_client*, wl_resource* resource, uint32_t cancelled) noexcept
+{
+    wlr_event_pointer_swipe_end event{};
+    event.cancelled = cancelled != 0;
+    emit_gesture(resource, &PointerEvents::swipe_end, event);
+}
+
+void handle_pointer_pinch_begin(wl_client*, wl_resource* resource, uint32_t fingers) noexcept
+{
+    wlr_event_pointer_pinch_begin event{};
+    event.fingers = fingers;
+    emit_gesture(resource, &PointerEvents::pinch_begin, event);
+}
+
+void handle_pointer_pinch_update(wl_client*, wl_resource* resource, wl_fixed_t dx, wl_fixed_t dy, wl_fixed_t scale,
+                                 wl_fixed_t rotation) noexcept
+{
+    wlr_event_pointer_pinch_update event{};
+    event.dx = wl_fixed_to_double(dx);
+    event.dy = wl_fixed_to_double(dy);
+    event.scale = wl_fixed_to_double(scale);
+    event.rotation = wl_fixed_to_double(rotation);
+    emit_gesture(resource, &PointerEvents::pinch_update, event);
+}
+
+void handle_pointer_pinch_end(wl_client*, wl_resource* resource, uint32_t cancelled) noexcept
+{
+    wlr_event_pointer_pinch_end event{};
+    event.cancelled = cancelled != 0;
+    emit_gesture(resource, &PointerEvents::pinch_end, event);
+}
+
+void handle_pointer_hold_begin(wl_client*, wl_resource* resource, uint32_t fingers) noexcept
+{
+    wlr_event_pointer_hold_begin event{};
+    event.fingers = fingers;
+    emit_gesture(resource, &PointerEvents::hold_begin, event);
+}
+
+void handle_pointer_hold_end(wl_client*, wl_resource* resource, uint32_t cancelled) noexcept
+{
+    wlr_event_pointer_hold_end event{};
+    event.cancelled = cancelled != 0;
+    emit_gesture(resource, &PointerEvents::hold_end, event);
+}
+
 const struct kiln_test_input_v1_interface implementation = {
     .destroy = handle_destroy,
     .touch_down = handle_touch_down,
@@ -146,6 +222,14 @@ const struct kiln_test_input_v1_interface implementation = {
     .tablet_tool_motion = handle_tablet_tool_motion,
     .tablet_tool_tip = handle_tablet_tool_tip,
     .tablet_tool_proximity_out = handle_tablet_tool_proximity_out,
+    .pointer_swipe_begin = handle_pointer_swipe_begin,
+    .pointer_swipe_update = handle_pointer_swipe_update,
+    .pointer_swipe_end = handle_pointer_swipe_end,
+    .pointer_pinch_begin = handle_pointer_pinch_begin,
+    .pointer_pinch_update = handle_pointer_pinch_update,
+    .pointer_pinch_end = handle_pointer_pinch_end,
+    .pointer_hold_begin = handle_pointer_hold_begin,
+    .pointer_hold_end = handle_pointer_hold_end,
 };
 
 void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
@@ -161,7 +245,7 @@ void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 }  // namespace
 
 TestInput::TestInput(wl_display* display, Seat& seat, wlr_output_layout* layout)
-    : seat_(seat), layout_(layout), global_(wl_global_create(display, &kiln_test_input_v1_interface, 2, this, bind))
+    : seat_(seat), layout_(layout), global_(wl_global_create(display, &kiln_test_input_v1_interface, 3, this, bind))
 {
     // A pen with pressure, as most are.
     pen_.type = WLR_TABLET_TOOL_TYPE_PEN;

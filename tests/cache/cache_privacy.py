@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""kiln's cache stays where --cache-dir says (Mesa's shader cache included), is 0700/0600 whatever the umask, is never
+"""kiln's cache stays where --cache-dir says (Mesa's shader cache included), is 0700/0600 whatever the umask (Mesa's
+own files 0644, behind 0700 directories), is never
 read or written through planted symbolic links (kiln, kiln-cache list/verify/clear), and a save that fails leaves no
 temporary file and one warning naming the cause."""
 import errno
@@ -39,20 +40,29 @@ def everything(root):
 
 
 def wrong_modes(root):
+    """Paths under the cache whose mode is not what the README says: every directory 0700, kiln's files 0600,
+    Mesa's shader cache files (under mesa/, written by Mesa with its own mode) 0600 or 0644."""
     wrong = []
     for p in [Path(root), *Path(root).rglob("*")]:
         parts = p.relative_to(root).parts
-        if len(parts) > 1 and parts[0] == "mesa":
-            continue  # Mesa picks its own modes (0755 directories) inside the 0700 directory kiln gives it
         st = p.lstat()
         mode = stat.S_IMODE(st.st_mode)
         if stat.S_ISDIR(st.st_mode):
             ok = mode == 0o700
+        elif len(parts) > 1 and parts[0] == "mesa":
+            ok = stat.S_ISREG(st.st_mode) and mode in (0o600, 0o644)
         else:
             ok = stat.S_ISREG(st.st_mode) and mode == 0o600
         if not ok:
             wrong.append(f"{p.relative_to(root)} {oct(mode)}")
     return wrong
+
+
+def open_to_others(root):
+    """What `find ROOT -perm /077` lists: paths whose mode lets group or others in at all."""
+    result = subprocess.run(["find", str(root), "-perm", "/077"], capture_output=True, text=True, timeout=60)
+    check(result.returncode == 0, f"find -perm runs ({result.stderr.strip()})")
+    return [Path(line) for line in result.stdout.splitlines()]
 
 
 def lines_with(text, what):
@@ -80,7 +90,15 @@ def main():
         check((cache / "mesa" / "mesa_shader_cache").is_dir() and not (cache / "mesa" / "mesa_shader_cache_db").exists(),
               f"Mesa's cache keeps one file per entry, not its database ({sorted(p.name for p in (cache / 'mesa').iterdir())})")
         wrong = wrong_modes(cache)
-        check(not wrong, f"under umask 000 every directory is 0700 and every kiln file 0600 ({wrong[:6]})")
+        check(not wrong, f"under umask 000 every directory is 0700, every kiln file 0600, Mesa's 0600 or 0644 "
+              f"({wrong[:6]})")
+        # Mesa writes its files 0644 whatever the umask; kiln's 0700 directories above them keep them private.
+        opened = open_to_others(cache)
+        check(all(p.is_file() and p.relative_to(cache).parts[0] == "mesa" for p in opened),
+              f"find -perm /077 lists only Mesa's shader cache files under mesa/ ({[str(p) for p in opened[:4]]})")
+        above = {cache / d for p in opened for d in p.relative_to(cache).parents}
+        check(opened and all(stat.S_IMODE(d.stat().st_mode) == 0o700 for d in above),
+              "and every directory above each of them, the cache's own included, is 0700")
 
         # A place the user chose for Mesa's cache is kept.
         chosen = work / "chosen-mesa"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Tests leave nothing behind: the Python tests that start kiln themselves and the C++ cache suite, run with a scratch
-TMPDIR and HOME, leave both empty, and the harness removes its directory (and kiln) when kiln fails to start."""
+"""Tests leave nothing behind: the Python tests that start kiln themselves, two that start it through the harness (one
+with --test-input and clients of its own), kiln-cache's and the C++ cache suite, run with a scratch TMPDIR and HOME,
+leave both empty, and the harness removes its directory (and kiln) when kiln fails to start."""
 import os
 import subprocess
 import sys
@@ -34,6 +35,8 @@ def main():
                (TESTS / "protocol" / "config_cli.py", {}),
                (TESTS / "protocol" / "config_outputs.py", {}),
                (TESTS / "protocol" / "startup_failure.py", {}),
+               (TESTS / "protocol" / "globals.py", {}),
+               (TESTS / "protocol" / "pointer_constraints.py", {}),
                (TESTS / "cache" / "kiln_cache_tool.py", {"KILN_CACHE_TOOL": str(build_dir() / "tools" / "kiln-cache")})]
     for script, extra_env in scripts:
         result, tmp_left, home_left = run_in_scratch([sys.executable, str(script)], extra_env)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Pointer constraints and pointer gestures on headless kiln, driven by a virtual pointer: a locked pointer does not
-move (relative motion still arrives), a confined one stays in its region, and gesture objects can be had."""
+move (relative motion still arrives), a confined one stays in its region; touchpad swipes, pinches and holds
+(injected with kiln_test_input_v1) reach the surface under the pointer with their values, and no other client."""
 import sys
 from pathlib import Path
 
@@ -90,20 +91,103 @@ def constraints(kiln):
         check(position()[0] == x2 + 100, "without the confinement it leaves the region")
 
 
+class GestureClient:
+    """A client with one window and swipe, pinch and hold gesture objects on its pointer."""
+
+    def __init__(self, kiln, title, width, height, color):
+        self.title = title
+        self.conn = Connection(kiln.client_env)
+        seat = self.conn.bind("wl_seat", 5)
+        self.pointer = self.conn.create("wl_pointer", seat, 0)
+        manager = self.conn.bind("zwp_pointer_gestures_v1", 3)
+        self.swipe = self.conn.create("zwp_pointer_gesture_swipe_v1", manager, 0, ("o", self.pointer))
+        self.pinch = self.conn.create("zwp_pointer_gesture_pinch_v1", manager, 1, ("o", self.pointer))
+        self.hold = self.conn.create("zwp_pointer_gesture_hold_v1", manager, 3, ("o", self.pointer))
+        self.window = Toplevel(self.conn, title)
+        self.window.commit()
+        self.window.map(width, height, color)
+
+    def gestures(self):
+        """The gesture events that came since the last call, as (kind, opcode, event)."""
+        self.conn.roundtrip()
+        kinds = {self.swipe: "swipe", self.pinch: "pinch", self.hold: "hold"}
+        events = [(kinds[e.obj], e.opcode, e) for e in self.conn.events if e.obj in kinds]
+        for obj in kinds:
+            self.conn.take(obj)
+        return events
+
+    def close(self):
+        self.conn.close()
+
+
 def gestures(kiln):
+    """Touchpad gestures raised on kiln's headless pointer (kiln_test_input_v1 v3) go through the cursor and
+    pointer-gestures to the surface under the pointer, values and all, and to no other client."""
     with Connection(kiln.client_env) as conn:
-        seat = conn.bind("wl_seat", 5)
-        pointer = conn.create("wl_pointer", seat, 0)
         check(conn.globals["zwp_pointer_gestures_v1"][1] >= 3, "pointer gestures v3 (swipe, pinch, hold) offered")
-        manager = conn.bind("zwp_pointer_gestures_v1", 3)
-        swipe = conn.create("zwp_pointer_gesture_swipe_v1", manager, 0, ("o", pointer))
-        pinch = conn.create("zwp_pointer_gesture_pinch_v1", manager, 1, ("o", pointer))
-        hold = conn.create("zwp_pointer_gesture_hold_v1", manager, 3, ("o", pointer))
-        conn.roundtrip()
-        for gesture in (swipe, pinch, hold):
-            conn.send(gesture, 0)  # destroy
-        conn.roundtrip()
-        check(True, "swipe, pinch and hold gestures are created and destroyed without error")
+    below = GestureClient(kiln, "below", 600, 400, 0xff204060)
+    above = GestureClient(kiln, "above", 200, 150, 0xff806020)  # kiln centres it over the middle of `below`
+    try:
+        with Connection(kiln.client_env) as conn:
+            test_input = conn.bind("kiln_test_input_v1", 3)
+            seat = conn.bind("wl_seat", 5)
+            manager = conn.bind("zwlr_virtual_pointer_manager_v1", 1)
+            virtual = conn.new_id("zwlr_virtual_pointer_v1")
+            conn.send(manager, 0, ("o", seat), ("n", virtual))
+
+            def point_at(client, x, y):
+                conn.send(virtual, 1, ("u", 1), ("u", x), ("u", y), ("u", 640), ("u", 480))  # motion_absolute
+                conn.send(virtual, 4)  # frame
+                conn.roundtrip()
+                enter = client.conn.dispatch_until(lambda e: e.obj == client.pointer and e.opcode == 0)
+                check(enter.args("uo")[1] == client.window.surface, f"the pointer at ({x}, {y}) is over the window '{client.title}'")
+
+            point_at(above, 320, 240)
+            conn.send(test_input, 10, ("u", 3))                         # swipe begin, 3 fingers
+            conn.send(test_input, 11, ("f", 12.5), ("f", -7.25))        # swipe update
+            conn.send(test_input, 12, ("u", 0))                         # swipe end
+            conn.send(test_input, 13, ("u", 2))                         # pinch begin, 2 fingers
+            conn.send(test_input, 14, ("f", 1.5), ("f", -2.0), ("f", 1.75), ("f", -15.5))  # pinch update
+            conn.send(test_input, 15, ("u", 1))                         # pinch end, cancelled
+            conn.send(test_input, 16, ("u", 4))                         # hold begin, 4 fingers
+            conn.send(test_input, 17, ("u", 1))                         # hold end, cancelled
+            conn.roundtrip()
+
+            got = above.gestures()
+            check([(kind, op) for kind, op, _ in got] ==
+                  [("swipe", 0), ("swipe", 1), ("swipe", 2), ("pinch", 0), ("pinch", 1), ("pinch", 2),
+                   ("hold", 0), ("hold", 1)],
+                  f"the window under the pointer gets begin, update and end of a swipe, a pinch and a hold "
+                  f"({[(kind, op) for kind, op, _ in got]})")
+            swipe_begin, swipe_update, swipe_end, pinch_begin, pinch_update, pinch_end, hold_begin, hold_end = \
+                [event for _, _, event in got]
+            check(swipe_begin.args("uuou")[2:] == [above.window.surface, 3], "swipe begin: its surface, 3 fingers")
+            check(swipe_update.args("uff")[1:] == [12.5, -7.25], f"swipe update: dx, dy {swipe_update.args('uff')[1:]}")
+            check(swipe_end.args("uui")[2] == 0, "swipe end: not cancelled")
+            check(pinch_begin.args("uuou")[2:] == [above.window.surface, 2], "pinch begin: its surface, 2 fingers")
+            check(pinch_update.args("uffff")[1:] == [1.5, -2.0, 1.75, -15.5],
+                  f"pinch update: dx, dy, scale, rotation {pinch_update.args('uffff')[1:]}")
+            check(pinch_end.args("uui")[2] == 1, "pinch end: cancelled")
+            check(hold_begin.args("uuou")[2:] == [above.window.surface, 4], "hold begin: its surface, 4 fingers")
+            check(hold_end.args("uui")[2] == 1, "hold end: cancelled")
+            check(below.gestures() == [], "the other client's window, not under the pointer, gets none of them")
+
+            # The pointer moves onto the lower window's visible edge: the next swipe is its, not the upper one's.
+            point_at(below, 60, 240)
+            conn.send(test_input, 10, ("u", 4))
+            conn.send(test_input, 11, ("f", -3.0), ("f", 4.5))
+            conn.send(test_input, 12, ("u", 1))
+            conn.roundtrip()
+            got = below.gestures()
+            check([(kind, op) for kind, op, _ in got] == [("swipe", 0), ("swipe", 1), ("swipe", 2)],
+                  f"moved over the other window, that window gets the swipe ({[(k, op) for k, op, _ in got]})")
+            check(got[0][2].args("uuou")[2:] == [below.window.surface, 4] and
+                  got[1][2].args("uff")[1:] == [-3.0, 4.5] and got[2][2].args("uui")[2] == 1,
+                  "with its surface, fingers, motion and cancellation")
+            check(above.gestures() == [], "and the window that had it before gets nothing")
+    finally:
+        above.close()
+        below.close()
 
 
 def listening(kiln):
@@ -114,8 +198,8 @@ def listening(kiln):
 
 
 def main():
-    for test in (constraints, gestures):
-        with Kiln() as kiln:
+    for test, args in ((constraints, ()), (gestures, ("--test-input",))):
+        with Kiln(*args) as kiln:
             listening(kiln)
             test(kiln)
 

@@ -42,7 +42,7 @@ BAD = [
     ("repeat-delay=200", "duplicate key 'repeat-delay' in [keyboard] (first set on line 5"),
     ("just words", "neither a [section] nor key=value"),
     ("[output X]", None),
-    ("scale=1.5", "bad value '1.5' for scale in [output X]: expected a whole number"),
+    ("scale=12.5", "bad value '12.5' for scale in [output X]: expected a number from 0.25 to 10"),
 ]
 
 

@@ -325,8 +325,10 @@ void SecurityContextV1::accepted(int fd, const std::shared_ptr<const Metadata>& 
     // only what a sandboxed client may.
     auto entry = std::make_unique<SandboxedClient>(metadata);
     entry->destroy.connect_client_destroy(client, [this, client](void*) {
-        SecurityContextV1& owner = *this;  // the closure dies with the entry: nothing of it is read after the erase
-        owner.clients_.erase(client);
+        // The closure dies with the entry: copy what the erase needs out of it first.
+        SecurityContextV1& owner = *this;
+        const wl_client* gone = client;
+        owner.clients_.erase(gone);
     });
     clients_[client] = std::move(entry);
 }

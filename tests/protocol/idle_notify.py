@@ -140,9 +140,9 @@ def lifecycle():
         conn.roundtrip()
 
         # Each notification times out on its own: the shorter one first, the longer one after it.
-        short, longer = client.notification(300), client.notification(1500)
+        short, longer = client.notification(300), client.notification(3000)
         client.wait(short, IDLED)
-        check(client.events(longer) == [], "a 300 ms notification goes idle before a 1500 ms one")
+        check(client.events(longer) == [], "a 300 ms notification goes idle before a 3000 ms one")
         client.wait(longer, IDLED)
         check(client.events(short) == [IDLED], "each notification goes idle once (no second idled without input)")
 

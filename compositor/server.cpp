@@ -22,6 +22,8 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/idle.hpp"
+#include "compositor/protocols/ext_idle_notify_v1.hpp"
+#include "compositor/protocols/security_context_v1.hpp"
 #include "compositor/input/relative_pointer.hpp"
 #include "compositor/input/test_input.hpp"
 #include "compositor/input/virtual_input.hpp"
@@ -101,6 +103,7 @@ Server::~Server()
     if (seat_)
         seat_->on_activity(nullptr);
     idle_.reset();
+    ext_idle_notify_.reset();  // after Idle, which tells it the activity and inhibitors
     decorations_.reset();
     test_input_.reset();
     virtual_input_.reset();
@@ -112,6 +115,7 @@ Server::~Server()
     defunct_role_guard_.reset();
     shm_validation_.reset();
     privileged_.reset();
+    security_context_.reset();  // after the global filter, which asks it
     single_pixel_buffer_.reset();
     fractional_scale_.reset();  // listens to the layout
     cursor_shape_.reset();
@@ -291,16 +295,19 @@ bool Server::start(std::string& error)
     // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
     wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);
     wlr_gamma_control_manager_v1* gamma_control = wlr_gamma_control_manager_v1_create(display_);
-    if (!options_.restricted.empty()) {
-        privileged_ = std::make_unique<PrivilegedGlobals>(
-            display_, [this](pid_t pid) { return startup_ && startup_->started(pid); });
-        if (options_.restricts(PrivilegedProtocol::screencopy))
-            privileged_->hide(screencopy->global);
-        if (options_.restricts(PrivilegedProtocol::export_dmabuf))
-            privileged_->hide(export_dmabuf->global);
-        if (options_.restricts(PrivilegedProtocol::gamma_control))
-            privileged_->hide(gamma_control->global);
-    }
+    // Privileged globals: hidden from sandboxed clients (security contexts) always, from others under --restrict.
+    privileged_ = std::make_unique<PrivilegedGlobals>(
+        display_, [this](pid_t pid) { return startup_ && startup_->started(pid); }, options_.sandbox_grants);
+    security_context_ = std::make_unique<SecurityContextV1>(display_);
+    privileged_->set_sandbox_lookup([this](const wl_client* client) -> const std::string* {
+        const SecurityContextV1::Metadata* context = security_context_->context_of(client);
+        return context ? &context->app_id : nullptr;
+    });
+    auto restricts = [this](PrivilegedProtocol p) { return options_.restricts(p); };
+    privileged_->guard(security_context_->global(), "security-context", false);
+    privileged_->guard(screencopy->global, "screencopy", restricts(PrivilegedProtocol::screencopy));
+    privileged_->guard(export_dmabuf->global, "export-dmabuf", restricts(PrivilegedProtocol::export_dmabuf));
+    privileged_->guard(gamma_control->global, "gamma-control", restricts(PrivilegedProtocol::gamma_control));
 
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     request_guard_ = std::make_unique<RequestGuard>(display_);
@@ -310,16 +317,18 @@ bool Server::start(std::string& error)
     toplevels_ = std::make_unique<Toplevels>(*this);
     shell_ = std::make_unique<XdgShell>(*this, display_);
     seat_ = std::make_unique<Seat>(*this, backend_, compositor_, shell_->wlr());
-    if (options_.restricts(PrivilegedProtocol::input_method))
-        privileged_->hide(seat_->text_input().input_method_global());
-    if (options_.restricts(PrivilegedProtocol::input_inhibit))
-        privileged_->hide(seat_->input_inhibit_global());
+    privileged_->guard(seat_->text_input().input_method_global(), "input-method",
+                       restricts(PrivilegedProtocol::input_method));
+    privileged_->guard(seat_->input_inhibit_global(), "input-inhibit", restricts(PrivilegedProtocol::input_inhibit));
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
+    privileged_->guard(clipboard_->data_control_global(), "data-control", false);
     cursor_shape_ = std::make_unique<CursorShapeV1>(
         display_, CursorShapeV1::Seat{
                       [seat = seat_.get()](wl_client* c, uint32_t serial, auto names) { seat->pointer_shape(c, serial, names); },
                       [seat = seat_.get()](wl_client* c, uint32_t serial, auto names) { seat->tool_shape(c, serial, names); }});
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
+    privileged_->guard(virtual_input_->keyboard_global(), "virtual-keyboard", false);
+    privileged_->guard(virtual_input_->pointer_global(), "virtual-pointer", false);
     if (options_.test_input) {
         // Any client could touch any window through it: tests only, never a real session.
         if (wlr_backend_is_headless(backend_))
@@ -330,8 +339,11 @@ bool Server::start(std::string& error)
     decorations_ = std::make_unique<Decorations>(display_, options_.decorations.mode);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
+    ext_idle_notify_ = std::make_unique<ExtIdleNotifyV1>(display_);
+    idle_->also_notify(ext_idle_notify_.get());
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
     foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, *toplevels_, *this);
+    privileged_->guard(foreign_toplevels_->global(), "foreign-toplevel-management", false);
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.
@@ -356,12 +368,10 @@ bool Server::start(std::string& error)
     // After new_output_: an output is set up by add_output() before output management describes it.
     output_management_ = std::make_unique<OutputManagement>(*this, backend_);
     output_power_ = std::make_unique<OutputPower>(display_);
-    if (options_.restricts(PrivilegedProtocol::output_management))
-        privileged_->hide(output_management_->global());
-    if (options_.restricts(PrivilegedProtocol::output_power))
-        privileged_->hide(output_power_->global());
-    if (options_.restricts(PrivilegedProtocol::session_lock))
-        privileged_->hide(session_lock_->global());
+    privileged_->guard(output_management_->global(), "output-management",
+                       restricts(PrivilegedProtocol::output_management));
+    privileged_->guard(output_power_->global(), "output-power", restricts(PrivilegedProtocol::output_power));
+    privileged_->guard(session_lock_->global(), "session-lock", restricts(PrivilegedProtocol::session_lock));
 
     // Signals are caught before the socket exists: a client (or test) may send SIGTERM as soon as it can connect.
     wl_event_loop* loop = wl_display_get_event_loop(display_);

@@ -40,6 +40,8 @@ class VirtualInput;
 class TestInput;
 class Decorations;
 class Idle;
+class ExtIdleNotifyV1;
+class SecurityContextV1;
 class XdgActivation;
 class ForeignToplevels;
 class RelativePointer;
@@ -181,6 +183,8 @@ private:
     std::unique_ptr<TestInput> test_input_;
     std::unique_ptr<Decorations> decorations_;
     std::unique_ptr<Idle> idle_;
+    std::unique_ptr<ExtIdleNotifyV1> ext_idle_notify_;
+    std::unique_ptr<SecurityContextV1> security_context_;
     std::unique_ptr<XdgActivation> xdg_activation_;
     std::unique_ptr<ForeignToplevels> foreign_toplevels_;
     std::unique_ptr<RelativePointer> relative_pointer_;

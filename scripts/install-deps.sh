@@ -31,7 +31,7 @@ base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
   libzstd-dev libssl-dev libpango1.0-dev
-  wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock waybar
+  wayland-utils grim xvfb x11-apps xauth wl-clipboard wtype wev wlr-randr swaybg swaylock swayidle waybar
   fcitx5 fcitx5-pinyin python3-gi gir1.2-gtk-3.0 fcitx5-frontend-qt5 python3-pyqt5 dbus-daemon
   scdoc man-db
   adwaita-icon-theme

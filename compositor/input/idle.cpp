@@ -1,6 +1,8 @@
 // Idle timers and their inhibitors.
 #include "compositor/input/idle.hpp"
 
+#include "compositor/protocols/ext_idle_notify_v1.hpp"
+
 namespace kiln::compositor {
 
 // One client's inhibitor, for as long as it or its surface lives.
@@ -34,6 +36,15 @@ Idle::~Idle() = default;
 void Idle::activity()
 {
     wlr_idle_notify_activity(idle_, seat_);
+    if (ext_)
+        ext_->activity();
+}
+
+void Idle::also_notify(ExtIdleNotifyV1* ext)
+{
+    ext_ = ext;
+    if (ext_)
+        ext_->set_inhibited(!inhibitors_.empty());
 }
 
 void Idle::update_enabled()
@@ -41,6 +52,8 @@ void Idle::update_enabled()
     // Any inhibitor holds the timers: every mapped kiln window is shown, so whether its surface is visible is not
     // checked (an inhibitor on an unmapped surface also holds them).
     wlr_idle_set_enabled(idle_, seat_, inhibitors_.empty());
+    if (ext_)
+        ext_->set_inhibited(!inhibitors_.empty());
 }
 
 }  // namespace kiln::compositor

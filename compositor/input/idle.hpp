@@ -1,5 +1,6 @@
 // Idle: KDE idle (swayidle 1.7 and screen lockers learn the user went away) and idle-inhibit (video players keep
-// the screen on). The seat reports each input event as activity.
+// the screen on). The seat reports each input event as activity; ext-idle-notify hears the same activity and
+// inhibitors from here, so both idle protocols follow one source.
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -10,6 +11,8 @@
 
 namespace kiln::compositor {
 
+class ExtIdleNotifyV1;
+
 class Idle {
 public:
     Idle(wl_display* display, wlr_seat* seat);
@@ -19,6 +22,8 @@ public:
 
     // The user did something: idle timers start over, idle clients hear "resumed".
     void activity();
+    // ext-idle-notify hears the activity and the inhibitors too (null: no longer); it is told the inhibitors now.
+    void also_notify(ExtIdleNotifyV1* ext);
 
 private:
     class Inhibitor;
@@ -26,6 +31,7 @@ private:
 
     wlr_seat* seat_;
     wlr_idle* idle_;
+    ExtIdleNotifyV1* ext_ = nullptr;
     std::list<std::unique_ptr<Inhibitor>> inhibitors_;
     wl::Listener new_inhibitor_;
 };

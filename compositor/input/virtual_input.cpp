@@ -54,18 +54,18 @@ void free_when_destroyed(wlr_keyboard* keyboard, wl_event_loop* loop)
 
 }  // namespace
 
-VirtualInput::VirtualInput(wl_display* display, Seat& seat) : seat_(seat)
+// The managers are freed by wlroots with the display; the devices with their clients (the seat hears destroy).
+VirtualInput::VirtualInput(wl_display* display, Seat& seat)
+    : seat_(seat), keyboards_(wlr_virtual_keyboard_manager_v1_create(display)),
+      pointers_(wlr_virtual_pointer_manager_v1_create(display))
 {
-    // The managers are freed by wlroots with the display; the devices with their clients (the seat hears destroy).
-    wlr_virtual_keyboard_manager_v1* keyboards = wlr_virtual_keyboard_manager_v1_create(display);
-    wlr_virtual_pointer_manager_v1* pointers = wlr_virtual_pointer_manager_v1_create(display);
-    new_keyboard_.connect(&keyboards->events.new_virtual_keyboard, [this, display](void* data) {
+    new_keyboard_.connect(&keyboards_->events.new_virtual_keyboard, [this, display](void* data) {
         wlr_input_device* device = &static_cast<wlr_virtual_keyboard_v1*>(data)->input_device;
         free_when_destroyed(device->keyboard, wl_display_get_event_loop(display));
         seat_.add_input(device);
     });
     // kiln has one seat and one cursor over the whole layout: the client's suggested seat and output change nothing.
-    new_pointer_.connect(&pointers->events.new_virtual_pointer, [this](void* data) {
+    new_pointer_.connect(&pointers_->events.new_virtual_pointer, [this](void* data) {
         seat_.add_input(&static_cast<wlr_virtual_pointer_v1_new_pointer_event*>(data)->new_pointer->input_device);
     });
 }

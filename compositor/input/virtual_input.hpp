@@ -15,8 +15,14 @@ public:
     VirtualInput(const VirtualInput&) = delete;
     VirtualInput& operator=(const VirtualInput&) = delete;
 
+    // The managers' globals, privileged (a client could type or click into any window).
+    const wl_global* keyboard_global() const { return keyboards_->global; }
+    const wl_global* pointer_global() const { return pointers_->global; }
+
 private:
     Seat& seat_;
+    wlr_virtual_keyboard_manager_v1* keyboards_;
+    wlr_virtual_pointer_manager_v1* pointers_;
     wl::Listener new_keyboard_;
     wl::Listener new_pointer_;
 };

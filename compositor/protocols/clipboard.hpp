@@ -13,8 +13,12 @@ public:
     Clipboard(const Clipboard&) = delete;
     Clipboard& operator=(const Clipboard&) = delete;
 
+    // wlr-data-control's global, privileged (it reads and sets the clipboard without focus).
+    const wl_global* data_control_global() const { return data_control_->global; }
+
 private:
     wlr_seat* seat_;
+    wlr_data_control_manager_v1* data_control_;
     wl::Listener request_primary_;
 };
 

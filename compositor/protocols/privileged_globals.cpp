@@ -1,4 +1,4 @@
-// The global filter behind --restrict: hidden globals for clients whose process kiln did not start.
+// The global filter behind --restrict and security contexts: which client sees which guarded global.
 #include "compositor/protocols/privileged_globals.hpp"
 
 #include <algorithm>
@@ -25,8 +25,9 @@ pid_t parent_pid(pid_t pid)
     return rest ? parent : 0;
 }
 
-PrivilegedGlobals::PrivilegedGlobals(wl_display* display, std::function<bool(pid_t)> started)
-    : display_(display), started_(std::move(started))
+PrivilegedGlobals::PrivilegedGlobals(wl_display* display, std::function<bool(pid_t)> started,
+                                     std::vector<SandboxGrant> grants)
+    : display_(display), started_(std::move(started)), grants_(std::move(grants))
 {
     wl_display_set_global_filter(display_, &PrivilegedGlobals::filter, this);
 }
@@ -36,10 +37,15 @@ PrivilegedGlobals::~PrivilegedGlobals()
     wl_display_set_global_filter(display_, nullptr, nullptr);
 }
 
-void PrivilegedGlobals::hide(const wl_global* global)
+void PrivilegedGlobals::guard(const wl_global* global, std::string_view name, bool restricted)
 {
     if (global)
-        hidden_.push_back(global);
+        guarded_.push_back({global, std::string(name), restricted});
+}
+
+void PrivilegedGlobals::set_sandbox_lookup(std::function<const std::string*(const wl_client*)> app_id_of)
+{
+    app_id_of_ = std::move(app_id_of);
 }
 
 bool PrivilegedGlobals::trusted(pid_t pid) const
@@ -53,14 +59,29 @@ bool PrivilegedGlobals::trusted(pid_t pid) const
     return false;
 }
 
-bool PrivilegedGlobals::filter(const wl_client* client, const wl_global* global, void* data) noexcept
+bool PrivilegedGlobals::visible(const wl_client* client, const wl_global* global) const
 {
-    auto* self = static_cast<PrivilegedGlobals*>(data);
-    if (std::find(self->hidden_.begin(), self->hidden_.end(), global) == self->hidden_.end())
+    auto guarded = std::find_if(guarded_.begin(), guarded_.end(), [global](const Guarded& g) { return g.global == global; });
+    if (guarded == guarded_.end())
+        return true;
+    if (const std::string* app_id = app_id_of_ ? app_id_of_(client) : nullptr) {
+        // Sandboxed: only what kiln.ini grants this app, however it was started.
+        for (const auto& grant : grants_)
+            if (grant.app_id == *app_id)
+                return std::find(grant.protocols.begin(), grant.protocols.end(), guarded->name) !=
+                       grant.protocols.end();
+        return false;
+    }
+    if (!guarded->restricted)
         return true;
     pid_t pid = 0;
     wl_client_get_credentials(const_cast<wl_client*>(client), &pid, nullptr, nullptr);
-    return self->trusted(pid);
+    return trusted(pid);
+}
+
+bool PrivilegedGlobals::filter(const wl_client* client, const wl_global* global, void* data) noexcept
+{
+    return static_cast<const PrivilegedGlobals*>(data)->visible(client, global);
 }
 
 }  // namespace kiln::compositor

@@ -308,6 +308,24 @@ const std::vector<KeySpec>& security_keys()
                  options.restricted.push_back(*protocol);
              return std::nullopt;
          }},
+        {"allow-sandboxed", true,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             std::string error;
+             auto grant = parse_sandbox_grant(value, error);
+             if (!grant)
+                 return error;
+             // A second line for the same app adds to the first.
+             for (auto& known : options.sandbox_grants) {
+                 if (known.app_id != grant->app_id)
+                     continue;
+                 for (auto& name : grant->protocols)
+                     if (std::find(known.protocols.begin(), known.protocols.end(), name) == known.protocols.end())
+                         known.protocols.push_back(name);
+                 return std::nullopt;
+             }
+             options.sandbox_grants.push_back(std::move(*grant));
+             return std::nullopt;
+         }},
     };
     return keys;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <string_view>
 
 namespace kiln::compositor {
@@ -124,6 +125,42 @@ InputSettings Options::input_for(const std::string& device_name) const
 bool Options::restricts(PrivilegedProtocol protocol) const
 {
     return std::find(restricted.begin(), restricted.end(), protocol) != restricted.end();
+}
+
+bool Options::grants_sandboxed(std::string_view app_id, std::string_view protocol) const
+{
+    for (const auto& grant : sandbox_grants)
+        if (grant.app_id == app_id)
+            return std::find(grant.protocols.begin(), grant.protocols.end(), protocol) != grant.protocols.end();
+    return false;
+}
+
+std::optional<SandboxGrant> parse_sandbox_grant(std::string_view value, std::string& error)
+{
+    const auto colon = value.find(':');
+    if (colon == std::string_view::npos || colon == 0) {
+        error = "APP_ID:PROTOCOL,... (the app id a sandbox engine names, a colon, then protocol names)";
+        return std::nullopt;
+    }
+    SandboxGrant grant{.app_id = std::string(value.substr(0, colon)), .protocols = {}};
+    std::string_view rest = value.substr(colon + 1);
+    while (true) {
+        const auto comma = rest.find(',');
+        const std::string_view name = rest.substr(0, comma);
+        if (std::find(std::begin(sandbox_hidden_protocols), std::end(sandbox_hidden_protocols), name) ==
+            std::end(sandbox_hidden_protocols)) {
+            error = "'" + std::string(name) + "' is not a protocol hidden from sandboxed clients (";
+            for (std::string_view known : sandbox_hidden_protocols)
+                error += std::string(known) + (known == std::end(sandbox_hidden_protocols)[-1] ? ")" : ", ");
+            return std::nullopt;
+        }
+        if (std::find(grant.protocols.begin(), grant.protocols.end(), name) == grant.protocols.end())
+            grant.protocols.emplace_back(name);
+        if (comma == std::string_view::npos)
+            break;
+        rest = rest.substr(comma + 1);
+    }
+    return grant;
 }
 
 const char* protocol_name(PrivilegedProtocol protocol)

@@ -33,6 +33,21 @@ enum class PrivilegedProtocol {
 // Their names, as --restrict and [security] restrict= take them.
 inline constexpr const char* privileged_protocol_names =
     "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf, input-inhibit";
+// The protocols kiln hides from every client that connected through a security context (a sandbox such as
+// Flatpak), whatever --restrict says, by the names kiln.ini's [security] allow-sandboxed= grants them with. The last
+// three name protocols kiln does not offer yet: a grant of them is accepted and changes nothing until it does.
+inline constexpr std::string_view sandbox_hidden_protocols[] = {
+    "screencopy", "export-dmabuf", "virtual-keyboard", "virtual-pointer", "input-method", "data-control",
+    "output-management", "output-power", "gamma-control", "input-inhibit", "session-lock",
+    "foreign-toplevel-management", "security-context", "ext-data-control", "ext-foreign-toplevel-list",
+    "image-copy-capture",
+};
+// kiln.ini [security] allow-sandboxed=APP_ID:NAME,...: what a sandboxed app (by its security context's app id) may
+// see of the protocols above.
+struct SandboxGrant {
+    std::string app_id;
+    std::vector<std::string> protocols;
+};
 // When Xwayland runs: on the first X11 connection (lazy), at start-up (eager), or never (off: no DISPLAY).
 enum class XwaylandMode { lazy, eager, off };
 
@@ -50,6 +65,7 @@ struct Options {
     CompositionMode composition = CompositionMode::automatic;
     std::string stats_file;             // empty: no stats
     std::vector<PrivilegedProtocol> restricted;  // --restrict NAME, each once; empty: every client binds them
+    std::vector<SandboxGrant> sandbox_grants;    // kiln.ini [security] allow-sandboxed, one per app id
     KeyboardSettings keyboard;          // kiln.ini [keyboard]
     std::vector<OutputSettings> outputs;  // kiln.ini [output NAME], one per name
     BackgroundSettings background;      // kiln.ini [background]
@@ -70,6 +86,8 @@ struct Options {
     bool version = false;
 
     bool restricts(PrivilegedProtocol protocol) const;
+    // Whether kiln.ini lets the sandboxed app `app_id` see `protocol` (a name of sandbox_hidden_protocols).
+    bool grants_sandboxed(std::string_view app_id, std::string_view protocol) const;
     const OutputSettings* output(const std::string& name) const;  // its [output NAME] section, or null
     // [input] with [input NAME]'s keys on top: what applies to the device of that name.
     InputSettings input_for(const std::string& device_name) const;
@@ -90,5 +108,7 @@ const char* protocol_name(PrivilegedProtocol protocol);
 std::optional<PrecompileMode> parse_precompile(std::string_view name);
 std::optional<PrivilegedProtocol> parse_privileged(std::string_view name);
 std::optional<XwaylandMode> parse_xwayland(std::string_view name);
+// "APP_ID:NAME,NAME": the grant, or nullopt with `error` saying what is wrong.
+std::optional<SandboxGrant> parse_sandbox_grant(std::string_view value, std::string& error);
 
 }  // namespace kiln::compositor

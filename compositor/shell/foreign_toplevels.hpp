@@ -21,6 +21,9 @@ public:
     ForeignToplevels(const ForeignToplevels&) = delete;
     ForeignToplevels& operator=(const ForeignToplevels&) = delete;
 
+    // The manager's global, privileged (it lists every window and can close any).
+    const wl_global* global() const { return manager_->global; }
+
 private:
     class Handle;
 

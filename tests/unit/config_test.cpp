@@ -183,6 +183,33 @@ restrict=screencopy
     CHECK(applied.options.restricted == std::vector<PrivilegedProtocol>{PrivilegedProtocol::screencopy});
 }
 
+TEST_CASE("[security] allow-sandboxed grants a sandboxed app protocols by name; lines for one app add up")
+{
+    auto applied = apply(R"([security]
+allow-sandboxed=org.example.Recorder:screencopy,export-dmabuf
+allow-sandboxed = org.example.Recorder:screencopy,data-control
+allow-sandboxed=com.example.Keys:virtual-keyboard
+)");
+    CHECK(applied.problems.empty());
+    REQUIRE(applied.options.sandbox_grants.size() == 2);
+    CHECK(applied.options.sandbox_grants[0].app_id == "org.example.Recorder");
+    CHECK(applied.options.sandbox_grants[0].protocols ==
+          std::vector<std::string>{"screencopy", "export-dmabuf", "data-control"});
+    CHECK(applied.options.grants_sandboxed("org.example.Recorder", "data-control"));
+    CHECK(applied.options.grants_sandboxed("com.example.Keys", "virtual-keyboard"));
+    CHECK_FALSE(applied.options.grants_sandboxed("com.example.Keys", "screencopy"));
+    CHECK_FALSE(applied.options.grants_sandboxed("org.example.Other", "screencopy"));
+    CHECK(applied.options.restricted.empty());  // a grant restricts nothing for unsandboxed clients
+
+    check_one_problem("[security]\nallow-sandboxed=screencopy\n", 2, "APP_ID:PROTOCOL");
+    check_one_problem("[security]\nallow-sandboxed=:screencopy\n", 2, "APP_ID:PROTOCOL");
+    check_one_problem("[security]\nallow-sandboxed=org.example.App:screencopy,keyboard\n", 2,
+                      "'keyboard' is not a protocol hidden from sandboxed clients (screencopy, export-dmabuf");
+    check_one_problem("[security]\nallow-sandboxed=org.example.App:\n", 2, "'' is not a protocol");
+    auto bad = apply("[security]\nallow-sandboxed=org.example.App:screencopy,nope\n");
+    CHECK(bad.options.sandbox_grants.empty());  // a bad line grants nothing, not even its good names
+}
+
 TEST_CASE("each kind of bad line is one problem with its line, and the rest still applies")
 {
     check_one_problem("[keyboard]\n[colours]\nred=1\n", 2, "unknown section [colours]");

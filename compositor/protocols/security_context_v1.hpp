@@ -1,0 +1,59 @@
+// SecurityContextV1: wp-security-context-v1 (wlroots 0.15 lacks it). A sandbox engine (Flatpak) hands kiln a
+// listening socket with the sandbox's engine, app id and instance id; kiln accepts the sandboxed app's connections
+// there and remembers which context each client came through, for as long as that client lives.
+//
+// The listener lives until the engine's close_fd hangs up (not when the engine's own connection ends, as the spec
+// says). A client that came through a context may not make one (the nested error): PrivilegedGlobals hides this
+// global from it too, unless kiln.ini grants its app more.
+#pragma once
+
+#include "compositor/wlr.hpp"
+
+#include <list>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace kiln::compositor {
+
+class SecurityContextV1 {
+public:
+    // What the engine said about the connections of one context; empty strings for what it did not set.
+    struct Metadata {
+        std::string sandbox_engine;
+        std::string app_id;
+        std::string instance_id;
+    };
+
+    explicit SecurityContextV1(wl_display* display);
+    ~SecurityContextV1();
+    SecurityContextV1(const SecurityContextV1&) = delete;
+    SecurityContextV1& operator=(const SecurityContextV1&) = delete;
+
+    // The context `client` connected through, or null for a client of kiln's own socket (or a host's fd).
+    const Metadata* context_of(const wl_client* client) const;
+    const wl_global* global() const { return global_; }
+    size_t listening() const { return listeners_.size(); }
+
+    // For the request handlers: a committed context starts accepting on `listen_fd` (both fds are kept).
+    void listen(int listen_fd, int close_fd, Metadata metadata);
+    void add_manager(wl_resource* manager);
+    void add_context(wl_resource* context);
+
+    class ListenSocket;
+    class SandboxedClient;
+
+private:
+    friend class ListenSocket;
+    void accepted(int fd, const std::shared_ptr<const Metadata>& metadata);
+    void stop(ListenSocket* socket);
+
+    wl_display* display_;
+    wl_global* global_;
+    wl_list managers_;  // bound wp_security_context_manager_v1 resources, cleared when kiln's side goes
+    wl_list contexts_;  // wp_security_context_v1 resources, likewise
+    std::list<std::unique_ptr<ListenSocket>> listeners_;
+    std::map<const wl_client*, std::unique_ptr<SandboxedClient>> clients_;
+};
+
+}  // namespace kiln::compositor

@@ -1,12 +1,14 @@
 // TestInput behaviour: each request becomes the event a touchscreen, a tablet or a touchpad would raise on the
 // headless touch, tablet or pointer device (positions in the device's 0..1 range over the layout), so it takes the
-// same path through the cursor and the seat.
+// same path through the cursor and the seat; an unplugged output is destroyed, as a DRM connector's is.
 #include "compositor/input/test_input.hpp"
 
 #include "compositor/input/seat.hpp"
 #include "compositor/input/touch_events.hpp"
 
 #include "kiln-test-input-v1-protocol.h"
+
+#include <cstring>
 
 #include <ctime>
 
@@ -211,6 +213,21 @@ void handle_pointer_hold_end(wl_client*, wl_resource* resource, uint32_t cancell
     emit_gesture(resource, &PointerEvents::hold_end, event);
 }
 
+void handle_unplug_output(wl_client*, wl_resource* resource, const char* name) noexcept
+{
+    auto* self = static_cast<TestInput*>(wl_resource_get_user_data(resource));
+    wlr_output_layout_output* placed = nullptr;
+    wl_list_for_each(placed, &self->layout()->outputs, link)
+    {
+        if (std::strcmp(placed->output->name, name) == 0 && wlr_output_is_headless(placed->output)) {
+            wlr_output_destroy(placed->output);
+            return;
+        }
+    }
+    wl_resource_post_error(resource, KILN_TEST_INPUT_V1_ERROR_NO_SUCH_OUTPUT, "no headless output '%s' in the layout",
+                           name);
+}
+
 const struct kiln_test_input_v1_interface implementation = {
     .destroy = handle_destroy,
     .touch_down = handle_touch_down,
@@ -230,6 +247,7 @@ const struct kiln_test_input_v1_interface implementation = {
     .pointer_pinch_end = handle_pointer_pinch_end,
     .pointer_hold_begin = handle_pointer_hold_begin,
     .pointer_hold_end = handle_pointer_hold_end,
+    .unplug_output = handle_unplug_output,
 };
 
 void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
@@ -245,7 +263,7 @@ void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 }  // namespace
 
 TestInput::TestInput(wl_display* display, Seat& seat, wlr_output_layout* layout)
-    : seat_(seat), layout_(layout), global_(wl_global_create(display, &kiln_test_input_v1_interface, 3, this, bind))
+    : seat_(seat), layout_(layout), global_(wl_global_create(display, &kiln_test_input_v1_interface, 4, this, bind))
 {
     // A pen with pressure, as most are.
     pen_.type = WLR_TABLET_TOOL_TYPE_PEN;

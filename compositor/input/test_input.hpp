@@ -1,5 +1,5 @@
 // TestInput: the kiln_test_input_v1 global, through which tests drive the headless touch device and the pen of the
-// headless tablet (neither has a standard protocol for injecting it). Offered only with --test-input on the
+// headless tablet (neither has a standard protocol for injecting it), touchpad gestures, and unplug headless outputs. Offered only with --test-input on the
 // headless backend.
 #pragma once
 

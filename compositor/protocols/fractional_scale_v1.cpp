@@ -58,9 +58,18 @@ FractionalScaleV1::FractionalScaleV1(wl_display* display, wlr_output_layout* lay
 {
     // An output added, removed or given another scale changes what surfaces on it should be told.
     layout_change_.connect(&layout->events.change, [this](void*) {
-        for (Object* object : objects_)
-            update(*object);
+        output_frames_.clear();
+        wlr_output_layout_output* placed = nullptr;
+        wl_list_for_each(placed, &layout_->outputs, link)
+            output_frames_.emplace_back(&placed->output->events.frame, [this](void*) { update_all(); });
+        update_all();
     });
+}
+
+void FractionalScaleV1::update_all()
+{
+    for (Object* object : objects_)
+        update(*object);
 }
 
 FractionalScaleV1::~FractionalScaleV1()

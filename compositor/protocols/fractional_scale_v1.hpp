@@ -4,8 +4,9 @@
 //
 // The preferred scale of a surface is the highest scale of the outputs it is on (wlr_surface::current_outputs,
 // which the scene keeps); before it is on any, the highest scale of all outputs, so a first frame is never blurred.
-// It is sent when the object is made, and again when it changes: looked at on each commit of the surface and on
-// every change of the output layout (an output added, removed, or given another scale).
+// It is sent when the object is made, and again when it changes: looked at on each commit of the surface, on every
+// change of the output layout (an output added, removed, or given another scale), and on each output's frame, which
+// follows any move of a window (the scene updates a surface's outputs as its node moves, and tells no one).
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -34,12 +35,14 @@ private:
     static void get_fractional_scale(wl_client* client, wl_resource* manager, uint32_t id,
                                      wl_resource* surface) noexcept;
     void update(Object& object);
+    void update_all();
     uint32_t preferred(wlr_surface* surface) const;
 
     wl_global* global_;
     wlr_output_layout* layout_;
     std::list<Object*> objects_;
     wl::Listener layout_change_;
+    std::list<wl::Listener> output_frames_;  // one per output in the layout
 };
 
 }  // namespace kiln::compositor

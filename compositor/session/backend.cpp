@@ -53,10 +53,12 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
     switch (choice) {
     case BackendChoice::headless:
         backend = wlr_headless_backend_create(display);
-        if (backend && !wlr_headless_add_output(backend, static_cast<unsigned>(options.headless_width),
-                                                static_cast<unsigned>(options.headless_height))) {
-            wlr_backend_destroy(backend);
-            backend = nullptr;
+        for (int32_t i = 0; backend && i < options.backend_outputs; ++i) {
+            if (!wlr_headless_add_output(backend, static_cast<unsigned>(options.headless_width),
+                                         static_cast<unsigned>(options.headless_height))) {
+                wlr_backend_destroy(backend);
+                backend = nullptr;
+            }
         }
         // A keyboard, a pointer, a touchscreen and a drawing tablet that nothing drives (but --test-input's touch
         // and tablet), so clients see a seat with all three and a tablet, as on a laptop with a touchscreen.
@@ -75,14 +77,16 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
         if (!backend)
             error = "cannot connect to the Wayland compositor at WAYLAND_DISPLAY";
         else
-            wlr_wl_output_create(backend);  // before start this asks for one window once the backend runs
+            for (int32_t i = 0; i < options.backend_outputs; ++i)
+                wlr_wl_output_create(backend);  // before start this asks for one window each once the backend runs
         break;
     case BackendChoice::x11:
         backend = wlr_x11_backend_create(display, nullptr);
         if (!backend)
             error = "cannot connect to the X server at DISPLAY";
         else
-            wlr_x11_output_create(backend);  // likewise: one X window once started
+            for (int32_t i = 0; i < options.backend_outputs; ++i)
+                wlr_x11_output_create(backend);  // likewise: one X window each once started
         break;
     case BackendChoice::drm:
         // wlroots opens the session through libseat and finds the GPUs; libinput joins when input devices exist.

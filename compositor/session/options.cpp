@@ -9,6 +9,13 @@
 namespace kiln::compositor {
 namespace {
 
+// A whole decimal number and nothing else.
+bool parse_count(std::string_view text, int32_t& count)
+{
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
+    return ec == std::errc{} && end == text.data() + text.size();
+}
+
 bool parse_size(std::string_view text, int32_t& width, int32_t& height)
 {
     const auto x = text.find('x');
@@ -205,6 +212,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -s, --startup CMD          run CMD with /bin/sh -c once clients can connect (repeatable)
       --exit-with-startup    exit when every startup command has exited (status: the first failure, else 0)
       --headless-size WxH    size of the headless output (default 1920x1080; wins over kiln.ini's mode)
+      --outputs N            outputs of the headless, nested Wayland or X11 backend (1..8, default 1),
+                             named HEADLESS-1.., WL-1.., X11-1..; DRM has those plugged in
       --cache-dir DIR        program cache directory (default $XDG_CACHE_HOME/kiln)
       --system-cache DIR     read-only program cache tier, e.g. one shipped with an image
       --precompile MODE      auto|off|fast|background: load recorded programs before/after the first frame
@@ -299,6 +308,11 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
             if (!take_value(v) || !parse_size(v, options.headless_width, options.headless_height))
                 return fail("--headless-size needs WIDTHxHEIGHT, each 1..16384");
             options.headless_size_given = true;
+        } else if (arg == "--outputs") {
+            int32_t count = 0;
+            if (!take_value(v) || !parse_count(v, count) || count < 1 || count > 8)
+                return fail("--outputs needs a number from 1 to 8");
+            options.backend_outputs = count;
         } else if (arg == "--cache-dir") {
             if (!take_value(v) || v.empty())
                 return fail("--cache-dir needs a directory");

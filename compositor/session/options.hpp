@@ -59,6 +59,7 @@ struct Options {
     int32_t headless_width = 1920;
     int32_t headless_height = 1080;
     bool headless_size_given = false;   // --headless-size was on the command line: it wins over [output] mode
+    int32_t backend_outputs = 1;        // --outputs: outputs the headless, nested Wayland or X11 backend creates
     std::string cache_dir;              // empty: $XDG_CACHE_HOME/kiln
     std::string system_cache_dir;       // empty: none
     PrecompileMode precompile = PrecompileMode::automatic;

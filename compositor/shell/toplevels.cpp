@@ -16,6 +16,32 @@ Toplevels::Toplevels(Server& server) : server_(server)
 {
     wl_signal_init(&events.add);
     wl_signal_init(&events.remove);
+    layout_change_.connect(&server.layout()->events.change, [this](void*) { rehome(); });
+}
+
+void Toplevels::rehome()
+{
+    wlr_output_layout* layout = server_.layout();
+    wlr_output* home = wlr_output_layout_get_center_output(layout);
+    if (!home)
+        return;  // no output at all: windows wait where they are for one to come
+    for (Toplevel* toplevel : all_) {
+        if (!toplevel->mapped())
+            continue;
+        const wlr_box box = toplevel->geometry();
+        // Any part on an output is enough to reach it with the pointer; only windows wholly off every output move.
+        if (wlr_output_layout_intersects(layout, nullptr, &box))
+            continue;
+        const wlr_box area = server_.usable_area(home);
+        toplevel->move_to(area.x + std::max(0, (area.width - box.width) / 2),
+                          area.y + std::max(0, (area.height - box.height) / 2));
+        if (toplevel->fullscreen())
+            toplevel->set_fullscreen(true, home);
+        else if (toplevel->maximized()) {
+            toplevel->set_maximized(false);  // fitted again to the new output's usable area
+            toplevel->set_maximized(true);
+        }
+    }
 }
 
 Toplevels::~Toplevels()

@@ -2,6 +2,7 @@
 // focus: keyboard focus among them, Alt+Tab, and the interactive move or resize of one.
 #pragma once
 
+#include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
 #include <memory>
@@ -61,10 +62,15 @@ public:
     } events;
 
 private:
+    // An output went (unplugged, or turned off): windows left on no output move to the middle of the one in the
+    // layout's centre, keeping fullscreen and maximized there, so none is lost where nothing shows it.
+    void rehome();
+
     Server& server_;
     std::vector<Toplevel*> all_;    // in the order they appeared
     std::vector<Toplevel*> order_;  // most recently focused last
     std::unique_ptr<InteractiveGrab> grab_;
+    wl::Listener layout_change_;
 };
 
 }  // namespace kiln::compositor

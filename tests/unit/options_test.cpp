@@ -35,7 +35,7 @@ TEST_CASE("defaults match the documented ones")
 TEST_CASE("every flag is understood, in both spellings")
 {
     auto result = parse({"--backend", "x11", "--socket=kiln-1", "-s", "foot", "--startup", "grim",
-                         "--exit-with-startup", "--headless-size", "800x600", "--cache-dir", "/tmp/c",
+                         "--exit-with-startup", "--headless-size", "800x600", "--outputs=3", "--cache-dir", "/tmp/c",
                          "--system-cache=/usr/share/kiln", "--precompile", "background", "--stats", "s.json", "-d"});
     REQUIRE(result.options);
     const Options& o = *result.options;
@@ -45,6 +45,7 @@ TEST_CASE("every flag is understood, in both spellings")
     CHECK(o.exit_with_startup);
     CHECK(o.headless_width == 800);
     CHECK(o.headless_height == 600);
+    CHECK(o.backend_outputs == 3);
     CHECK(o.cache_dir == "/tmp/c");
     CHECK(o.system_cache_dir == "/usr/share/kiln");
     CHECK(o.precompile == PrecompileMode::background);
@@ -61,6 +62,10 @@ TEST_CASE("mistakes are refused with a reason")
                                                            {"--headless-size", "0x600"},
                                                            {"--headless-size", "800x600x2"},
                                                            {"--headless-size", "99999x10"},
+                                                           {"--outputs", "0"},
+                                                           {"--outputs", "9"},
+                                                           {"--outputs", "2x"},
+                                                           {"--outputs"},
                                                            {"--socket", "a/b"},
                                                            {"--precompile=eager"},
                                                            {"--help=yes"},

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Two headless outputs (--outputs 2) at scales 1 and 2, side by side from kiln.ini: both are offered; a new window
+opens on the output under the pointer; a window dragged across is drawn on both while it spans them and is told the
+higher scale (wp_fractional_scale_v1), then the lower once wholly on the scale-1 output; an output turned off at run
+time (unplugged through kiln_test_input_v1) sends its windows to the one that remains, told that output's scale. Each output is checked
+in its own screenshot (grim -o)."""
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kiln_harness import Kiln, Screenshot, check, need, run_test  # noqa: E402
+from virtual_input import VirtualPointer  # noqa: E402
+from wayland_wire import Connection, Toplevel, expect_protocol_error  # noqa: E402
+
+GREEN = (0, 255, 0)
+LAYOUT = (1280, 480)  # logical: 640x480 at scale 1, then 1280x960 at scale 2 (640x480 logical) right of it
+BTN_LEFT = 0x110
+
+
+def shot(kiln, output):
+    result = subprocess.run(["grim", "-t", "ppm", "-o", output, "-"], env=kiln.client_env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=20)
+    if result.returncode != 0:
+        raise AssertionError(f"grim -o {output} failed: {result.stderr.decode(errors='replace')}")
+    return Screenshot.from_ppm(result.stdout)
+
+
+def green_on(kiln, output):
+    return shot(kiln, output).bounding_box(GREEN, tolerance=4)
+
+
+def scales(conn, fractional):
+    conn.roundtrip()
+    return [e.args("u")[0] for e in conn.take(fractional, 0)]
+
+
+def main():
+    need("grim")
+    need("wayland-info")
+    with tempfile.TemporaryDirectory(prefix="kiln-outputs-") as tmp:
+        config = Path(tmp) / "kiln.ini"
+        config.write_text("[output HEADLESS-1]\nmode=640x480\nscale=1\nposition=0,0\n"
+                          "[output HEADLESS-2]\nmode=1280x960\nscale=2\nposition=640,0\n")
+        with Kiln("--outputs", "2", "--test-input", "--config", str(config), size=None) as kiln:
+            info = kiln.run(["wayland-info"], timeout=20).stdout
+            check(info.count("interface: 'wl_output'") == 2, "--outputs 2: two wl_outputs are offered")
+            one, two = shot(kiln, "HEADLESS-1"), shot(kiln, "HEADLESS-2")
+            check((one.width, one.height, two.width, two.height) == (640, 480, 1280, 960),
+                  f"each has its own mode ({one.width}x{one.height}, {two.width}x{two.height})")
+
+            with Connection(kiln.client_env) as mover_conn, Connection(kiln.client_env) as conn:
+                mover = VirtualPointer(mover_conn, LAYOUT)
+                mover.move(960, 240)  # the middle of HEADLESS-2
+                seat = conn.bind("wl_seat", 5)
+                pointer = conn.create("wl_pointer", seat, 0)
+                manager = conn.bind("wp_fractional_scale_manager_v1", 1)
+                window = Toplevel(conn, "two outputs")
+                fractional = conn.create("wp_fractional_scale_v1", manager, 1, ("o", window.surface))
+                window.commit()
+                window.map(200, 150, 0xff00ff00)
+                box = kiln.wait_for(lambda: green_on(kiln, "HEADLESS-2"), "the window on HEADLESS-2")
+                check(green_on(kiln, "HEADLESS-1") is None and (box[2] - box[0], box[3] - box[1]) == (400, 300),
+                      f"a new window opens on the output under the pointer, drawn at its scale 2 ({box})")
+                check(scales(conn, fractional)[-1:] == [240], "and it is told 240")
+
+                # Drag it by xdg_toplevel.move, as a client's own title bar does.
+                cx = 640 + (box[0] + box[2]) // 4
+                cy = (box[1] + box[3]) // 4
+                mover.move(cx, cy)
+                mover.button(True)
+                press = conn.dispatch_until(lambda e: e.obj == pointer and e.opcode == 3)  # wl_pointer.button
+                conn.send(window.toplevel, 5, ("o", seat), ("u", press.args("u")[0]))  # move
+                conn.roundtrip()
+                for step in range(1, 5):
+                    mover.move(cx - 80 * step, cy)  # 320 to the left: across the edge at x = 640
+                left = kiln.wait_for(lambda: green_on(kiln, "HEADLESS-1"), "part of the window on HEADLESS-1")
+                right = green_on(kiln, "HEADLESS-2")
+                check(right is not None, f"spanning the edge it is drawn on both outputs ({left} and {right})")
+                check(scales(conn, fractional) == [], "while it spans both it keeps the higher scale, 240")
+                for step in range(1, 6):
+                    mover.move(cx - 320 - 80 * step, cy)
+                mover.button(False)
+                conn.roundtrip()
+                box = kiln.wait_for(lambda: (b := green_on(kiln, "HEADLESS-1")) and green_on(kiln, "HEADLESS-2") is None
+                                    and b, "the window wholly on HEADLESS-1")
+                check((box[2] - box[0], box[3] - box[1]) == (200, 150), f"moved onto HEADLESS-1, drawn at scale 1 ({box})")
+                told = kiln.wait_for(lambda: scales(conn, fractional), "a new preferred scale")
+                check(told[-1:] == [120], f"and told the scale it is on now, 120 ({told})")
+
+                # Unplug HEADLESS-1 (kiln_test_input_v1: wlroots 0.15 cannot turn a headless output off, and it has
+                # no cable): its window goes to the output that is left.
+                unplug = mover_conn.bind("kiln_test_input_v1", 4)
+                mover_conn.send(unplug, 18, ("s", "HEADLESS-1"))  # unplug_output
+                mover_conn.roundtrip()
+                info = kiln.run(["wayland-info"], timeout=20).stdout
+                check(info.count("interface: 'wl_output'") == 1, "HEADLESS-1 unplugged: one wl_output is left")
+                box = kiln.wait_for(lambda: green_on(kiln, "HEADLESS-2"), "the window on HEADLESS-2 again")
+                check((box[2] - box[0], box[3] - box[1]) == (400, 300),
+                      f"the window of the output turned off is on the remaining one, whole ({box})")
+                told = kiln.wait_for(lambda: scales(conn, fractional), "a new preferred scale")
+                check(told[-1:] == [240], f"and is told that output's scale, 240 ({told})")
+            with Connection(kiln.client_env) as conn:
+                conn.send(conn.bind("kiln_test_input_v1", 4), 18, ("s", "HEADLESS-9"))
+                error = expect_protocol_error(conn)
+                check("kiln_test_input_v1" in str(error), f"unplugging an output kiln lacks is an error ({error})")
+            check(kiln.alive(), "kiln is alive")
+
+
+run_test(main)

@@ -457,6 +457,9 @@ void Server::terminate(int status)
 
 void Server::add_output(wlr_output* output)
 {
+    // First of kiln's listeners to its destroy signal, ahead of the scene's damage tracking.
+    if (layer_shell_)
+        layer_shell_->watch_output(output);
     if (!wlr_output_init_render(output, allocator_, renderer_)) {
         std::fprintf(stderr, "kiln: cannot render to output %s\n", output->name);
         return;

@@ -131,6 +131,25 @@ void LayerShell::arrange(wlr_output* output)
         server_.usable_area_changed(output);
 }
 
+void LayerShell::watch_output(wlr_output* output)
+{
+    // Listeners of outputs gone were disconnected, not freed, inside their own call; freed here.
+    std::erase_if(output_destroy_, [](const auto& entry) { return !entry.second->connected(); });
+    auto listener = std::make_unique<wl::Listener>();
+    wl::Listener* raw = listener.get();
+    listener->connect(&output->events.destroy, [this, output, raw](void*) {
+        std::vector<LayerSurface*> on_it;
+        for (const auto& surface : surfaces_)
+            if (surface->output() == output)
+                on_it.push_back(surface.get());
+        for (LayerSurface* surface : on_it)
+            surface->close();  // its destroy removes it from surfaces_
+        usable_.erase(output);
+        raw->disconnect();
+    });
+    output_destroy_[output] = std::move(listener);
+}
+
 void LayerShell::schedule_close(LayerSurface* surface)
 {
     surface->set_closing();

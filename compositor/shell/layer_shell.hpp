@@ -38,6 +38,10 @@ public:
     // Gives the keyboard to the layer surface that grabs it, or back to the windows when the one holding it
     // (`leaving`, or a surface whose layer role is gone) no longer takes it.
     void update_keyboard(wlr_surface* leaving = nullptr);
+    // A new output, before anything else listens to it: when it goes, its layer surfaces are closed first, while
+    // the scene can still damage it (wlroots 0.15 frees the output's damage tracking on the same destroy signal,
+    // and a surface unmapped after that crashed kiln: a panel on a monitor unplugged).
+    void watch_output(wlr_output* output);
 
 private:
     void arrange_all();
@@ -49,6 +53,8 @@ private:
     std::list<std::unique_ptr<LayerSurface>> surfaces_;
     std::map<wlr_output*, wlr_box> usable_;  // outputs arranged so far; the others' usable area is the output
     wl_event_source* close_later_ = nullptr;  // closes the surfaces marked closing, once arrange() is done
+
+    std::map<wlr_output*, std::unique_ptr<wl::Listener>> output_destroy_;
 
     wl::Listener new_surface_;
     wl::Listener layout_change_;

@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, Screenshot, check, need, run_test  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
-from wayland_wire import Connection, Toplevel, expect_protocol_error  # noqa: E402
+from wayland_wire import Connection, Toplevel, expect_protocol_error, shm_buffer  # noqa: E402
 
 GREEN = (0, 255, 0)
 LAYOUT = (1280, 480)  # logical: 640x480 at scale 1, then 1280x960 at scale 2 (640x480 logical) right of it
@@ -89,11 +89,30 @@ def main():
                 told = kiln.wait_for(lambda: scales(conn, fractional), "a new preferred scale")
                 check(told[-1:] == [120], f"and told the scale it is on now, 120 ({told})")
 
+                # A panel on HEADLESS-1 (the output under the pointer now), mapped.
+                compositor = conn.bind("wl_compositor", 4)
+                panel_surface = conn.create("wl_surface", compositor, 0)
+                panel = conn.create("zwlr_layer_surface_v1", conn.bind("zwlr_layer_shell_v1", 4), 0,
+                                    ("o", panel_surface), ("o", 0), ("u", 2), ("s", "panel"))  # top layer
+                conn.send(panel, 0, ("u", 0), ("u", 20))  # set_size: full width, 20 high
+                conn.send(panel, 1, ("u", 1 | 4 | 8))  # set_anchor: top, left, right
+                conn.send(panel_surface, 6)
+                configure = conn.dispatch_until(lambda e: e.obj == panel and e.opcode == 0)
+                serial, width, height = configure.args("uuu")
+                check((width, height) == (640, 20), f"a panel on HEADLESS-1 is configured its width ({width}x{height})")
+                conn.send(panel, 6, ("u", serial))  # ack_configure
+                conn.send(panel_surface, 1, ("o", shm_buffer(conn, width, height, 0xffff00ff)), ("i", 0), ("i", 0))
+                conn.send(panel_surface, 6)
+                kiln.wait_for(lambda: shot(kiln, "HEADLESS-1").bounding_box((255, 0, 255), tolerance=4),
+                              "the panel on HEADLESS-1")
+
                 # Unplug HEADLESS-1 (kiln_test_input_v1: wlroots 0.15 cannot turn a headless output off, and it has
                 # no cable): its window goes to the output that is left.
                 unplug = mover_conn.bind("kiln_test_input_v1", 4)
                 mover_conn.send(unplug, 18, ("s", "HEADLESS-1"))  # unplug_output
                 mover_conn.roundtrip()
+                conn.dispatch_until(lambda e: e.obj == panel and e.opcode == 1)  # zwlr_layer_surface_v1.closed
+                check(True, "its panel is closed, as on sway: its client may make one on an output that is left")
                 info = kiln.run(["wayland-info"], timeout=20).stdout
                 check(info.count("interface: 'wl_output'") == 1, "HEADLESS-1 unplugged: one wl_output is left")
                 box = kiln.wait_for(lambda: green_on(kiln, "HEADLESS-2"), "the window on HEADLESS-2 again")

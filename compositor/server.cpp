@@ -16,6 +16,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/display_profile_file.hpp"
 #include "renderer/cache/driver_fingerprint.hpp"
+#include "renderer/cache/driver_shader_cache.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/input/text_input.hpp"
@@ -706,6 +707,11 @@ void Server::report_stats(Stats& stats) const
         stats.set("programs.disk_bytes_before_gc", user->stats().bytes_before_gc.load());
         stats.set("programs.disk_bytes_after_gc", user->stats().bytes_after_gc.load());
         stats.set("programs.disk_entries", user->stats().entries.load());
+    }
+    // The drivers' own shader caches kiln placed in its directory (kiln-cache stats counts them the same way).
+    for (const auto& usage : cache::driver_cache_usage(cache_options(options_).user_dir)) {
+        stats.set("driver_caches." + usage.subdir + ".files", usage.files);
+        stats.set("driver_caches." + usage.subdir + ".bytes", usage.bytes);
     }
     if (bridge_) {
         const bool started = bridge_->egl_started();

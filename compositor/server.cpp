@@ -717,6 +717,15 @@ void Server::report_stats(Stats& stats) const
         const bool started = bridge_->egl_started();
         stats.set("renderer.egl_display", std::string(started ? bridge_->profile().kind_name() : "not started"));
         stats.set("renderer.driver", started ? bridge_->profile().driver_name : std::string("not started"));
+        if (started) {
+            // What the driver says of itself, where renderer.driver is Mesa's short name.
+            const renderer::DriverIdentity& id = bridge_->display().driver_identity();
+            stats.set("renderer.gl_vendor", id.gl_vendor);
+            stats.set("renderer.gl_renderer", id.gl_renderer);
+            stats.set("renderer.gl_version", id.gl_version);
+            stats.set("renderer.egl_device", id.device_driver.empty() ? std::string("-")
+                                                                      : id.device_driver + " " + id.device_renderer);
+        }
         stats.set("renderer.egl_started_by", bridge_->egl_started_by());
         stats.set("renderer.display_profile", display_profile_source_);
         const renderer::RendererStats r = bridge_->renderer_stats();

@@ -71,13 +71,13 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
             if (self->gbm_) {
                 EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_GBM_KHR, self->gbm_, nullptr);
                 if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::gbm, why)) {
-                    if (!is_software_driver(self->driver_name_)) {
+                    if (!is_software_driver(self->mesa_driver_)) {
                         self->device_path_ = render_node;
                         self->main_device_ = device_of(render_node);
                         free(render_node);
                         return self;
                     }
-                    why = "GBM driver " + self->driver_name_ + " is software";
+                    why = "GBM driver " + self->mesa_driver_ + " is software";
                 }
                 // Tear down the failed attempt before trying the next platform.
                 if (self->context_ != EGL_NO_CONTEXT)
@@ -154,7 +154,7 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     }
     if (has_extension("EGL_MESA_query_driver") && procs_.get_display_driver_name) {
         const char* name = procs_.get_display_driver_name(display_);
-        driver_name_ = name ? name : "";
+        mesa_driver_ = name ? name : "";
     }
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {
         error = "eglBindAPI(GLES) failed";
@@ -172,10 +172,39 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     }
     const char* gl_exts = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
     gl_extensions_ = gl_exts ? gl_exts : "";
+    identify_driver();
     const auto probe_start = Clock::now();
     query_dmabuf_formats();
     probe_ms_ = ms_since(probe_start);
     return true;
+}
+
+// What names the driver: Mesa's own name, the EGL device's (EGL_EXT_device_query, then
+// EGL_EXT_device_persistent_id: NVIDIA has no EGL_MESA_query_driver), and the context's GL strings.
+void EglDisplay::identify_driver()
+{
+    identity_ = DriverIdentity{};
+    identity_.mesa_driver = mesa_driver_;
+    auto gl_string = [](GLenum name) {
+        const auto* text = reinterpret_cast<const char*>(glGetString(name));
+        return std::string(text ? text : "");
+    };
+    identity_.gl_vendor = gl_string(GL_VENDOR);
+    identity_.gl_renderer = gl_string(GL_RENDERER);
+    identity_.gl_version = gl_string(GL_VERSION);
+    EGLAttrib device = 0;
+    if (procs_.query_display_attrib && procs_.query_device_string &&
+        procs_.query_display_attrib(display_, EGL_DEVICE_EXT, &device) && device) {
+        const auto handle = reinterpret_cast<EGLDeviceEXT>(device);
+        const char* exts = procs_.query_device_string(handle, EGL_EXTENSIONS);
+        if (exts && in_list(exts, "EGL_EXT_device_persistent_id")) {
+            const char* driver = procs_.query_device_string(handle, EGL_DRIVER_NAME_EXT);
+            const char* renderer = procs_.query_device_string(handle, EGL_RENDERER_EXT);
+            identity_.device_driver = driver ? driver : "";
+            identity_.device_renderer = renderer ? renderer : "";
+        }
+    }
+    driver_name_ = describe_driver(identity_);
 }
 
 void EglDisplay::query_dmabuf_formats()
@@ -222,7 +251,7 @@ void EglDisplay::query_dmabuf_formats()
 // format no client can use is not offered. Hardware displays need real dma-bufs, so they are taken at their word.
 void EglDisplay::drop_unimportable_formats()
 {
-    if (kind_ != DisplayKind::device || !is_software_driver(driver_name_.empty() ? "swrast" : driver_name_))
+    if (kind_ != DisplayKind::device || !is_software())
         return;
     std::vector<std::pair<uint32_t, ProbeResult>> probed;
     auto result_for = [&](uint32_t code) {
@@ -286,7 +315,7 @@ bool EglDisplay::has_gl_extension(std::string_view name) const
 
 bool EglDisplay::is_software() const
 {
-    if (is_software_driver(driver_name_))
+    if (is_software_driver(mesa_driver_))
         return true;
     // Without EGL_MESA_query_driver, the GL renderer string names llvmpipe/softpipe.
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

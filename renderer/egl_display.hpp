@@ -1,6 +1,7 @@
 // EglDisplay: the EGL display and GLES 3 context kiln renders with, chosen for what the machine has.
 #pragma once
 
+#include "renderer/driver_identity.hpp"
 #include "renderer/gl_procs.hpp"
 #include "renderer/types.hpp"
 
@@ -46,7 +47,9 @@ public:
     std::span<const FormatModifier> dmabuf_formats() const { return dmabuf_formats_; }
     std::optional<dev_t> main_device() const { return main_device_; }
     const std::string& device_path() const { return device_path_; }
+    // Mesa's driver name, or the vendor, renderer and version on other stacks (describe_driver).
     const std::string& driver_name() const { return driver_name_; }
+    const DriverIdentity& driver_identity() const { return identity_; }
     // GL runs on the CPU (llvmpipe, softpipe, swrast): no GPU does the shading.
     bool is_software() const;
     // How long listing and probing the dma-buf formats took at start-up.
@@ -55,6 +58,7 @@ public:
 private:
     EglDisplay() = default;
     bool initialize(EGLDisplay display, DisplayKind kind, std::string& error);
+    void identify_driver();
     void query_dmabuf_formats();
     void drop_unimportable_formats();
 
@@ -64,7 +68,9 @@ private:
     EglProcs procs_;
     std::string extensions_;
     std::string gl_extensions_;
+    std::string mesa_driver_;  // EGL_MESA_query_driver's name: what the software checks go by
     std::string driver_name_;
+    DriverIdentity identity_;
     std::string device_path_;
     std::optional<dev_t> main_device_;
     std::vector<FormatModifier> dmabuf_formats_;

@@ -71,13 +71,10 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
             if (self->gbm_) {
                 EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_GBM_KHR, self->gbm_, nullptr);
                 if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::gbm, why)) {
-                    if (!is_software_driver(self->mesa_driver_)) {
-                        self->device_path_ = render_node;
-                        self->main_device_ = device_of(render_node);
-                        free(render_node);
-                        return self;
-                    }
-                    why = "GBM driver " + self->mesa_driver_ + " is software";
+                    self->device_path_ = render_node;
+                    self->main_device_ = device_of(render_node);
+                    free(render_node);
+                    return self;
                 }
                 // Tear down the failed attempt before trying the next platform.
                 if (self->context_ != EGL_NO_CONTEXT)
@@ -155,6 +152,12 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     if (has_extension("EGL_MESA_query_driver") && procs_.get_display_driver_name) {
         const char* name = procs_.get_display_driver_name(display_);
         mesa_driver_ = name ? name : "";
+    }
+    // A software GBM driver (kms_swrast) is refused before a context and the format list are made for it: the device
+    // platform follows, and would make them again.
+    if (kind == DisplayKind::gbm && is_software_driver(mesa_driver_)) {
+        error = "GBM driver " + mesa_driver_ + " is software";
+        return false;
     }
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {
         error = "eglBindAPI(GLES) failed";

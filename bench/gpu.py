@@ -152,13 +152,22 @@ def compositor_rows(bench, vendor, runs):
     lines.append(start_row("cold (empty --cache-dir)", cold, None))
     cache = bench.new_dir("kiln")
     bench.kiln(cache)
-    lines.append(start_row("warm: --cache-dir alone (kiln's tiers and the driver's cache inside it)",
-                           [bench.kiln(cache) for _ in range(runs)], cold_prepare))
+    warm = [bench.kiln(cache) for _ in range(runs)]
+    lines.append(start_row("warm: --cache-dir alone (kiln's tiers and the driver's cache inside it)", warm,
+                           cold_prepare))
     after_clear = []
     for _ in range(runs):
         bench.clear(cache)
         after_clear.append(bench.kiln(cache))
     lines.append(start_row("after `kiln-cache clear`", after_clear, cold_prepare))
+    # Where egl_init_ms goes (kiln's --stats startup.egl.*; the rest of egl_init_ms is kiln's own start before EGL).
+    phases = [("vendor libraries (first EGL call)", "client_ms"), ("device enumeration", "devices_ms"),
+              ("eglInitialize", "initialize_ms"), ("context + make current", "context_ms"),
+              ("GL/EGL strings", "identify_ms")]
+    parts = [f"{name} {spread([r['startup']['egl'][key] for r in warm])}" for name, key in phases]
+    parts.append(f"format list and probe {spread([r['startup']['format_probe_ms'] for r in warm])}")
+    parts.append(f"display profile (before EGL) {spread([r['startup']['display_profile_ms'] for r in warm])}")
+    lines += ["", "egl_init_ms of the warm starts, by phase (ms): " + "; ".join(parts) + "."]
     return lines
 
 

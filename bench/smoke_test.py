@@ -110,6 +110,9 @@ def gpu_table(build, scratch):
     check(warm and cleared and warm[4] == "0" and cleared[4] == "8",
           f"the compositor's warm start links nothing, and after kiln-cache clear all again ({warm}, {cleared})")
     check("NVIDIA-only rows skipped: GL_VENDOR is 'Mesa'" in text, "the NVIDIA-only rows say why they are skipped")
+    phases = [line for line in text.splitlines() if line.startswith("egl_init_ms of the warm starts, by phase")]
+    check(phases and "eglInitialize" in phases[0] and "context + make current" in phases[0],
+          f"egl_init_ms is split into its phases ({phases})")
     r = subprocess.run([sys.executable, str(SCENARIOS.parent / "gpu.py"), "--runs", "0"], capture_output=True,
                        text=True, timeout=30)
     check(r.returncode == 2 and "usage:" in r.stderr, "gpu.py --runs 0 exits 2 with the usage")

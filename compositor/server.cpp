@@ -220,6 +220,12 @@ bool Server::start(std::string& error)
     if (bridge_->egl_started()) {
         stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
         stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
+        const auto& egl = bridge_->display().open_times();
+        stats_.set("startup.egl.client_ms", egl.client_ms);
+        stats_.set("startup.egl.devices_ms", egl.devices_ms);
+        stats_.set("startup.egl.initialize_ms", egl.initialize_ms);
+        stats_.set("startup.egl.context_ms", egl.context_ms);
+        stats_.set("startup.egl.identify_ms", egl.identify_ms);
     }
     if (precompile_ == PrecompileMode::fast) {
         // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn

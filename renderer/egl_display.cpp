@@ -52,8 +52,10 @@ std::optional<dev_t> device_of(const char* path)
 std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std::string& error)
 {
     std::unique_ptr<EglDisplay> self(new EglDisplay());
+    auto start = Clock::now();
     self->procs_.load_client();
     const char* client_exts = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    self->times_.client_ms = ms_since(start);
     const std::string_view client = client_exts ? client_exts : "";
     if (!self->procs_.get_platform_display) {
         error = "EGL has no eglGetPlatformDisplayEXT";
@@ -97,6 +99,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
     if (in_list(client, "EGL_EXT_platform_device") && self->procs_.query_devices) {
         EGLDeviceEXT devices[16];
         EGLint count = 0;
+        start = Clock::now();
         if (self->procs_.query_devices(16, devices, &count) && count > 0) {
             EGLDeviceEXT chosen = EGL_NO_DEVICE_EXT;
             for (EGLint i = 0; i < count && chosen == EGL_NO_DEVICE_EXT; ++i) {
@@ -106,6 +109,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
             }
             if (chosen == EGL_NO_DEVICE_EXT)
                 chosen = devices[0];
+            self->times_.devices_ms += ms_since(start);
             EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_DEVICE_EXT, chosen, nullptr);
             if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::device, why)) {
                 const char* exts = self->procs_.query_device_string(chosen, EGL_EXTENSIONS);
@@ -138,7 +142,10 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     kind_ = kind;
     EGLint major = 0;
     EGLint minor = 0;
-    if (!eglInitialize(display_, &major, &minor)) {
+    auto start = Clock::now();
+    const bool initialized = eglInitialize(display_, &major, &minor);
+    times_.initialize_ms += ms_since(start);
+    if (!initialized) {
         error = "eglInitialize failed";
         return false;
     }
@@ -164,6 +171,7 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
         return false;
     }
     const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
+    start = Clock::now();
     context_ = eglCreateContext(display_, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
     if (context_ == EGL_NO_CONTEXT) {
         error = "cannot create a GLES 3 context";
@@ -173,9 +181,12 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
         error = "cannot make the GLES context current";
         return false;
     }
+    times_.context_ms += ms_since(start);
+    start = Clock::now();
     const char* gl_exts = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
     gl_extensions_ = gl_exts ? gl_exts : "";
     identify_driver();
+    times_.identify_ms += ms_since(start);
     const auto probe_start = Clock::now();
     query_dmabuf_formats();
     probe_ms_ = ms_since(probe_start);

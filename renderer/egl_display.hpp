@@ -54,6 +54,15 @@ public:
     bool is_software() const;
     // How long listing and probing the dma-buf formats took at start-up.
     double format_probe_ms() const { return probe_ms_; }
+    // Where open() spent its time, for --stats (startup.egl.*): what kiln asks for and what the driver does with it.
+    struct OpenTimes {
+        double client_ms = 0;      // the first EGL calls: glvnd loads the vendor libraries
+        double devices_ms = 0;     // eglQueryDevicesEXT and each device's extensions
+        double initialize_ms = 0;  // eglInitialize of every display tried
+        double context_ms = 0;     // eglCreateContext and eglMakeCurrent
+        double identify_ms = 0;    // the GL and EGL device strings
+    };
+    const OpenTimes& open_times() const { return times_; }
 
 private:
     EglDisplay() = default;
@@ -75,6 +84,7 @@ private:
     std::optional<dev_t> main_device_;
     std::vector<FormatModifier> dmabuf_formats_;
     double probe_ms_ = 0;
+    OpenTimes times_;
     gbm_device* gbm_ = nullptr;
     int render_fd_ = -1;
 };

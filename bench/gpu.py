@@ -174,8 +174,15 @@ def compositor_rows(bench, vendor, runs):
 def nvidia_rows(bench, vendor, renderer, runs):
     """Where NVIDIA's driver writes with kiln choosing, and whether kiln's directory alone warms it."""
     if vendor != "nvidia":
-        return [f"NVIDIA-only rows skipped: GL_VENDOR is {renderer.get('gl_vendor') or 'unknown'!r}, not NVIDIA, so "
-                "__GL_SHADER_DISK_CACHE_PATH is read by no driver here (the rows above used Mesa's cache instead)."]
+        lines = [f"NVIDIA-only rows skipped: GL_VENDOR is {renderer.get('gl_vendor') or 'unknown'!r}, not NVIDIA, so "
+                 "__GL_SHADER_DISK_CACHE_PATH is read by no driver here (the rows above used Mesa's cache instead)."]
+        nvidia_json = [p for d in ("/etc/glvnd/egl_vendor.d", "/usr/share/glvnd/egl_vendor.d")
+                       for p in Path(d).glob("*nvidia*.json")]
+        if nvidia_json:
+            # kiln's device platform prefers Mesa's software device (renderer/egl_display.cpp).
+            lines.append(f"NVIDIA's EGL vendor library is installed ({nvidia_json[0]}) but kiln's display is Mesa's: "
+                         f"run with __EGL_VENDOR_LIBRARY_FILENAMES={nvidia_json[0]} to measure NVIDIA's.")
+        return lines
     cache = bench.new_dir("kiln")
     bench.kiln(cache)
     glcache = cache / "nvidia" / "GLCache"

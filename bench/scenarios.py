@@ -38,7 +38,8 @@ def parse_args(argv):
                    help=f"CI-size run: {QUICK['reps']} repetition, N in {QUICK['windows']}, {QUICK['seconds']:.0f} s "
                         f"per run (full: {FULL['reps']} repetitions, N in {FULL['windows']}, {FULL['seconds']:.0f} s)")
     p.add_argument("--only", action="append", metavar="NAME[,NAME]",
-                   help="compositors to run: kiln, weston-gl, weston-pixman, sway (default: all installed)")
+                   help="compositors to run: kiln, weston-gl, weston-pixman, sway, sway-tiled (sway placing windows "
+                        "itself; default: all installed but sway-tiled)")
     p.add_argument("--windows", metavar="N[,N]", help="window counts, overriding the mode's")
     p.add_argument("--seconds", type=float, help="measuring time per run, overriding the mode's")
     p.add_argument("--reps", type=int, help="repetitions, overriding the mode's")
@@ -62,7 +63,8 @@ def parse_args(argv):
     if args.reps < 1 or args.seconds <= 0 or args.startups < 1:
         p.error("--reps and --startups must be >= 1 and --seconds > 0")
     names = list(compositors.specs("kiln"))
-    args.only = [n for group in args.only for n in group.split(",") if n] if args.only else names
+    args.only = ([n for group in args.only for n in group.split(",") if n] if args.only
+                 else [n for n in names if n not in compositors.OPT_IN])
     for n in args.only:
         if n not in names:
             p.error(f"--only: unknown compositor {n!r} (known: {', '.join(names)})")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench_smoke: bench/scenarios.py refuses bad arguments with its usage, measures one quick kiln run, and turns a
-compositor that fails to start into a failed row while the run goes on. Usage: smoke_test.py BUILD_DIR."""
+compositor that fails to start into a failed row while the run goes on; bench/gpu.sh writes its table here
+(llvmpipe), skipping the NVIDIA-only rows with the reason. Usage: smoke_test.py BUILD_DIR."""
 import json
 import os
 import shutil
@@ -89,6 +90,34 @@ def memory_breakdown(build):
     check(r.returncode == 2 and "usage:" in r.stderr, "memory.py --windows 0 exits 2 with the usage")
 
 
+def gpu_table(build, scratch):
+    """bench/gpu.sh, once per row: the cold rows link every program, kiln's warm rows link none, and a start after
+    kiln-cache clear is cold again."""
+    out = scratch / "gpu.md"
+    r = subprocess.run(["bash", str(SCENARIOS.parent / "gpu.sh"), "--runs", "1", "--out", str(out)],
+                       env=dict(os.environ, KILN_BUILD_DIR=str(build)), capture_output=True, text=True, timeout=180)
+    check(r.returncode == 0, f"gpu.sh runs on llvmpipe (stderr tail: {r.stderr[-400:]!r})")
+    text = out.read_text()
+    check(text == r.stdout, "the table written to --out is the one printed")
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in text.splitlines() if line.startswith("| ") and not line.startswith("| case")}
+    cold, kiln_only = rows.get("cold (no kiln cache, the driver's disk cache off)"), rows.get(
+        "warm, **kiln's cache only** (the driver's off)")
+    check(cold and kiln_only and cold[3] == "8" and kiln_only[3] == "0" and kiln_only[4] == "8",
+          f"cold links every program, warm from kiln's cache alone links none ({cold}, {kiln_only})")
+    warm = rows.get("warm: --cache-dir alone (kiln's tiers and the driver's cache inside it)")
+    cleared = rows.get("after `kiln-cache clear`")
+    check(warm and cleared and warm[4] == "0" and cleared[4] == "8",
+          f"the compositor's warm start links nothing, and after kiln-cache clear all again ({warm}, {cleared})")
+    check("NVIDIA-only rows skipped: GL_VENDOR is 'Mesa'" in text, "the NVIDIA-only rows say why they are skipped")
+    phases = [line for line in text.splitlines() if line.startswith("egl_init_ms of the warm starts, by phase")]
+    check(phases and "eglInitialize" in phases[0] and "context + make current" in phases[0],
+          f"egl_init_ms is split into its phases ({phases})")
+    r = subprocess.run([sys.executable, str(SCENARIOS.parent / "gpu.py"), "--runs", "0"], capture_output=True,
+                       text=True, timeout=30)
+    check(r.returncode == 2 and "usage:" in r.stderr, "gpu.py --runs 0 exits 2 with the usage")
+
+
 def main():
     need("weston-simple-egl")
     need("wayland-info")
@@ -99,6 +128,7 @@ def main():
         one_quick_kiln_run(build, scratch / "quick")
         failing_compositor(build, scratch)
         memory_breakdown(build)
+        gpu_table(build, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

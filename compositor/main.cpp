@@ -141,7 +141,7 @@ int main(int argc, char* argv[])
     failure_log = &start_log;
     wlr_log_init(WLR_DEBUG, log_line);
 
-    // Before EGL exists and before any thread: Mesa reads its cache location once, from the environment.
+    // Before EGL exists and before any thread: Mesa and NVIDIA read their cache locations from the environment.
     const std::filesystem::path cache_dir = options.cache_dir.empty() ? kiln::cache::default_user_cache_dir()
                                                                       : std::filesystem::path(options.cache_dir);
     const std::string driver_cache = kiln::cache::keep_driver_cache_in(cache_dir);
@@ -158,6 +158,7 @@ int main(int argc, char* argv[])
     pthread_sigmask(SIG_BLOCK, &handled, nullptr);
 
     Stats stats(process_start);
+    stats.set("driver_caches.placement", driver_cache);
     int status = 0;
     {
         Server server(options, stats);

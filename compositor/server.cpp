@@ -18,6 +18,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/display_profile_file.hpp"
 #include "renderer/cache/driver_fingerprint.hpp"
+#include "renderer/cache/driver_shader_cache.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/input/text_input.hpp"
@@ -227,6 +228,12 @@ bool Server::start(std::string& error)
     if (bridge_->egl_started()) {
         stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
         stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
+        const auto& egl = bridge_->display().open_times();
+        stats_.set("startup.egl.client_ms", egl.client_ms);
+        stats_.set("startup.egl.devices_ms", egl.devices_ms);
+        stats_.set("startup.egl.initialize_ms", egl.initialize_ms);
+        stats_.set("startup.egl.context_ms", egl.context_ms);
+        stats_.set("startup.egl.identify_ms", egl.identify_ms);
     }
     if (precompile_ == PrecompileMode::fast) {
         // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn
@@ -729,10 +736,24 @@ void Server::report_stats(Stats& stats) const
         stats.set("programs.disk_bytes_after_gc", user->stats().bytes_after_gc.load());
         stats.set("programs.disk_entries", user->stats().entries.load());
     }
+    // The drivers' own shader caches kiln placed in its directory (kiln-cache stats counts them the same way).
+    for (const auto& usage : cache::driver_cache_usage(cache_options(options_).user_dir)) {
+        stats.set("driver_caches." + usage.subdir + ".files", usage.files);
+        stats.set("driver_caches." + usage.subdir + ".bytes", usage.bytes);
+    }
     if (bridge_) {
         const bool started = bridge_->egl_started();
         stats.set("renderer.egl_display", std::string(started ? bridge_->profile().kind_name() : "not started"));
         stats.set("renderer.driver", started ? bridge_->profile().driver_name : std::string("not started"));
+        if (started) {
+            // What the driver says of itself, where renderer.driver is Mesa's short name.
+            const renderer::DriverIdentity& id = bridge_->display().driver_identity();
+            stats.set("renderer.gl_vendor", id.gl_vendor);
+            stats.set("renderer.gl_renderer", id.gl_renderer);
+            stats.set("renderer.gl_version", id.gl_version);
+            stats.set("renderer.egl_device", id.device_driver.empty() ? std::string("-")
+                                                                      : id.device_driver + " " + id.device_renderer);
+        }
         stats.set("renderer.egl_started_by", bridge_->egl_started_by());
         stats.set("renderer.display_profile", display_profile_source_);
         const renderer::RendererStats r = bridge_->renderer_stats();

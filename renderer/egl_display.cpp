@@ -52,8 +52,10 @@ std::optional<dev_t> device_of(const char* path)
 std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std::string& error)
 {
     std::unique_ptr<EglDisplay> self(new EglDisplay());
+    auto start = Clock::now();
     self->procs_.load_client();
     const char* client_exts = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    self->times_.client_ms = ms_since(start);
     const std::string_view client = client_exts ? client_exts : "";
     if (!self->procs_.get_platform_display) {
         error = "EGL has no eglGetPlatformDisplayEXT";
@@ -71,13 +73,10 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
             if (self->gbm_) {
                 EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_GBM_KHR, self->gbm_, nullptr);
                 if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::gbm, why)) {
-                    if (!is_software_driver(self->driver_name_)) {
-                        self->device_path_ = render_node;
-                        self->main_device_ = device_of(render_node);
-                        free(render_node);
-                        return self;
-                    }
-                    why = "GBM driver " + self->driver_name_ + " is software";
+                    self->device_path_ = render_node;
+                    self->main_device_ = device_of(render_node);
+                    free(render_node);
+                    return self;
                 }
                 // Tear down the failed attempt before trying the next platform.
                 if (self->context_ != EGL_NO_CONTEXT)
@@ -100,6 +99,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
     if (in_list(client, "EGL_EXT_platform_device") && self->procs_.query_devices) {
         EGLDeviceEXT devices[16];
         EGLint count = 0;
+        start = Clock::now();
         if (self->procs_.query_devices(16, devices, &count) && count > 0) {
             EGLDeviceEXT chosen = EGL_NO_DEVICE_EXT;
             for (EGLint i = 0; i < count && chosen == EGL_NO_DEVICE_EXT; ++i) {
@@ -109,6 +109,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
             }
             if (chosen == EGL_NO_DEVICE_EXT)
                 chosen = devices[0];
+            self->times_.devices_ms += ms_since(start);
             EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_DEVICE_EXT, chosen, nullptr);
             if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::device, why)) {
                 const char* exts = self->procs_.query_device_string(chosen, EGL_EXTENSIONS);
@@ -141,7 +142,10 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     kind_ = kind;
     EGLint major = 0;
     EGLint minor = 0;
-    if (!eglInitialize(display_, &major, &minor)) {
+    auto start = Clock::now();
+    const bool initialized = eglInitialize(display_, &major, &minor);
+    times_.initialize_ms += ms_since(start);
+    if (!initialized) {
         error = "eglInitialize failed";
         return false;
     }
@@ -154,13 +158,20 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
     }
     if (has_extension("EGL_MESA_query_driver") && procs_.get_display_driver_name) {
         const char* name = procs_.get_display_driver_name(display_);
-        driver_name_ = name ? name : "";
+        mesa_driver_ = name ? name : "";
+    }
+    // A software GBM driver (kms_swrast) is refused before a context and the format list are made for it: the device
+    // platform follows, and would make them again.
+    if (kind == DisplayKind::gbm && is_software_driver(mesa_driver_)) {
+        error = "GBM driver " + mesa_driver_ + " is software";
+        return false;
     }
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {
         error = "eglBindAPI(GLES) failed";
         return false;
     }
     const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
+    start = Clock::now();
     context_ = eglCreateContext(display_, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
     if (context_ == EGL_NO_CONTEXT) {
         error = "cannot create a GLES 3 context";
@@ -170,12 +181,44 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
         error = "cannot make the GLES context current";
         return false;
     }
+    times_.context_ms += ms_since(start);
+    start = Clock::now();
     const char* gl_exts = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
     gl_extensions_ = gl_exts ? gl_exts : "";
+    identify_driver();
+    times_.identify_ms += ms_since(start);
     const auto probe_start = Clock::now();
     query_dmabuf_formats();
     probe_ms_ = ms_since(probe_start);
     return true;
+}
+
+// What names the driver: Mesa's own name, the EGL device's (EGL_EXT_device_query, then
+// EGL_EXT_device_persistent_id: NVIDIA has no EGL_MESA_query_driver), and the context's GL strings.
+void EglDisplay::identify_driver()
+{
+    identity_ = DriverIdentity{};
+    identity_.mesa_driver = mesa_driver_;
+    auto gl_string = [](GLenum name) {
+        const auto* text = reinterpret_cast<const char*>(glGetString(name));
+        return std::string(text ? text : "");
+    };
+    identity_.gl_vendor = gl_string(GL_VENDOR);
+    identity_.gl_renderer = gl_string(GL_RENDERER);
+    identity_.gl_version = gl_string(GL_VERSION);
+    EGLAttrib device = 0;
+    if (procs_.query_display_attrib && procs_.query_device_string &&
+        procs_.query_display_attrib(display_, EGL_DEVICE_EXT, &device) && device) {
+        const auto handle = reinterpret_cast<EGLDeviceEXT>(device);
+        const char* exts = procs_.query_device_string(handle, EGL_EXTENSIONS);
+        if (exts && in_list(exts, "EGL_EXT_device_persistent_id")) {
+            const char* driver = procs_.query_device_string(handle, EGL_DRIVER_NAME_EXT);
+            const char* renderer = procs_.query_device_string(handle, EGL_RENDERER_EXT);
+            identity_.device_driver = driver ? driver : "";
+            identity_.device_renderer = renderer ? renderer : "";
+        }
+    }
+    driver_name_ = describe_driver(identity_);
 }
 
 void EglDisplay::query_dmabuf_formats()
@@ -222,7 +265,7 @@ void EglDisplay::query_dmabuf_formats()
 // format no client can use is not offered. Hardware displays need real dma-bufs, so they are taken at their word.
 void EglDisplay::drop_unimportable_formats()
 {
-    if (kind_ != DisplayKind::device || !is_software_driver(driver_name_.empty() ? "swrast" : driver_name_))
+    if (kind_ != DisplayKind::device || !is_software())
         return;
     std::vector<std::pair<uint32_t, ProbeResult>> probed;
     auto result_for = [&](uint32_t code) {
@@ -286,7 +329,7 @@ bool EglDisplay::has_gl_extension(std::string_view name) const
 
 bool EglDisplay::is_software() const
 {
-    if (is_software_driver(driver_name_))
+    if (is_software_driver(mesa_driver_))
         return true;
     // Without EGL_MESA_query_driver, the GL renderer string names llvmpipe/softpipe.
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

@@ -1,6 +1,7 @@
 // EglDisplay: the EGL display and GLES 3 context kiln renders with, chosen for what the machine has.
 #pragma once
 
+#include "renderer/driver_identity.hpp"
 #include "renderer/gl_procs.hpp"
 #include "renderer/types.hpp"
 
@@ -46,15 +47,27 @@ public:
     std::span<const FormatModifier> dmabuf_formats() const { return dmabuf_formats_; }
     std::optional<dev_t> main_device() const { return main_device_; }
     const std::string& device_path() const { return device_path_; }
+    // Mesa's driver name, or the vendor, renderer and version on other stacks (describe_driver).
     const std::string& driver_name() const { return driver_name_; }
+    const DriverIdentity& driver_identity() const { return identity_; }
     // GL runs on the CPU (llvmpipe, softpipe, swrast): no GPU does the shading.
     bool is_software() const;
     // How long listing and probing the dma-buf formats took at start-up.
     double format_probe_ms() const { return probe_ms_; }
+    // Where open() spent its time, for --stats (startup.egl.*): what kiln asks for and what the driver does with it.
+    struct OpenTimes {
+        double client_ms = 0;      // the first EGL calls: glvnd loads the vendor libraries
+        double devices_ms = 0;     // eglQueryDevicesEXT and each device's extensions
+        double initialize_ms = 0;  // eglInitialize of every display tried
+        double context_ms = 0;     // eglCreateContext and eglMakeCurrent
+        double identify_ms = 0;    // the GL and EGL device strings
+    };
+    const OpenTimes& open_times() const { return times_; }
 
 private:
     EglDisplay() = default;
     bool initialize(EGLDisplay display, DisplayKind kind, std::string& error);
+    void identify_driver();
     void query_dmabuf_formats();
     void drop_unimportable_formats();
 
@@ -64,11 +77,14 @@ private:
     EglProcs procs_;
     std::string extensions_;
     std::string gl_extensions_;
+    std::string mesa_driver_;  // EGL_MESA_query_driver's name: what the software checks go by
     std::string driver_name_;
+    DriverIdentity identity_;
     std::string device_path_;
     std::optional<dev_t> main_device_;
     std::vector<FormatModifier> dmabuf_formats_;
     double probe_ms_ = 0;
+    OpenTimes times_;
     gbm_device* gbm_ = nullptr;
     int render_fd_ = -1;
 };

@@ -17,6 +17,7 @@ void EglProcs::load_client()
     load(get_platform_display, "eglGetPlatformDisplayEXT");
     load(query_devices, "eglQueryDevicesEXT");
     load(query_device_string, "eglQueryDeviceStringEXT");
+    load(query_display_attrib, "eglQueryDisplayAttribEXT");
 }
 
 void EglProcs::load_display()

@@ -12,6 +12,7 @@ struct EglProcs {
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display = nullptr;
     PFNEGLQUERYDEVICESEXTPROC query_devices = nullptr;
     PFNEGLQUERYDEVICESTRINGEXTPROC query_device_string = nullptr;
+    PFNEGLQUERYDISPLAYATTRIBEXTPROC query_display_attrib = nullptr;
     PFNEGLCREATEIMAGEKHRPROC create_image = nullptr;
     PFNEGLDESTROYIMAGEKHRPROC destroy_image = nullptr;
     PFNEGLQUERYDMABUFFORMATSEXTPROC query_dmabuf_formats = nullptr;

@@ -26,13 +26,16 @@ constexpr const char* usage_text = R"(Usage: kiln-cache [--cache-dir DIR] [--jso
 Inspect and maintain kiln's program cache (default DIR: $XDG_CACHE_HOME/kiln).
 
 Commands:
-  stats                      entries, bytes and dictionaries per driver
+  stats                      entries, bytes and dictionaries per driver; files and bytes of the drivers' own
+                             shader caches (DIR/mesa, DIR/nvidia)
   list                       every entry: kind, size, last use, program name
-  verify                     check every entry's checksum and decompression (progress bar on a terminal)
+  verify                     check every entry's checksum and decompression (progress bar on a terminal), and
+                             that the drivers' shader caches hold no symbolic link or other user's file (their
+                             contents are the drivers' to check)
   prune [--older-than DAYS] [--max-bytes N]
                              remove entries unused for DAYS, then least recently used ones above N bytes
   clear                      remove everything: entries, dictionaries, precompile lists, the driver's own
-                             shader cache (DIR/mesa)
+                             shader caches (DIR/mesa, DIR/nvidia)
   train-dictionary           train a zstd dictionary from the entries; new entries use it
 )";
 
@@ -132,8 +135,9 @@ void load_precompile_list(Driver& d, PrecompileList& list)
         std::fprintf(stderr, "kiln-cache: %s: %s\n", (d.dir / "precompile.list").c_str(), why.c_str());
 }
 
-int cmd_stats(std::vector<Driver>& drivers, bool json)
+int cmd_stats(std::vector<Driver>& drivers, const fs::path& root, bool json)
 {
+    const std::vector<DriverCacheUsage> driver_caches = driver_cache_usage(root);
     if (json)
         std::printf("{\"drivers\": [");
     for (size_t i = 0; i < drivers.size(); ++i) {
@@ -159,10 +163,21 @@ int cmd_stats(std::vector<Driver>& drivers, bool json)
                         static_cast<unsigned long long>(blobs), static_cast<unsigned long long>(bytes),
                         dictionary ? std::to_string(dictionary).c_str() : "none", list.size());
     }
-    if (json)
-        std::printf("]}\n");
-    else if (drivers.empty())
+    if (json) {
+        std::printf("], \"driver_shader_caches\": {");
+        for (size_t i = 0; i < driver_caches.size(); ++i)
+            std::printf("%s\"%s\": {\"files\": %llu, \"bytes\": %llu}", i ? ", " : "",
+                        driver_caches[i].subdir.c_str(), static_cast<unsigned long long>(driver_caches[i].files),
+                        static_cast<unsigned long long>(driver_caches[i].bytes));
+        std::printf("}}\n");
+        return 0;
+    }
+    if (drivers.empty())
         std::printf("the cache is empty\n");
+    for (const auto& usage : driver_caches)
+        if (usage.present)
+            std::printf("driver shader cache %s/: %llu files, %llu bytes\n", usage.subdir.c_str(),
+                        static_cast<unsigned long long>(usage.files), static_cast<unsigned long long>(usage.bytes));
     return 0;
 }
 
@@ -206,7 +221,7 @@ int cmd_list(std::vector<Driver>& drivers, bool json)
     return 0;
 }
 
-int cmd_verify(std::vector<Driver>& drivers, bool json)
+int cmd_verify(std::vector<Driver>& drivers, const fs::path& root, bool json)
 {
     size_t total = 0;
     for (auto& d : drivers)
@@ -232,6 +247,12 @@ int cmd_verify(std::vector<Driver>& drivers, bool json)
         }
     if (bar)
         std::fprintf(stderr, "\n");
+    // The drivers' files are theirs to check; kiln checks only that nothing in them points elsewhere.
+    for (const auto& usage : driver_cache_usage(root))
+        for (const auto& problem : usage.problems) {
+            ++bad;
+            problems.push_back(problem);
+        }
     if (json) {
         std::printf("{\"entries\": %zu, \"bad\": %zu, \"problems\": [", done, bad);
         for (size_t i = 0; i < problems.size(); ++i)
@@ -275,7 +296,9 @@ int cmd_clear(std::vector<Driver>& drivers, int root_fd, bool json)
         }
     drivers.clear();  // their writer threads and descriptors go before the directories do
     int status = 0;
-    for (const std::string& name : {"v" + std::to_string(cache_format_version), std::string(mesa_cache_subdir)}) {
+    std::vector<std::string> names{"v" + std::to_string(cache_format_version)};
+    names.insert(names.end(), std::begin(driver_cache_subdirs), std::end(driver_cache_subdirs));
+    for (const std::string& name : names) {
         std::string why;
         if (!remove_tree(root_fd, name, why)) {
             std::fprintf(stderr, "kiln-cache: cannot remove %s\n", why.c_str());
@@ -286,7 +309,7 @@ int cmd_clear(std::vector<Driver>& drivers, int root_fd, bool json)
         std::printf("{\"removed\": %llu, \"bytes_before\": %llu, \"bytes_after\": 0}\n",
                     static_cast<unsigned long long>(removed), static_cast<unsigned long long>(before));
     else
-        std::printf("removed %llu entries (%llu bytes), the precompile lists, dictionaries and driver shader cache\n",
+        std::printf("removed %llu entries (%llu bytes), the precompile lists, dictionaries and driver shader caches\n",
                     static_cast<unsigned long long>(removed), static_cast<unsigned long long>(before));
     return status;
 }
@@ -357,11 +380,11 @@ int main(int argc, char** argv)
         return 1;
     }
     if (command == "stats")
-        return cmd_stats(*drivers, json);
+        return cmd_stats(*drivers, dir, json);
     if (command == "list")
         return cmd_list(*drivers, json);
     if (command == "verify")
-        return cmd_verify(*drivers, json);
+        return cmd_verify(*drivers, dir, json);
     if (command == "prune")
         return cmd_prune(*drivers, older_than, max_bytes, json);
     if (command == "clear")

@@ -75,9 +75,11 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
     weston_place = ("random: desktop-shell puts each window at a random spot of the output and weston offers no "
                     "way to set it, so weston's windows are NOT placed like kiln's and sway's (overlap varies)"
                     if weston_shell == "desktop" else "fullscreen (kiosk-shell)")
-    sway_config = (f"xwayland disable\noutput HEADLESS-1 mode {w}x{h}@{refresh_hz}Hz\n"
-                   "default_border none\ndefault_floating_border none\nfocus_on_window_activation none\n"
-                   "for_window [title=\".*\"] floating enable\n")
+    sway_common = (f"xwayland disable\noutput HEADLESS-1 mode {w}x{h}@{refresh_hz}Hz\n"
+                   "default_border none\ndefault_floating_border none\nfocus_on_window_activation none\n")
+    sway_config = sway_common + "for_window [title=\".*\"] floating enable\n"
+    sway_env = {"WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_HEADLESS_OUTPUTS": "1",
+                "WLR_RENDERER": "pixman"}
     return {
         "kiln": Spec("kiln", None, [kiln, "--backend", "headless", "--headless-size", size, "--socket", "{socket}"],
                      placement="kiln's own: the first centred, then a cascade of 32 px steps that wraps inside the "
@@ -87,15 +89,26 @@ def specs(kiln, size="1920x1080", refresh_hz=60, weston_shell="desktop"):
         "weston-pixman": Spec("weston-pixman", "nobody", weston[:1] + ["--renderer=pixman"] + weston[1:],
                               files={"weston.ini": weston_ini}, placement=weston_place, note=weston_note),
         "sway": Spec("sway", "nobody", ["sway", "-c", "{runtime}/sway.config"],
-                     env={"WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_HEADLESS_OUTPUTS": "1",
-                          "WLR_RENDERER": "pixman"},
+                     env=sway_env,
                      files={"sway.config": sway_config},
                      placement="kiln's placement, applied by the runner (floating, swaymsg move absolute position)",
                      output_size=(int(w), int(h)),
                      window_mover="sway",
                      note="sway 1.7 headless never answers wp_presentation feedback: latency and output Hz come "
                           "from the probe's frame callbacks"),
+        # sway as it places windows itself (tiling: side by side, no overlap, each resized to its tile), the load an
+        # outside measurement with sway's defaults sees; only with --only (OPT_IN).
+        "sway-tiled": Spec("sway-tiled", "nobody", ["sway", "-c", "{runtime}/sway.config"],
+                           env=sway_env, files={"sway.config": sway_common},
+                           placement="sway's own tiling: windows side by side, none overlapping, each resized to its "
+                                     "tile (the probe too), so NOT the load kiln and `sway` get",
+                           output_size=(int(w), int(h)),
+                           note="as sway, but tiled: compare it with `sway` to see what placement alone does"),
     }
+
+
+# Compositors run only when named with --only.
+OPT_IN = {"sway-tiled"}
 
 
 class Running:

@@ -1,6 +1,8 @@
 // Forks shell commands for startup and key bindings, and sets the environment children of a kiln session see.
 #include "compositor/session/spawn.hpp"
 
+#include "renderer/cache/driver_shader_cache.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -8,11 +10,21 @@
 #include <filesystem>
 #include <string_view>
 #include <unistd.h>
+#include <vector>
+
+extern char** environ;
 
 namespace kiln::compositor {
 
 pid_t spawn_shell(const std::string& command, std::string& error)
 {
+    // Made before fork (the child only execs): kiln's placement of the drivers' shader caches stays kiln's own.
+    const std::vector<std::string> environment = cache::environment_for_children(environ);
+    std::vector<char*> envp;
+    for (const auto& entry : environment)
+        envp.push_back(const_cast<char*>(entry.c_str()));
+    envp.push_back(nullptr);
+    const char* const argv[] = {"sh", "-c", command.c_str(), nullptr};
     const pid_t pid = fork();
     if (pid < 0) {
         error = std::string("fork failed: ") + std::strerror(errno);
@@ -25,7 +37,7 @@ pid_t spawn_shell(const std::string& command, std::string& error)
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
         setsid();
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        execve("/bin/sh", const_cast<char* const*>(argv), envp.data());
         _exit(127);
     }
     return pid;

@@ -98,7 +98,9 @@ std::string driver_fingerprint(int drm_fd)
     }
 
     const std::string lib = egl_library_dir();
-    for (const char* name : {"libEGL.so.1", "libEGL_mesa.so.0", "libgbm.so.1", "libglapi.so.0"})
+    // NVIDIA's vendor library: its name resolves to the versioned file, so a driver upgrade changes the fingerprint
+    // (its glvnd JSON, below, stays the same across versions).
+    for (const char* name : {"libEGL.so.1", "libEGL_mesa.so.0", "libgbm.so.1", "libglapi.so.0", "libEGL_nvidia.so.0"})
         out += "file " + file_identity(lib + "/" + name) + "\n";
     for (const std::string& name : sorted_names(lib))
         if (name.starts_with("libgallium"))

@@ -5,9 +5,14 @@
 
 namespace kiln::compositor {
 
-// - xdg_wm_base.get_xdg_surface on a wl_surface that has a buffer attached or committed: invalid_surface_state.
-// (A buffer attached before the first configure is refused at its commit, by wlroots, not at the attach: clients
-// that attach early and commit after acking the configure, wlcs's own layer-shell helper among them, keep working.)
+// - xdg_wm_base.get_xdg_surface on a wl_surface that has a buffer attached or committed: invalid_surface_state; on
+//   one that has a role other than xdg-shell's (a subsurface, a cursor, a layer surface): role.
+// - wl_surface.attach of a buffer to an xdg_surface's wl_surface before kiln sent that xdg_surface any configure:
+//   unconfigured_buffer at the attach. A buffer attached once a configure was sent and committed before it is acked
+//   is refused at its commit, by wlroots: clients that attach on receiving the configure and commit after acking
+//   it keep working.
+// - xdg_toplevel.set_parent to the toplevel itself or to one of its descendants: invalid_parent (a cycle would
+//   leave the windows with no root to stack by).
 class XdgSurfaceRules {
 public:
     // Watches every request on `display`; must be destroyed before the display.

@@ -11,6 +11,7 @@
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
+#include "compositor/protocols/viewporter.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
@@ -111,6 +112,7 @@ Server::~Server()
     shm_validation_.reset();
     privileged_.reset();
     single_pixel_buffer_.reset();
+    viewporter_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -280,7 +282,7 @@ bool Server::start(std::string& error)
     wlr_scene_attach_output_layout(scene_, layout_);
     layers_ = SceneLayers::create(scene_);
     presentation_ = wlr_presentation_create(display_, backend_);
-    wlr_viewporter_create(display_);
+    viewporter_ = std::make_unique<Viewporter>(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
     // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.

@@ -130,6 +130,7 @@ Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
         kde_decorations_.push_back(std::make_unique<KdeDecoration>(*this, static_cast<wlr_server_decoration*>(data)));
     });
     wlr_xdg_decoration_manager_v1* xdg = wlr_xdg_decoration_manager_v1_create(display);
+    xdg_rules_ = std::make_unique<XdgDecorationRules>(display, xdg);
     new_toplevel_decoration_.connect(&xdg->events.new_toplevel_decoration, [this](void* data) {
         toplevels_.push_back(
             std::make_unique<XdgToplevel>(*this, static_cast<wlr_xdg_toplevel_decoration_v1*>(data)));

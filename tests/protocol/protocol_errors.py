@@ -29,7 +29,8 @@ def check_error(conn, interface, code, what):
 
 
 def truncated_shm_pool(kiln):
-    """A pool whose file shrank below the pool's size after creation: using a buffer from it is invalid_fd."""
+    """A pool whose file shrank below the pool's size after creation: using a buffer from it is wl_shm's invalid_fd,
+    posted on the buffer (libwayland's SIGBUS guard around kiln's upload finds the pages gone)."""
     with Connection(kiln.client_env) as conn:
         shm = conn.bind("wl_shm", 1)
         compositor = conn.bind("wl_compositor", 4)
@@ -46,7 +47,7 @@ def truncated_shm_pool(kiln):
         conn.send(surface, 1, ("o", buffer), ("i", 0), ("i", 0))
         conn.send(surface, 2, ("i", 0), ("i", 0), ("i", 64), ("i", 64))
         conn.send(surface, 6)
-        check_error(conn, "wl_shm", WL_SHM_INVALID_FD, "a buffer from a truncated pool")
+        check_error(conn, "wl_buffer", WL_SHM_INVALID_FD, "a buffer from a truncated pool")
 
 
 def xdg_surface_on_subsurface(kiln):
@@ -118,10 +119,10 @@ def decoration_errors(kiln, case):
         conn.roundtrip()
         if case == "second":
             conn.create("zxdg_toplevel_decoration_v1", manager, 1, ("o", window.toplevel))
-            check_error(conn, "zxdg_toplevel_decoration_v1", DECORATION_ALREADY_CONSTRUCTED, "a second decoration")
+            check_error(conn, "zxdg_decoration_manager_v1", DECORATION_ALREADY_CONSTRUCTED, "a second decoration")
         else:
             conn.send(window.toplevel, 0)  # destroy, the decoration still alive
-            check_error(conn, "zxdg_toplevel_decoration_v1", DECORATION_ORPHANED, "a toplevel before its decoration")
+            check_error(conn, "zxdg_decoration_manager_v1", DECORATION_ORPHANED, "a toplevel before its decoration")
 
 
 def viewport_errors(kiln, case):
@@ -138,6 +139,25 @@ def viewport_errors(kiln, case):
         conn.send(viewport, 1, ("f", 16.0), ("f", 16.0), ("f", 32.0), ("f", 8.0))  # set_source, past the right edge
         conn.send(surface, 6)
         check_error(conn, "wp_viewport", VIEWPORT_OUT_OF_BUFFER, "a source outside the buffer")
+
+
+def viewport_within_buffer_is_fine(kiln):
+    """A source rectangle reaching the buffer's last pixel, on a scale-2 buffer, and a second viewport once the first
+    is destroyed: no error."""
+    with Connection(kiln.client_env) as conn:
+        compositor = conn.bind("wl_compositor", 4)
+        viewporter = conn.bind("wp_viewporter", 1)
+        surface = conn.create("wl_surface", compositor, 0)
+        viewport = conn.create("wp_viewport", viewporter, 1, ("o", surface))
+        conn.send(surface, 1, ("o", shm_buffer(conn, 64, 32, 0xff00ff00)), ("i", 0), ("i", 0))
+        conn.send(surface, 8, ("i", 2))  # set_buffer_scale: 32x16 in surface coordinates
+        conn.send(viewport, 1, ("f", 16.0), ("f", 8.0), ("f", 16.0), ("f", 8.0))
+        conn.send(surface, 6)
+        conn.roundtrip()
+        conn.send(viewport, 0)
+        conn.create("wp_viewport", viewporter, 1, ("o", surface))
+        conn.send(surface, 6)
+        conn.roundtrip()
 
 
 def main():
@@ -159,6 +179,7 @@ def main():
             decoration_errors(kiln, case)
         for case in ("out-of-buffer", "second"):
             viewport_errors(kiln, case)
+        viewport_within_buffer_is_fine(kiln)
 
         good.roundtrip()
         check(kiln.alive(), "kiln survived every bad client")

@@ -32,7 +32,7 @@ bool has_xdg_role(wlr_surface* surface)
 }
 
 // The xdg_surface made for `surface` by its client, if any. A surface with an xdg role names it; one without is
-// looked up among its client's objects (rare: a buffer attached before any role).
+// looked up among its client's objects (rare: a buffer attached before any role, by a client of xdg-shell).
 wlr_xdg_surface* xdg_surface_of(wlr_surface* surface)
 {
     if (surface->role)
@@ -71,17 +71,6 @@ void check_get_xdg_surface(const wl_protocol_logger_message* message)
                                "get_xdg_surface on a wl_surface that has the role %s", surface->role->name);
 }
 
-void check_attach(const wl_protocol_logger_message* message)
-{
-    if (!message->arguments[0].o)
-        return;  // detaching is always allowed
-    wlr_surface* surface = wlr_surface_from_resource(message->resource);
-    wlr_xdg_surface* xdg = surface ? xdg_surface_of(surface) : nullptr;
-    if (xdg && !xdg->configured && wl_list_empty(&xdg->configure_list))
-        wl_resource_post_error(xdg->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
-                               "a buffer attached before the xdg_surface was sent a configure");
-}
-
 void check_set_parent(const wl_protocol_logger_message* message)
 {
     auto* parent_resource = reinterpret_cast<wl_resource*>(message->arguments[0].o);
@@ -102,6 +91,19 @@ void check_set_parent(const wl_protocol_logger_message* message)
 
 }  // namespace
 
+void XdgSurfaceRules::check_attach(const wl_protocol_logger_message* message) const
+{
+    if (!message->arguments[0].o)
+        return;  // detaching is always allowed
+    if (!xdg_clients_.count(wl_resource_get_client(message->resource)))
+        return;
+    wlr_surface* surface = wlr_surface_from_resource(message->resource);
+    wlr_xdg_surface* xdg = surface ? xdg_surface_of(surface) : nullptr;
+    if (xdg && !xdg->configured && wl_list_empty(&xdg->configure_list))
+        wl_resource_post_error(xdg->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
+                               "a buffer attached before the xdg_surface was sent a configure");
+}
+
 XdgSurfaceRules::XdgSurfaceRules(wl_display* display)
     : logger_(wl_display_add_protocol_logger(display, on_message, this))
 {
@@ -113,19 +115,27 @@ XdgSurfaceRules::~XdgSurfaceRules()
         wl_protocol_logger_destroy(logger_);
 }
 
-void XdgSurfaceRules::on_message(void*, wl_protocol_logger_type type,
+void XdgSurfaceRules::on_message(void* data, wl_protocol_logger_type type,
                                  const wl_protocol_logger_message* message) noexcept
 {
     if (type != WL_PROTOCOL_LOGGER_REQUEST)
         return;
+    auto& self = *static_cast<XdgSurfaceRules*>(data);
     wl_resource* resource = message->resource;
     const uint32_t opcode = message->message_opcode;
-    if (opcode == wl_surface_attach && is(resource, wl_surface_interface.name))
-        check_attach(message);
-    else if (opcode == xdg_wm_base_get_xdg_surface && is(resource, xdg_wm_base_interface.name))
+    if (opcode == wl_surface_attach && is(resource, wl_surface_interface.name)) {
+        self.check_attach(message);
+    } else if (opcode == xdg_wm_base_get_xdg_surface && is(resource, xdg_wm_base_interface.name)) {
+        wl_client* client = wl_resource_get_client(resource);
+        if (!self.xdg_clients_.count(client)) {
+            auto gone = std::make_unique<wl::Listener>();
+            gone->connect_client_destroy(client, [&self, client](void*) { self.xdg_clients_.erase(client); });
+            self.xdg_clients_.emplace(client, std::move(gone));
+        }
         check_get_xdg_surface(message);
-    else if (opcode == xdg_toplevel_set_parent && is(resource, xdg_toplevel_interface.name))
+    } else if (opcode == xdg_toplevel_set_parent && is(resource, xdg_toplevel_interface.name)) {
         check_set_parent(message);
+    }
 }
 
 }  // namespace kiln::compositor

@@ -1,7 +1,11 @@
 // XdgSurfaceRules: xdg-shell errors wlroots 0.15 does not raise, raised before libwayland dispatches the request.
 #pragma once
 
+#include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
+
+#include <memory>
+#include <unordered_map>
 
 namespace kiln::compositor {
 
@@ -23,8 +27,12 @@ public:
 
 private:
     static void on_message(void* data, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
+    void check_attach(const wl_protocol_logger_message* message) const;
 
     wl_protocol_logger* logger_ = nullptr;
+    // Clients that made an xdg_surface, until they disconnect: only their role-less surfaces can be one's, so the
+    // attaches of others (Xwayland's, before wlroots pairs its surfaces) are not looked into.
+    std::unordered_map<wl_client*, std::unique_ptr<wl::Listener>> xdg_clients_;
 };
 
 }  // namespace kiln::compositor

@@ -1,6 +1,7 @@
 // FramedPointer: copies of the device's events, replayed on the cursor's signals at the frame.
 #include "compositor/input/framed_pointer.hpp"
 
+#include <type_traits>
 #include <utility>
 
 namespace kiln::compositor {

@@ -28,10 +28,16 @@ def check_error(conn, interface, code, what):
           f"{what}: {interface} error {code} (got '{text}')")
 
 
-def truncated_shm_pool(kiln):
+def truncated_shm_pool(kiln, mapped):
     """A pool whose file shrank below the pool's size after creation: using a buffer from it is wl_shm's invalid_fd,
-    posted on the buffer (libwayland's SIGBUS guard around kiln's upload finds the pages gone)."""
+    posted on the buffer (libwayland's SIGBUS guard around kiln's upload finds the pages gone); on a bare surface and
+    on a mapped window's."""
     with Connection(kiln.client_env) as conn:
+        window = None
+        if mapped:
+            window = Toplevel(conn, "truncated")
+            window.commit()
+            window.map(64, 64)
         shm = conn.bind("wl_shm", 1)
         compositor = conn.bind("wl_compositor", 4)
         size = 64 * 64 * 4
@@ -43,7 +49,7 @@ def truncated_shm_pool(kiln):
         conn.roundtrip()
         os.ftruncate(fd, 4096)  # a page: the rest of the pool's mapping is gone
         os.close(fd)
-        surface = conn.create("wl_surface", compositor, 0)
+        surface = window.surface if window else conn.create("wl_surface", compositor, 0)
         conn.send(surface, 1, ("o", buffer), ("i", 0), ("i", 0))
         conn.send(surface, 2, ("i", 0), ("i", 0), ("i", 64), ("i", 64))
         conn.send(surface, 6)
@@ -168,7 +174,8 @@ def main():
         window.commit()
         window.map(100, 100)
 
-        truncated_shm_pool(kiln)
+        truncated_shm_pool(kiln, mapped=False)
+        truncated_shm_pool(kiln, mapped=True)
         xdg_surface_on_subsurface(kiln)
         for case in ("attach", "no-role", "first-commit"):
             unconfigured_buffer(kiln, case)

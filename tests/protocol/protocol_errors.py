@@ -70,8 +70,9 @@ def xdg_surface_on_subsurface(kiln):
 
 
 def unconfigured_buffer(kiln, case):
-    """`case`: 'attach' (no role, no commit), 'no-role' (attach and commit with no role) or 'first-commit' (a
-    toplevel whose first commit carries a buffer)."""
+    """`case`: 'attach' (no role, no commit), 'no-role' (attach and commit with no role), 'first-commit' (a
+    toplevel whose first commit carries a buffer) or 'unacked' (a buffer committed after the first configure came
+    but before it was acked)."""
     with Connection(kiln.client_env) as conn:
         compositor = conn.bind("wl_compositor", 4)
         wm_base = conn.bind("xdg_wm_base", 1)
@@ -79,8 +80,11 @@ def unconfigured_buffer(kiln, case):
         buffer = shm_buffer(conn, 32, 32, 0xff123456)
         conn.roundtrip()
         xdg_surface = conn.create("xdg_surface", wm_base, 2, ("o", surface))
-        if case == "first-commit":
+        if case in ("first-commit", "unacked"):
             conn.create("xdg_toplevel", xdg_surface, 1)
+        if case == "unacked":
+            conn.send(surface, 6)
+            conn.dispatch_until(lambda e: e.obj == xdg_surface and e.opcode == 0)
         conn.send(surface, 1, ("o", buffer), ("i", 0), ("i", 0))
         if case != "attach":
             conn.send(surface, 6)
@@ -177,7 +181,7 @@ def main():
         truncated_shm_pool(kiln, mapped=False)
         truncated_shm_pool(kiln, mapped=True)
         xdg_surface_on_subsurface(kiln)
-        for case in ("attach", "no-role", "first-commit"):
+        for case in ("attach", "no-role", "first-commit", "unacked"):
             unconfigured_buffer(kiln, case)
         configured_late_attach_is_fine(kiln)
         for case in ("self", "descendant"):

@@ -13,6 +13,7 @@
 #include "compositor/protocols/cursor_shape_v1.hpp"
 #include "compositor/protocols/fractional_scale_v1.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
+#include "compositor/protocols/viewporter.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
@@ -120,6 +121,7 @@ Server::~Server()
     single_pixel_buffer_.reset();
     fractional_scale_.reset();  // listens to the layout
     cursor_shape_.reset();
+    viewporter_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -295,7 +297,7 @@ bool Server::start(std::string& error)
     wlr_scene_attach_output_layout(scene_, layout_);
     layers_ = SceneLayers::create(scene_);
     presentation_ = wlr_presentation_create(display_, backend_);
-    wlr_viewporter_create(display_);
+    viewporter_ = std::make_unique<Viewporter>(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);

@@ -57,6 +57,7 @@ class Xwayland;
 class SinglePixelBufferV1;
 class FractionalScaleV1;
 class CursorShapeV1;
+class Viewporter;
 class XdgForeign;
 class SessionActivity;
 
@@ -199,6 +200,7 @@ private:
     std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
     std::unique_ptr<FractionalScaleV1> fractional_scale_;
     std::unique_ptr<CursorShapeV1> cursor_shape_;
+    std::unique_ptr<Viewporter> viewporter_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

@@ -24,21 +24,31 @@ PointerConstraints::PointerConstraints(wl_display* display, wlr_seat* seat, wlr_
             tracked_.remove_if([raw](const auto& t) { return t.get() == raw; });
         });
         tracked_.push_back(std::move(tracked));
-        // A constraint on the surface under the pointer takes effect at once.
-        if (constraint->surface == seat_->pointer_state.focused_surface)
-            set_active(constraint);
+        // A constraint on the surface under the pointer, in the focused window, takes effect at once.
+        update();
     });
-    focus_change_.connect(&seat->pointer_state.events.focus_change, [this](void* data) {
-        auto* event = static_cast<wlr_seat_pointer_focus_change_event*>(data);
-        set_active(event->new_surface
-                       ? wlr_pointer_constraints_v1_constraint_for_surface(constraints_, event->new_surface, seat_)
-                       : nullptr);
-    });
+    focus_change_.connect(&seat->pointer_state.events.focus_change, [this](void*) { update(); });
+    keyboard_focus_change_.connect(&seat->keyboard_state.events.focus_change, [this](void*) { update(); });
+}
+
+void PointerConstraints::update()
+{
+    // The pointer focus's constraint, while the keyboard is on the same window (the surface tree under one root
+    // surface): a window that takes the keyboard (a new one, a click elsewhere) takes the constraint's effect away
+    // even where the pointer stays, as a game expects when it is no longer the window in use.
+    wlr_surface* surface = seat_->pointer_state.focused_surface;
+    wlr_surface* keyboard = seat_->keyboard_state.focused_surface;
+    if (!surface || !keyboard || wlr_surface_get_root_surface(surface) != wlr_surface_get_root_surface(keyboard)) {
+        set_active(nullptr);
+        return;
+    }
+    set_active(wlr_pointer_constraints_v1_constraint_for_surface(constraints_, surface, seat_));
 }
 
 PointerConstraints::~PointerConstraints()
 {
     focus_change_.disconnect();
+    keyboard_focus_change_.disconnect();
     tracked_.clear();
 }
 

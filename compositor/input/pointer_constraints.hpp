@@ -1,5 +1,5 @@
 // PointerConstraints: zwp_pointer_constraints_v1 (games, remote desktops): the pointer focus's constraint is
-// active, a locked pointer's cursor stays put and a confined one's stays inside its region.
+// active while its window holds the keyboard too, a locked pointer's cursor stays put and a confined one's stays inside its region.
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -24,6 +24,8 @@ public:
 private:
     struct Tracked;
 
+    // Activates the constraint the focus calls for (or none), deactivating the one active before.
+    void update();
     void set_active(wlr_pointer_constraint_v1* constraint);
     // A locked pointer let go of puts the cursor where the client hinted it would be (its own drawn cursor).
     void warp_to_hint(wlr_pointer_constraint_v1* constraint);
@@ -36,6 +38,7 @@ private:
 
     wl::Listener new_constraint_;
     wl::Listener focus_change_;
+    wl::Listener keyboard_focus_change_;
 };
 
 }  // namespace kiln::compositor

@@ -3,6 +3,7 @@
 
 #include "compositor/input/bindings.hpp"
 #include "compositor/input/cursor.hpp"
+#include "compositor/input/framed_pointer.hpp"
 #include "compositor/input/input_inhibit.hpp"
 #include "compositor/input/keymap.hpp"
 #include "compositor/input/libinput_config.hpp"
@@ -108,10 +109,13 @@ private:
 // One pointer device on the cursor; it leaves the seat's capabilities when it goes.
 class Seat::Pointer {
 public:
-    Pointer(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
+    Pointer(Seat& seat, wlr_input_device* device, bool framed) : seat_(seat), device_(device)
     {
         apply(seat.server_.options());
-        wlr_cursor_attach_input_device(seat.cursor_, device);
+        if (framed)
+            framed_ = std::make_unique<FramedPointer>(device, seat.cursor_);
+        else
+            wlr_cursor_attach_input_device(seat.cursor_, device);
         // wlr_cursor detaches the device itself on destroy.
         destroy_.connect(&device->events.destroy, [this](void*) {
             Seat& seat = seat_;
@@ -142,6 +146,7 @@ public:
 private:
     Seat& seat_;
     wlr_input_device* device_;
+    std::unique_ptr<FramedPointer> framed_;
     wl::Listener destroy_;
 };
 
@@ -254,7 +259,7 @@ Seat::~Seat()
     wlr_cursor_destroy(cursor_);
 }
 
-void Seat::add_input(wlr_input_device* device)
+void Seat::add_input(wlr_input_device* device, bool framed)
 {
     switch (device->type) {
     case WLR_INPUT_DEVICE_KEYBOARD:
@@ -265,7 +270,7 @@ void Seat::add_input(wlr_input_device* device)
             wlr_seat_set_keyboard(seat_, device);
         break;
     case WLR_INPUT_DEVICE_POINTER:
-        pointers_.push_back(std::make_unique<Pointer>(*this, device));
+        pointers_.push_back(std::make_unique<Pointer>(*this, device, framed));
         break;
     case WLR_INPUT_DEVICE_TOUCH:
         touch_->add_device(device);

@@ -34,7 +34,8 @@ public:
     wlr_cursor* cursor() const { return cursor_; }
     // A keyboard, pointer, touchscreen or tablet joins the seat: from the backend, or from a client (virtual-keyboard,
     // virtual-pointer).
-    void add_input(wlr_input_device* device);
+    // `framed`: a pointer whose events wait for its frame (a virtual pointer; see FramedPointer).
+    void add_input(wlr_input_device* device, bool framed = false);
     // The scene changed under the pointer (a view mapped, unmapped, moved, was raised or resized): the surface under
     // it is found again once this turn of the event loop is done, and told as a real move would tell it.
     void scene_changed();

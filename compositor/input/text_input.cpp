@@ -20,8 +20,8 @@ void release_committed_strings(wlr_input_method_v2* input_method)
 
 }  // namespace
 
-// One application's zwp_text_input_v3. While no input method runs, the surface it would have entered is kept
-// (pending) so that an input method arriving later can be put to work at once.
+// One application's zwp_text_input_v3: entered on the keyboard focus's surface whether or not an input method
+// runs (the protocol ties enter and leave to the focus alone); an input method arriving later is put to work at once.
 class TextInputRelay::TextInput {
 public:
     TextInput(TextInputRelay& relay, wlr_text_input_v3* input) : relay_(relay), input_(input)
@@ -54,28 +54,14 @@ public:
 
     wlr_text_input_v3* wlr() const { return input_; }
     wl_client* client() const { return wl_resource_get_client(input_->resource); }
-    wlr_surface* pending() const { return pending_; }
-    void set_pending(wlr_surface* surface)
-    {
-        pending_ = surface;
-        if (surface)
-            pending_destroy_.connect(&surface->events.destroy, [this](void*) {
-                pending_ = nullptr;
-                pending_destroy_.disconnect();
-            });
-        else
-            pending_destroy_.disconnect();
-    }
 
 private:
     TextInputRelay& relay_;
     wlr_text_input_v3* input_;
-    wlr_surface* pending_ = nullptr;
     wl::Listener enable_;
     wl::Listener commit_;
     wl::Listener disable_;
     wl::Listener destroy_;
-    wl::Listener pending_destroy_;
 };
 
 // One zwp_input_popup_surface_v2 (the candidate list): drawn in the scene above the windows while mapped.
@@ -197,12 +183,8 @@ void TextInputRelay::add_text_input(wlr_text_input_v3* input)
     text_inputs_.push_back(std::make_unique<TextInput>(*this, input));
     // A text input made while its client already has keyboard focus starts out focused.
     wlr_surface* focus = seat_->keyboard_state.focused_surface;
-    if (focus && wl_resource_get_client(focus->resource) == text_inputs_.back()->client()) {
-        if (input_method_)
-            wlr_text_input_v3_send_enter(input, focus);
-        else
-            text_inputs_.back()->set_pending(focus);
-    }
+    if (focus && wl_resource_get_client(focus->resource) == text_inputs_.back()->client())
+        wlr_text_input_v3_send_enter(input, focus);
 }
 
 void TextInputRelay::add_input_method(wlr_input_method_v2* input_method)
@@ -236,13 +218,10 @@ void TextInputRelay::add_input_method(wlr_input_method_v2* input_method)
     });
     im_destroy_.connect(&input_method->events.destroy, [this](void*) { input_method_gone(); });
 
-    // Text inputs that waited for an input method enter the surface they have focus on now.
-    for (auto& input : text_inputs_) {
-        if (wlr_surface* surface = input->pending()) {
-            input->set_pending(nullptr);
-            wlr_text_input_v3_send_enter(input->wlr(), surface);
-        }
-    }
+    // A text input enabled on the focused surface before the input method came is served from now on.
+    TextInput* input = focused();
+    if (input && input->wlr()->current_enabled)
+        activate(*input);
 }
 
 void TextInputRelay::input_method_committed()
@@ -275,13 +254,12 @@ void TextInputRelay::input_method_gone()
     for (wl::Listener* listener : {&im_commit_, &im_grab_keyboard_, &im_new_popup_, &im_destroy_})
         listener->disconnect();
     input_method_ = nullptr;
-    // The application leaves input-method mode and reads its keys itself again; should an input method come back,
-    // the focused surface is entered again.
-    for (auto& input : text_inputs_) {
-        if (wlr_surface* surface = input->wlr()->focused_surface) {
-            wlr_text_input_v3_send_leave(input->wlr());
-            input->set_pending(surface);
-        }
+    // The text inputs keep their focus (no grab: the application reads its keys itself again); a preedit the input
+    // method left on screen is cleared, as the input method would on deactivation.
+    TextInput* input = focused();
+    if (input && input->wlr()->current_enabled) {
+        wlr_text_input_v3_send_preedit_string(input->wlr(), nullptr, 0, 0);
+        wlr_text_input_v3_send_done(input->wlr());
     }
 }
 
@@ -296,13 +274,8 @@ void TextInputRelay::set_focus(wlr_surface* surface)
                 deactivate();
             wlr_text_input_v3_send_leave(text_input);
         }
-        input->set_pending(nullptr);
-        if (surface && wl_resource_get_client(surface->resource) == input->client()) {
-            if (input_method_)
-                wlr_text_input_v3_send_enter(text_input, surface);
-            else
-                input->set_pending(surface);
-        }
+        if (surface && wl_resource_get_client(surface->resource) == input->client())
+            wlr_text_input_v3_send_enter(text_input, surface);
     }
     // The surface an enabled text input was on can vanish before the seat hears of it (wlroots forgets it first):
     // the input method must still stop.

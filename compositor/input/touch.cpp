@@ -8,6 +8,7 @@
 #include "compositor/server.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <vector>
 
 namespace kiln::compositor {
@@ -59,11 +60,13 @@ struct Touch::Point {
     wlr_scene_node* node;
     wl::Listener node_destroy;
 
-    explicit Point(wlr_scene_node* n) : node(n)
+    // `gone`: called when the surface's node goes (the surface destroyed or unmapped).
+    Point(wlr_scene_node* n, std::function<void()> gone) : node(n)
     {
-        node_destroy.connect(&n->events.destroy, [this](void*) {
-            node = nullptr;  // the surface went away (unmapped): its point ends with up, with no more motion
+        node_destroy.connect(&n->events.destroy, [this, gone = std::move(gone)](void*) {
+            node = nullptr;
             node_destroy.disconnect();
+            gone();
         });
     }
 };
@@ -122,8 +125,24 @@ void Touch::down(const wlr_event_touch_down& event)
     // A client without a wl_touch gets no point (wlroots would log an error for each).
     if (!wlr_surface_accepts_touch(seat_, hit.surface))
         return;
-    if (wlr_seat_touch_notify_down(seat_, hit.surface, event.time_msec, event.touch_id, hit.sx, hit.sy) != 0)
-        points_.emplace(event.touch_id, std::make_unique<Point>(hit.node));
+    if (wlr_seat_touch_notify_down(seat_, hit.surface, event.time_msec, event.touch_id, hit.sx, hit.sy) != 0) {
+        const int32_t id = event.touch_id;
+        points_.emplace(id, std::make_unique<Point>(hit.node, [this, id] { end_on_surface_gone(id); }));
+    }
+}
+
+// The surface a point is down on went away: the client hears the point go up now, and a frame, so it keeps no
+// touch on a surface it no longer has (wlroots 0.15 would send the up only when the finger lifts). The finger's
+// own up later finds no point and sends nothing.
+void Touch::end_on_surface_gone(int32_t touch_id)
+{
+    if (!wlr_seat_touch_get_point(seat_, touch_id))
+        return;
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const auto msec = static_cast<uint32_t>(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+    wlr_seat_touch_notify_up(seat_, msec, touch_id);
+    wlr_seat_touch_notify_frame(seat_);
 }
 
 void Touch::motion(const wlr_event_touch_motion& event)

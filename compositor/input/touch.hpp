@@ -37,6 +37,7 @@ private:
     void motion(const wlr_event_touch_motion& event);
     void up(const wlr_event_touch_up& event);
     void cancel(const wlr_event_touch_cancel& event);
+    void end_on_surface_gone(int32_t touch_id);
     // wl_touch.cancel to `client`, whose points all end with it.
     void cancel_client(wlr_seat_client* client);
     // Ends every point of `client` without a wl_touch.up: after a cancel the client expects no more of them.

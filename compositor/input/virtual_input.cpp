@@ -66,7 +66,8 @@ VirtualInput::VirtualInput(wl_display* display, Seat& seat)
     });
     // kiln has one seat and one cursor over the whole layout: the client's suggested seat and output change nothing.
     new_pointer_.connect(&pointers_->events.new_virtual_pointer, [this](void* data) {
-        seat_.add_input(&static_cast<wlr_virtual_pointer_v1_new_pointer_event*>(data)->new_pointer->input_device);
+        seat_.add_input(&static_cast<wlr_virtual_pointer_v1_new_pointer_event*>(data)->new_pointer->input_device,
+                        true);
     });
 }
 

@@ -3,6 +3,8 @@
 
 #include "compositor/shell/view.hpp"
 
+#include "xdg-decoration-unstable-v1-protocol.h"
+
 namespace kiln::compositor {
 
 namespace {
@@ -49,9 +51,15 @@ public:
     XdgToplevel(Decorations& owner, wlr_xdg_toplevel_decoration_v1* decoration)
         : decoration_(decoration)
     {
-        // Each set_mode from the client must be answered by a configure, even when kiln's mode stays the same.
-        request_mode_.connect(&decoration->events.request_mode,
-                              [this, &owner](void*) { answer(xdg_mode(owner.mode_, decoration_->requested_mode)); });
+        // Each set_mode and unset_mode from the client must be answered by a configure, even when kiln's mode stays
+        // the same: wlroots 0.15 sends the decoration's configure only when the mode changes, so kiln sends it with
+        // the xdg_surface configure wlroots schedules (before that configure's xdg_surface.configure event).
+        request_mode_.connect(&decoration->events.request_mode, [this, &owner](void*) {
+            answer_owed_ = true;
+            answer(xdg_mode(owner.mode_, decoration_->requested_mode));
+        });
+        surface_configure_.connect(&decoration->surface->events.configure,
+                                   [this](void* data) { send_owed_answer(static_cast<wlr_xdg_surface_configure*>(data)); });
         destroy_.connect(&decoration->events.destroy, [this, &owner](void*) {
             // No decoration object: the client draws its own from its next commit on.
             if (View* view = View::from(decoration_->surface))
@@ -74,10 +82,26 @@ private:
             view->set_server_decorated(server_side_);
     }
 
+    // Runs after wlroots' own listener: if that queued no decoration configure for this surface configure, kiln
+    // sends the mode it scheduled.
+    void send_owed_answer(wlr_xdg_surface_configure* configure)
+    {
+        if (!answer_owed_)
+            return;
+        answer_owed_ = false;
+        wlr_xdg_toplevel_decoration_v1_configure* queued;
+        wl_list_for_each(queued, &decoration_->configure_list, link)
+            if (queued->surface_configure == configure)
+                return;
+        zxdg_toplevel_decoration_v1_send_configure(decoration_->resource, decoration_->scheduled_mode);
+    }
+
     wlr_xdg_toplevel_decoration_v1* decoration_;
     bool server_side_ = false;
+    bool answer_owed_ = false;  // a client request not yet answered by a configure
 
     wl::Listener request_mode_;
+    wl::Listener surface_configure_;
     wl::Listener destroy_;
 };
 
@@ -130,6 +154,7 @@ Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
         kde_decorations_.push_back(std::make_unique<KdeDecoration>(*this, static_cast<wlr_server_decoration*>(data)));
     });
     wlr_xdg_decoration_manager_v1* xdg = wlr_xdg_decoration_manager_v1_create(display);
+    xdg_rules_ = std::make_unique<XdgDecorationRules>(display, xdg);
     new_toplevel_decoration_.connect(&xdg->events.new_toplevel_decoration, [this](void* data) {
         toplevels_.push_back(
             std::make_unique<XdgToplevel>(*this, static_cast<wlr_xdg_toplevel_decoration_v1*>(data)));

@@ -226,10 +226,13 @@ void LayerShell::update_keyboard(wlr_surface* leaving)
             server_.seat().focus_keyboard(grab);
         return;
     }
-    // The keyboard was on a layer surface that no longer holds it (unmapped, gone, or no longer exclusive after
-    // another grab ended): back to the windows.
-    if (!focused || (leaving && focused == leaving) ||
-        (wlr_surface_is_layer_surface(focused) && !wlr_layer_surface_v1_from_wlr_surface(focused)))
+    // The keyboard was on a layer surface that no longer holds it (unmapped, gone, set to no keyboard
+    // interactivity, or no longer exclusive after another grab ended): back to the windows.
+    wlr_layer_surface_v1* layer = focused && wlr_surface_is_layer_surface(focused)
+                                      ? wlr_layer_surface_v1_from_wlr_surface(focused)
+                                      : nullptr;
+    if (!focused || (leaving && focused == leaving) || (wlr_surface_is_layer_surface(focused) && !layer) ||
+        (layer && layer->current.keyboard_interactive == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE))
         server_.focus_top_view();
 }
 

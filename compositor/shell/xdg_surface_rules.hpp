@@ -1,13 +1,22 @@
 // XdgSurfaceRules: xdg-shell errors wlroots 0.15 does not raise, raised before libwayland dispatches the request.
 #pragma once
 
+#include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
+
+#include <memory>
+#include <unordered_map>
 
 namespace kiln::compositor {
 
-// - xdg_wm_base.get_xdg_surface on a wl_surface that has a buffer attached or committed: invalid_surface_state.
-// (A buffer attached before the first configure is refused at its commit, by wlroots, not at the attach: clients
-// that attach early and commit after acking the configure, wlcs's own layer-shell helper among them, keep working.)
+// - xdg_wm_base.get_xdg_surface on a wl_surface that has a buffer attached or committed: invalid_surface_state; on
+//   one that has a role other than xdg-shell's (a subsurface, a cursor, a layer surface): role.
+// - wl_surface.attach of a buffer to an xdg_surface's wl_surface before kiln sent that xdg_surface any configure:
+//   unconfigured_buffer at the attach. A buffer attached once a configure was sent and committed before it is acked
+//   is refused at its commit, by wlroots: clients that attach on receiving the configure and commit after acking
+//   it keep working.
+// - xdg_toplevel.set_parent to the toplevel itself or to one of its descendants: invalid_parent (a cycle would
+//   leave the windows with no root to stack by).
 class XdgSurfaceRules {
 public:
     // Watches every request on `display`; must be destroyed before the display.
@@ -18,8 +27,12 @@ public:
 
 private:
     static void on_message(void* data, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
+    void check_attach(const wl_protocol_logger_message* message) const;
 
     wl_protocol_logger* logger_ = nullptr;
+    // Clients that made an xdg_surface, until they disconnect: only their role-less surfaces can be one's, so the
+    // attaches of others (Xwayland's, before wlroots pairs its surfaces) are not looked into.
+    std::unordered_map<wl_client*, std::unique_ptr<wl::Listener>> xdg_clients_;
 };
 
 }  // namespace kiln::compositor

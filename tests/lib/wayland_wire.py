@@ -15,6 +15,8 @@ import time
 FD_EVENTS = {
     ("wl_keyboard", 0): 1,                       # keymap
     ("zwp_primary_selection_source_v1", 0): 1,   # send
+    ("wl_data_source", 1): 1,                    # send
+    ("zwlr_data_control_source_v1", 0): 1,       # send
 }
 
 

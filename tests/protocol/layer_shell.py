@@ -216,6 +216,14 @@ def keyboard(kiln):
         check([e for e in conn.events if e.obj == keyboard and e.opcode == 1] == [],
               "a click on the surface without interactivity does not")
 
+        # The focused panel gives up keyboard interactivity: it loses the keyboard at that commit, to a window.
+        conn.take(keyboard)
+        conn.send(panel.layer_surface, 4, ("u", INTERACTIVITY_NONE))  # set_keyboard_interactivity
+        conn.send(panel.surface, 6)
+        left = conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 2)
+        check(left.args("uo")[1] == panel.surface, "a panel set to no keyboard interactivity loses the keyboard")
+        check(entered() in (window.surface, other.surface), "... and a window gets it")
+
 
 def popup(kiln):
     with Connection(kiln.client_env) as conn:

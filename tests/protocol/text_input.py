@@ -4,7 +4,9 @@ method, which hears its surrounding text and content type; the input method's co
 cursor and deletion reach the window, each closed by done; its popup sits under the window's text cursor; its keyboard
 grab hears keys first and what it types back through its virtual keyboard reaches the window; focus moving to another
 window deactivates it; a second input method is unavailable; a text input without focus activates nothing; the input
-method going away while active leaves the window usable (leave, keys arrive) and a new one takes over;
+method going away while active leaves the window usable (keys arrive) and a new one takes over at once;
+text inputs are entered and left with the keyboard focus before any input method runs, and one that binds later is
+activated by the focused, enabled text input;
 [security] restrict=input-method hides the global from clients kiln did not start."""
 import queue
 import subprocess
@@ -213,22 +215,25 @@ def focus_and_errors(kiln, im, a, keys):
     check(not any(line.startswith(("preedit", "commit_string", "enter")) for line in a.since(mark_a)),
           f"the unfocused window hears nothing ({a.since(mark_a)})")
 
-    # The input method goes away while active: B's text input leaves and B reads its keys itself again.
+    # The input method goes away while active: B keeps its text input's focus and reads its keys itself again.
     mark_b = b.mark()
     im.quit()
-    b.wait("leave", mark_b)
     keys.tap(KEY_A)
     b.wait(f"key {KEY_A} 1", mark_b)
-    check(True, "the input method quitting while active leaves the window its keys (and a leave)")
+    check("leave" not in b.since(mark_b), f"the input method quitting while active leaves the window its keys, "
+          f"its text input still entered ({b.since(mark_b)})")
 
     third = LoggedClient(kiln, "kiln-input-method-client")
     third.wait("ready")
-    b.wait("enter", mark_b)
+    third.wait("done")
+    got = third.since(0)
+    check("activate" in got and "surrounding world 2 2" in got and
+          got.index("activate") < got.index("surrounding world 2 2") < got.index("done"),
+          f"a new input method is activated at once by the still-enabled window ({got})")
     mark_im = third.mark()
     b.command("surrounding again 5")
     third.wait("done", mark_im)
-    check(third.since(mark_im)[0] == "activate" and "surrounding again 5 5" in third.since(mark_im),
-          f"a new input method is entered and activated by the still-enabled window ({third.since(mark_im)})")
+    check("surrounding again 5 5" in third.since(mark_im), f"and hears its next state ({third.since(mark_im)})")
 
     # The application dies with its text input active: the input method is deactivated, nothing dangles.
     mark_im = third.mark()
@@ -241,6 +246,49 @@ def focus_and_errors(kiln, im, a, keys):
     third.wait("surrounding back 4 4", mark_im)
     check(third.since(mark_im).count("activate") == 1, "the next window with focus activates it again")
     check(kiln.alive(), "kiln is still running")
+
+
+def input_method_later(kiln):
+    """Text-input enter and leave follow the keyboard focus before any input method runs; an input method bound
+    later is activated at once by the focused window's enabled text input, each state closed by done; the window's
+    disable, and its text input's destruction, deactivate it, each followed by done."""
+    a = LoggedClient(kiln, "kiln-text-input-client", "--color", WINDOW_A)
+    a.wait("keyboard_enter")
+    a.wait("enter")
+    check(True, "with no input method running, the focused window's text input is entered")
+    a.command("enable early 5 20 30 2 16")
+    b = LoggedClient(kiln, "kiln-text-input-client", "--color", WINDOW_B)
+    b.wait("enter")
+    a.wait("leave")
+    check(True, "focus moving to another window: the first text input leaves, the second enters (no input method)")
+    b.command("enable later 5 1 1 1 1")
+
+    mark_b = b.mark()
+    im = LoggedClient(kiln, "kiln-input-method-client")
+    im.wait("ready")
+    im.wait("done")
+    got = im.since(0)
+    check(got.count("activate") == 1 and got.index("activate") < got.index("surrounding later 5 5") < got.index("done")
+          and not any("early" in line for line in got),
+          f"an input method bound after the focus is activated by the focused, enabled text input ({got})")
+    check("leave" not in b.since(mark_b) and "enter" not in b.since(mark_b),
+          f"the focused window's text input stays entered ({b.since(mark_b)})")
+
+    mark_im = im.mark()
+    b.command("disable")
+    im.wait("done", mark_im)
+    check(im.since(mark_im)[:2] == ["deactivate", "done"], f"disable: deactivate, then done ({im.since(mark_im)})")
+    mark_im = im.mark()
+    b.command("enable again 5 1 1 1 1")
+    im.wait("done", mark_im)
+    check(im.since(mark_im)[0] == "activate", f"enabled again: activate ({im.since(mark_im)})")
+    mark_im = im.mark()
+    b.proc.kill()
+    im.wait("done", mark_im)
+    check(im.since(mark_im)[:2] == ["deactivate", "done"],
+          f"the text input destroyed with its client: deactivate, then done ({im.since(mark_im)})")
+    im.quit()
+    a.quit()
 
 
 def restricted():
@@ -264,6 +312,8 @@ def restricted():
 
 
 def main():
+    with Kiln() as kiln:
+        input_method_later(kiln)
     with Kiln() as kiln:
         im, a, keys = relay(kiln)
         focus_and_errors(kiln, im, a, keys)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, run_test  # noqa: E402
-from wayland_wire import Connection, Toplevel  # noqa: E402
+from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
 
 SEAT_TOUCH = 4
 DOWN, UP, MOTION, FRAME, CANCEL = range(5)  # wl_touch events
@@ -164,6 +164,40 @@ def main():
         injector.up(4)
         injector.frame()
         check(opcodes(b.events()) == [UP, FRAME], "and up")
+
+        # A window destroyed (its client still connected) while a finger is down on it: the client hears the point
+        # end (up or cancel) at once, so it holds no touch on a surface that is gone; the finger's later up is
+        # harmless. Twice: a toplevel, then a subsurface covering its parent.
+        for case in ("toplevel", "subsurface"):
+            d = TouchClient(kiln, 0xff0000ff, (60, 60))
+            target = d.window.surface
+            if case == "subsurface":
+                compositor = d.conn.bind("wl_compositor", 4)
+                subcompositor = d.conn.bind("wl_subcompositor", 1)
+                target = d.conn.create("wl_surface", compositor, 0)
+                d.conn.create("wl_subsurface", subcompositor, 1, ("o", target), ("o", d.window.surface))
+                d.conn.send(target, 1, ("o", shm_buffer(d.conn, 60, 60, 0xffffff00)), ("i", 0), ("i", 0))
+                d.conn.send(target, 2, ("i", 0), ("i", 0), ("i", 60), ("i", 60))
+                d.conn.send(target, 6)
+                d.window.commit()  # the subsurface's position and buffer apply with its parent's commit
+            color = 0xffffff00 if case == "subsurface" else 0xff0000ff
+            shot = kiln.wait_for(lambda: (s := kiln.screenshot()) and s.count(
+                ((color >> 16) & 0xff, (color >> 8) & 0xff, color & 0xff), step=2) > 100 and s, f"the {case} shown")
+            injector.down(8, *pixel_of(shot, color))
+            injector.frame()
+            got = d.events()
+            check(opcodes(got) == [DOWN, FRAME] and got[0][1].args("uuoiff")[2] == target,
+                  f"{case}: a point goes down on it ({opcodes(got)})")
+            if case == "toplevel":
+                d.conn.send(d.window.toplevel, 0)
+                d.conn.send(d.window.xdg_surface, 0)
+            d.conn.send(target, 0)  # wl_surface.destroy
+            got = opcodes(d.events())
+            check(UP in got or CANCEL in got, f"{case}: destroying the surface ends its touch point ({got})")
+            injector.up(8)
+            injector.frame()
+            check(d.events() == [], f"{case}: the finger's up afterwards sends nothing more")
+            d.close()
 
         # A touch point whose window closes while down: its up is harmless.
         injector.down(6, *on_a)

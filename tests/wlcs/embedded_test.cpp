@@ -10,6 +10,7 @@
 
 #include <linux/input-event-codes.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 extern char** environ;
@@ -334,4 +336,40 @@ TEST_CASE("a client added by fd sees the host's devices, and pointer and touch r
     // A stopped server takes no clients and no input, and does not block.
     CHECK(kiln.add_client() < 0);
     kiln.pointer_move_to(1, 1);
+}
+
+// libwayland guards each shm access with a SIGBUS handler it installs once per process; kiln's upload must run under
+// that guard in every embedded server, not only the first (a truncated pool would otherwise kill the host).
+TEST_CASE("a buffer from a truncated wl_shm pool is the buffer's invalid_fd, in a second embedded server too")
+{
+    for (int instance = 0; instance < 2; ++instance) {
+        EmbeddedServer kiln(small_output());
+        std::string error;
+        REQUIRE(kiln.start(error));
+        const int fd = kiln.add_client();
+        REQUIRE(fd >= 0);
+        TestClient client(fd);
+        client.map_window(100, 80);
+
+        const int32_t size = 100 * 80 * 4;
+        const int file = memfd_create("kiln-embedded-truncated", MFD_CLOEXEC);
+        REQUIRE(file >= 0);
+        REQUIRE(ftruncate(file, size) == 0);
+        wl_shm_pool* pool = wl_shm_create_pool(client.shm, file, size);
+        wl_buffer* buffer = wl_shm_pool_create_buffer(pool, 0, 100, 80, 400, WL_SHM_FORMAT_XRGB8888);
+        wl_shm_pool_destroy(pool);
+        REQUIRE(wl_display_roundtrip(client.display) >= 0);
+        REQUIRE(ftruncate(file, 12) == 0);
+        close(file);
+        wl_surface_attach(client.surface, buffer, 0, 0);
+        wl_surface_damage(client.surface, 0, 0, 100, 80);
+        wl_surface_commit(client.surface);
+        for (int i = 0; i < 50 && wl_display_roundtrip(client.display) >= 0; ++i) {
+        }
+        const wl_interface* interface = nullptr;
+        CHECK(wl_display_get_error(client.display) == EPROTO);
+        CHECK(wl_display_get_protocol_error(client.display, &interface, nullptr) == WL_SHM_ERROR_INVALID_FD);
+        CHECK(interface == &wl_buffer_interface);
+        kiln.stop();
+    }
 }

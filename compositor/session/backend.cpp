@@ -75,7 +75,7 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
         if (!backend)
             error = "cannot connect to the Wayland compositor at WAYLAND_DISPLAY";
         else
-            wlr_wl_output_create(backend);  // before start this asks for one window once the backend runs
+            wlr_wl_output_create(backend);  // before start this asks for one window once the backend runs (and is null)
         break;
     case BackendChoice::x11:
         backend = wlr_x11_backend_create(display, nullptr);

@@ -27,6 +27,9 @@ def main():
         skip("Xwayland is not installed: every kiln here runs without it")
     if os.geteuid() != 0 or not shutil.which("unshare"):
         skip("hiding Xwayland from kiln alone needs root and unshare (a private mount namespace)")
+    probe = subprocess.run(["unshare", "--mount", "--", "true"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        skip(f"no private mount namespace here: {probe.stderr.strip()}")
     with tempfile.TemporaryDirectory(prefix="kiln-env-xwayland-") as tmp:
         empty = Path(tmp) / "no-xwayland"
         empty.write_text("")

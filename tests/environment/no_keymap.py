@@ -55,4 +55,5 @@ def main():
                   f"and one warning says the default is used ({warnings})")
 
 
-run_test(main)
+if __name__ == "__main__":
+    run_test(main)

@@ -17,8 +17,11 @@ X11_CLIENT = os.environ.get("KILN_X11_CLIENT", client_binary("kiln-x11-client"))
 
 def xwayland_path():
     """Where wlroots runs Xwayland from: xwayland.pc's path, as wlroots was built with it."""
-    found = subprocess.run(["pkg-config", "--variable=xwayland", "xwayland"], capture_output=True, text=True)
-    return found.stdout.strip() or shutil.which("Xwayland")
+    if shutil.which("pkg-config"):
+        found = subprocess.run(["pkg-config", "--variable=xwayland", "xwayland"], capture_output=True, text=True)
+        if found.stdout.strip():
+            return found.stdout.strip()
+    return shutil.which("Xwayland")
 
 
 def main():

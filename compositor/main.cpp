@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <pthread.h>
 
 namespace {
@@ -77,9 +78,7 @@ std::optional<kiln::compositor::Options> reread_config(int argc, const char* con
     return parsed.options;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[])
+int run_kiln(int argc, char* argv[])
 {
     using namespace kiln::compositor;
     FailureLog start_log;
@@ -185,4 +184,19 @@ int main(int argc, char* argv[])
         }
     }
     return status;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[])
+{
+    // An exception that reaches here (memory, a filesystem call that throws) is one line and exit 1, not an abort.
+    try {
+        return run_kiln(argc, argv);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "kiln: cannot go on: %s\n", error.what());
+    } catch (...) {
+        std::fprintf(stderr, "kiln: cannot go on: an unknown exception\n");
+    }
+    return 1;
 }

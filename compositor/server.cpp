@@ -17,6 +17,7 @@
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
+#include "renderer/cache/disk_tier.hpp"
 #include "renderer/cache/display_profile_file.hpp"
 #include "renderer/cache/driver_fingerprint.hpp"
 #include "renderer/cache/driver_shader_cache.hpp"
@@ -26,6 +27,7 @@
 #include "compositor/input/idle.hpp"
 #include "compositor/protocols/ext_idle_notify_v1.hpp"
 #include "compositor/protocols/security_context_v1.hpp"
+#include "compositor/input/keymap.hpp"
 #include "compositor/input/relative_pointer.hpp"
 #include "compositor/input/test_input.hpp"
 #include "compositor/input/virtual_input.hpp"
@@ -35,6 +37,7 @@
 #include "compositor/shell/xdg_activation.hpp"
 #include "compositor/session/spawn.hpp"
 #include "compositor/session/startup_commands.hpp"
+#include "compositor/session/wayland_socket.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
 #include "compositor/shell/toplevel.hpp"
@@ -52,6 +55,7 @@
 
 #include <csignal>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -60,9 +64,22 @@ namespace kiln::compositor {
 
 namespace {
 
-cache::CacheOptions cache_options(const Options& options)
+// Whether kiln can write in `root` (or make it: the nearest folder that exists is writable). A cache folder it cannot
+// use is reported once, by the program cache; the display profile then goes uncached without lines of its own.
+bool cache_folder_writable(const std::filesystem::path& root)
+{
+    std::error_code ec;
+    std::filesystem::path folder = root;
+    while (!folder.empty() && !std::filesystem::exists(folder, ec) && folder.has_parent_path() &&
+           folder.parent_path() != folder)
+        folder = folder.parent_path();
+    return std::filesystem::is_directory(folder, ec) && access(folder.c_str(), W_OK | X_OK) == 0;
+}
+
+cache::CacheOptions cache_options(const Options& options, std::function<void(const std::string&)> log = {})
 {
     cache::CacheOptions out;
+    out.log = std::move(log);
     out.user_dir = options.cache_dir.empty() ? cache::default_user_cache_dir() : std::filesystem::path(options.cache_dir);
     out.system_dir = options.system_cache_dir;
     return out;
@@ -74,7 +91,8 @@ Server::Server(const Options& options, Stats& stats)
     : options_(options),
       stats_(stats),
       display_(wl_display_create()),
-      programs_(std::make_unique<cache::TieredProgramCache>(cache_options(options)))
+      programs_(std::make_unique<cache::TieredProgramCache>(
+          cache_options(options, [this](const std::string& message) { cache_log(message); })))
 {
     stats_.add_provider([this](Stats& s) { report_stats(s); });
 }
@@ -150,6 +168,18 @@ Server::~Server()
         wl_display_destroy(display_);
 }
 
+void Server::cache_log(const std::string& message) const
+{
+    // The disk tier says once that it cannot write its folder (a full disk); the precompile list failing to save
+    // there has the same cause, so it goes to the debug log instead of being a second warning.
+    const cache::DiskTier* tier = programs_ ? programs_->user_tier() : nullptr;
+    if (tier && !tier->writable() && message.starts_with("program cache: cannot save ")) {
+        wlr_log(WLR_DEBUG, "kiln: %s", message.c_str());
+        return;
+    }
+    std::fprintf(stderr, "kiln: %s\n", message.c_str());
+}
+
 bool Server::create_renderer(std::string& error)
 {
     const int drm_fd = wlr_backend_get_drm_fd(backend_);
@@ -158,7 +188,10 @@ bool Server::create_renderer(std::string& error)
     const std::filesystem::path cache_root = cache_options(options_).user_dir;
     std::optional<renderer::DisplayProfile> cached;
     cache::Sha1 key{};
-    if (!cache_root.empty()) {
+    std::error_code ec;
+    const bool cache_usable = !cache_root.empty() && cache_folder_writable(cache_root);
+    const bool cache_readable = !cache_root.empty() && (cache_usable || std::filesystem::is_directory(cache_root, ec));
+    if (cache_readable) {
         const auto start = Stats::Clock::now();
         key = cache::driver_fingerprint_key(cache::driver_fingerprint(drm_fd));
         std::string why;
@@ -178,9 +211,9 @@ bool Server::create_renderer(std::string& error)
         return false;
     }
     renderer_ = bridge_->wlr();
-    display_profile_source_ = cached ? "cached" : cache_root.empty() ? "probed" : "probed, stored";
-    auto remember = [this, cache_root, key, cached] {
-        if (cache_root.empty() || (cached && cached->same_as(bridge_->profile())))
+    display_profile_source_ = cached ? "cached" : !cache_usable ? "probed" : "probed, stored";
+    auto remember = [this, cache_root, cache_usable, key, cached] {
+        if (!cache_usable || (cached && cached->same_as(bridge_->profile())))
             return;
         std::string why;
         if (!cache::store_display_profile(cache_root, key, bridge_->profile(), why)) {
@@ -203,6 +236,11 @@ bool Server::start(std::string& error)
 {
     if (!display_) {
         error = "cannot create the Wayland display";
+        return false;
+    }
+    // Every keyboard needs a keymap (clients crash on keys without one): without xkeyboard-config there is none.
+    if (std::string problem = default_keymap_problem(); !problem.empty()) {
+        error = problem;
         return false;
     }
     const BackendChoice choice = resolve_backend(options_.backend);
@@ -289,14 +327,35 @@ bool Server::start(std::string& error)
         if (drm_syncobj_)
             acquire_fences_->set_explicit_sync([this](wlr_surface* s) { return drm_syncobj_->is_explicit(s); });
     }
+    // wlroots' *_create return null when memory or a global cannot be had: kiln says which and does not start.
+    auto made = [&error](const void* object, const char* what) {
+        if (!object)
+            error = std::string("cannot create ") + what;
+        return object != nullptr;
+    };
     compositor_ = wlr_compositor_create(display_, renderer_);
-    wlr_data_device_manager_create(display_);
+    if (!made(compositor_, "wl_compositor") ||
+        !made(wlr_data_device_manager_create(display_), "the data device manager"))
+        return false;
     layout_ = wlr_output_layout_create();
-    wlr_xdg_output_manager_v1_create(display_, layout_);
+    if (!made(layout_, "the output layout") ||
+        !made(wlr_xdg_output_manager_v1_create(display_, layout_), "the xdg-output manager"))
+        return false;
     scene_ = wlr_scene_create();
-    wlr_scene_attach_output_layout(scene_, layout_);
+    if (!made(scene_, "the scene"))
+        return false;
+    if (!wlr_scene_attach_output_layout(scene_, layout_)) {
+        error = "cannot attach the scene to the output layout";
+        return false;
+    }
     layers_ = SceneLayers::create(scene_);
+    if (!layers_.complete()) {
+        error = "cannot create the scene's layers";
+        return false;
+    }
     presentation_ = wlr_presentation_create(display_, backend_);
+    if (!made(presentation_, "wp_presentation"))
+        return false;
     viewporter_ = std::make_unique<Viewporter>(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
@@ -304,6 +363,9 @@ bool Server::start(std::string& error)
     // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
     wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);
     wlr_gamma_control_manager_v1* gamma_control = wlr_gamma_control_manager_v1_create(display_);
+    if (!made(screencopy, "the screencopy manager") || !made(export_dmabuf, "the export-dmabuf manager") ||
+        !made(gamma_control, "the gamma-control manager"))
+        return false;
     // Privileged globals: hidden from sandboxed clients (security contexts) always, from others under --restrict.
     privileged_ = std::make_unique<PrivilegedGlobals>(
         display_, [this](pid_t pid) { return startup_ && startup_->started(pid); }, options_.sandbox_grants);
@@ -410,14 +472,14 @@ bool Server::start(std::string& error)
         name = "";  // no socket: the host adds clients by fd
     } else if (!options_.socket.empty()) {
         if (wl_display_add_socket(display_, options_.socket.c_str()) != 0) {
-            error = "cannot listen on socket '" + options_.socket + "' (in use, or XDG_RUNTIME_DIR is not set)";
+            error = socket_problem(options_.socket);
             return false;
         }
         name = options_.socket.c_str();
     } else {
         name = wl_display_add_socket_auto(display_);
         if (!name) {
-            error = "cannot open a Wayland socket (is XDG_RUNTIME_DIR set and writable?)";
+            error = socket_problem("");
             return false;
         }
     }

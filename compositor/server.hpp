@@ -144,6 +144,8 @@ private:
     void start_background_prepare();
     void add_output(wlr_output* output);
     void report_stats(Stats& stats) const;
+    // The program cache's lines: on stderr, but a second one about a folder already reported goes to the debug log.
+    void cache_log(const std::string& message) const;
     // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
     // Returns whether it prepared one (and more may remain).
     bool prepare_programs(bool one_only);

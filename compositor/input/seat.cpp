@@ -79,21 +79,27 @@ public:
     // A virtual keyboard's keymap is its client's: kiln.ini's [keyboard] is not forced on it after creation.
     bool is_virtual() const { return wlr_input_device_get_virtual_keyboard(device_) != nullptr; }
 
-    // [keyboard]'s keymap (xkbcommon's default when it cannot be made, reported once) and repeat.
+    // [keyboard]'s keymap (xkbcommon's default when it cannot be made, reported once) and repeat. Should the keymap
+    // files go while kiln runs (the package removed before a reload or a new keyboard), the keyboard keeps the
+    // keymap it has; the start-up made sure there was one to begin with.
     void apply(const KeyboardSettings& settings)
     {
-        xkb_context* context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+        xkb_context* context = new_xkb_context();
         xkb_keymap* keymap = compile_keymap(context, settings);
         if (!keymap) {
-            if (!seat_.keymap_reported_)
-                std::fprintf(stderr, "kiln: %s; using its default\n", keymap_problem(settings).c_str());
+            if (!seat_.keymap_reported_) {
+                const std::string fallback = context ? "using its default" : "keeping the keymap it has";
+                std::fprintf(stderr, "kiln: %s; %s\n", keymap_problem(settings).c_str(), fallback.c_str());
+            }
             seat_.keymap_reported_ = true;
-            keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
+            if (context)
+                keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
         }
         if (keymap)
             wlr_keyboard_set_keymap(device_->keyboard, keymap);
         xkb_keymap_unref(keymap);
-        xkb_context_unref(context);
+        if (context)
+            xkb_context_unref(context);
         wlr_keyboard_set_repeat_info(device_->keyboard, settings.repeat_rate, settings.repeat_delay);
     }
 

@@ -78,7 +78,7 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
             error = "cannot connect to the Wayland compositor at WAYLAND_DISPLAY";
         else
             for (int32_t i = 0; i < options.backend_outputs; ++i)
-                wlr_wl_output_create(backend);  // before start this asks for one window each once the backend runs
+                wlr_wl_output_create(backend);  // before start this asks for one window each once the backend runs (and is null)
         break;
     case BackendChoice::x11:
         backend = wlr_x11_backend_create(display, nullptr);

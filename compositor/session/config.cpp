@@ -688,7 +688,14 @@ void apply_config_file(const std::filesystem::path& path, Options& options, std:
         problems.push_back({path.string(), 0, std::string("cannot read: ") + std::strerror(errno)});
         return;
     }
-    apply_config_text(text.str(), path.string(), options, problems);
+    const std::string content = text.str();
+    // Text never holds a NUL byte: a binary file (an image or random bytes saved by mistake) is one problem, not a
+    // warning for each of its thousand "lines".
+    if (const size_t nul = content.find('\0'); nul != std::string::npos) {
+        problems.push_back({path.string(), 0, "not a text file (a NUL byte at offset " + std::to_string(nul) + ")"});
+        return;
+    }
+    apply_config_text(content, path.string(), options, problems);
 }
 
 std::vector<std::filesystem::path> config_candidates(const EnvLookup& getenv)

@@ -3,6 +3,7 @@
 
 #include "compositor/wlr.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace kiln::compositor {
@@ -30,6 +31,13 @@ struct SceneLayers {
 
     // Every tree but the lock's: what a locked session hides.
     auto unlocked() const { return std::array{background, bottom, windows, top, fullscreen, overlay, layer_popups}; }
+
+    // Whether wlroots made every tree (it returns null when memory runs out).
+    bool complete() const
+    {
+        const auto trees = unlocked();
+        return lock && std::all_of(trees.begin(), trees.end(), [](wlr_scene_tree* tree) { return tree != nullptr; });
+    }
 };
 
 }  // namespace kiln::compositor

@@ -51,6 +51,18 @@ double channel(uint32_t rgb, int shift)
     return static_cast<double>((rgb >> shift) & 0xff) / 255.0;
 }
 
+// How many characters of UTF-8 `text` are not white space: the ones that need a glyph. Text that is not UTF-8 (an X
+// client's Latin-1 title) counts every byte, so its boxes still show.
+int visible_characters(const std::string& text)
+{
+    if (!g_utf8_validate(text.c_str(), static_cast<gssize>(text.size()), nullptr))
+        return static_cast<int>(text.size());
+    int count = 0;
+    for (const char* c = text.c_str(); *c; c = g_utf8_next_char(c))
+        count += g_unichar_isspace(g_utf8_get_char(c)) ? 0 : 1;
+    return count;
+}
+
 }  // namespace
 
 wlr_buffer* render_title(const std::string& title, int width, int height, uint32_t background_rgb)
@@ -76,9 +88,13 @@ wlr_buffer* render_title(const std::string& title, int width, int height, uint32
     int text_width = 0;
     int text_height = 0;
     pango_layout_get_pixel_size(layout, &text_width, &text_height);
-    cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
-    cairo_move_to(cr, 0, (height - text_height) / 2.0);
-    pango_cairo_show_layout(cr, layout);
+    // With no font for any of its characters (a system with no fonts at all) Pango would draw a box per character:
+    // the title bar stays plain instead.
+    if (pango_layout_get_unknown_glyphs_count(layout) < visible_characters(title)) {
+        cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
+        cairo_move_to(cr, 0, (height - text_height) / 2.0);
+        pango_cairo_show_layout(cr, layout);
+    }
     g_object_unref(layout);
     cairo_destroy(cr);
     cairo_surface_flush(surface);

@@ -297,6 +297,19 @@ TEST_CASE("files: a missing one and a directory are one problem each")
     CHECK(options.keyboard.layout == "fr");
     REQUIRE(problems.size() == 1);
     CHECK(describe(problems[0]).starts_with(file.string() + ":4: "));
+
+    // A binary file is one problem and none of its settings, not one problem per "line".
+    problems.clear();
+    Options untouched;
+    std::string bytes = "[keyboard]\nkeymap_layout=de\n";
+    bytes += '\0';
+    bytes += "\x89PNG\n";
+    const auto binary = dir.write("binary.ini", bytes);
+    apply_config_file(binary, untouched, problems);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].line == 0);
+    CHECK(describe(problems[0]) == binary.string() + ": not a text file (a NUL byte at offset 28)");
+    CHECK(untouched.keyboard.layout.empty());
 }
 
 TEST_CASE("flags win over the file; -s and --restrict add to it")

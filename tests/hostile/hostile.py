@@ -40,8 +40,9 @@ GROUPS = {
         "popup-parent-destroyed": "protocol-error xdg_surface 3",
         # wl_surface.defunct_role_object on a surface the client already destroyed, so it names no interface.
         "popup-surface-destroyed": "protocol-error ? 4",
-        # xdg_wm_base v2 has no invalid_parent error: a cycle or a vanished parent is the client's own business.
-        "set-parent-self": CONNECTED,
+        # A window its own parent is xdg_toplevel.invalid_parent (kiln's check: wlroots 0.15 has none); a parent
+        # that vanished is the client's own business.
+        "set-parent-self": "protocol-error xdg_toplevel 1",
         "set-parent-destroyed": CONNECTED,
     },
     "shm": {
@@ -61,12 +62,13 @@ GROUPS = {
         "geometry-negative": "protocol-error xdg_surface 4294967295",
         "scale-huge": CONNECTED,
         "viewport-huge-destination": CONNECTED,
-        # wp_viewport.out_of_buffer is due here; wlroots 0.15 does not check it (GL clamps the sampling).
-        "viewport-source-outside": CONNECTED,
+        # wp_viewport.out_of_buffer at the commit (kiln's own wp_viewporter: wlroots 0.15 did not check it).
+        "viewport-source-outside": "protocol-error wp_viewport 2",
         "scale-zero": "protocol-error wl_surface 0",  # invalid_scale
         "transform-invalid": "protocol-error wl_surface 1",  # invalid_transform
-        # wlroots 0.15 posts the role conflict with xdg_wm_base.error.role's code (0) on the xdg_surface.
-        "subsurface-then-xdg": "protocol-error xdg_surface 0",
+        # xdg_wm_base.role, on the xdg_wm_base, as the protocol says (kiln checks it before wlroots 0.15, which posted
+        # the code on the new xdg_surface).
+        "subsurface-then-xdg": "protocol-error xdg_wm_base 0",
         "subsurface-cycle": "protocol-error wl_subcompositor 0",  # bad_surface: a parent may not be a descendant
         "two-roles": "protocol-error xdg_surface 2",  # already_constructed
         "buffer-destroyed-while-shown": CONNECTED,

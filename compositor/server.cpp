@@ -12,6 +12,7 @@
 #include "compositor/protocols/privileged_globals.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
+#include "compositor/protocols/xdg_system_bell_v1.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/display_profile_file.hpp"
@@ -111,6 +112,7 @@ Server::~Server()
     shm_validation_.reset();
     privileged_.reset();
     single_pixel_buffer_.reset();
+    system_bell_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -327,6 +329,7 @@ bool Server::start(std::string& error)
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.
     xdg_foreign_ = std::make_unique<XdgForeign>(display_);
+    system_bell_ = std::make_unique<XdgSystemBellV1>(display_, options_.bell_command);
     // Embedded, the host owns the process and its environment: no X display of kiln's.
     if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
         std::string xwayland_error;
@@ -582,6 +585,7 @@ void Server::reload(const Options& options)
     options_.background = options.background;
     options_.outputs = options.outputs;
     options_.decorations = options.decorations;
+    options_.bell_command = options.bell_command;
     seat_->reload();
     if (decorations_)
         decorations_->set_mode(options_.decorations.mode);
@@ -725,6 +729,11 @@ void Server::report_stats(Stats& stats) const
         stats.set("buffers.dmabuf_buffers_created", linux_dmabuf_ ? linux_dmabuf_->buffers_created() : 0);
         stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);
         stats.set("protocols.linux_dmabuf_version", uint64_t{linux_dmabuf_ ? linux_dmabuf_->version() : 0});
+    }
+    if (system_bell_) {
+        stats.set("bell.rings", system_bell_->rings());
+        stats.set("bell.window_rings", system_bell_->window_rings());
+        stats.set("bell.commands_run", system_bell_->commands_run());
     }
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);

@@ -53,6 +53,7 @@ class XdgShell;
 class XdgSurfaceRules;
 class Xwayland;
 class SinglePixelBufferV1;
+class XdgSystemBellV1;
 class XdgForeign;
 class SessionActivity;
 
@@ -191,6 +192,7 @@ private:
     std::unique_ptr<StartupCommands> startup_;
     std::unique_ptr<Xwayland> xwayland_;
     std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
+    std::unique_ptr<XdgSystemBellV1> system_bell_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

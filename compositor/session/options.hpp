@@ -58,6 +58,7 @@ struct Options {
     std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
     XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode
     DecorationSettings decorations;     // kiln.ini [decorations]
+    std::string bell_command;           // kiln.ini [bell] command: run when a client rings the bell; empty: none
     std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;

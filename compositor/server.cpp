@@ -13,6 +13,7 @@
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/xdg_system_bell_v1.hpp"
+#include "compositor/protocols/xdg_dialog_v1.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/display_profile_file.hpp"
@@ -94,6 +95,7 @@ Server::~Server()
     layer_shell_.reset();
     relative_pointer_.reset();
     foreign_toplevels_.reset();
+    dialogs_.reset();
     toplevels_.reset();  // after the xdg and X11 windows it lists and the taskbar handles that follow them
     xdg_activation_.reset();
     xdg_foreign_.reset();
@@ -330,6 +332,7 @@ bool Server::start(std::string& error)
     // destroy_imported), a leak per import that LeakSanitizer reports.
     xdg_foreign_ = std::make_unique<XdgForeign>(display_);
     system_bell_ = std::make_unique<XdgSystemBellV1>(display_, options_.bell_command);
+    dialogs_ = std::make_unique<XdgDialogV1>(display_, *toplevels_);
     // Embedded, the host owns the process and its environment: no X display of kiln's.
     if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
         std::string xwayland_error;

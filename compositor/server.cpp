@@ -14,6 +14,9 @@
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/xdg_system_bell_v1.hpp"
 #include "compositor/protocols/xdg_dialog_v1.hpp"
+#include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
+#include "compositor/shell/title_text.hpp"
+#include "compositor/shell/view.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/display_profile_file.hpp"
@@ -96,6 +99,7 @@ Server::~Server()
     relative_pointer_.reset();
     foreign_toplevels_.reset();
     dialogs_.reset();
+    toplevel_icons_.reset();
     toplevels_.reset();  // after the xdg and X11 windows it lists and the taskbar handles that follow them
     xdg_activation_.reset();
     xdg_foreign_.reset();
@@ -333,6 +337,12 @@ bool Server::start(std::string& error)
     xdg_foreign_ = std::make_unique<XdgForeign>(display_);
     system_bell_ = std::make_unique<XdgSystemBellV1>(display_, options_.bell_command);
     dialogs_ = std::make_unique<XdgDialogV1>(display_, *toplevels_);
+    toplevel_icons_ = std::make_unique<XdgToplevelIconV1>(
+        display_, icon_size(ServerDecoration::title_height - ServerDecoration::border),
+        [](wlr_xdg_surface* xdg, std::shared_ptr<const TitleIcon> icon) {
+            if (View* view = View::from(xdg))
+                view->set_icon(std::move(icon));
+        });
     // Embedded, the host owns the process and its environment: no X display of kiln's.
     if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
         std::string xwayland_error;

@@ -55,6 +55,7 @@ class Xwayland;
 class SinglePixelBufferV1;
 class XdgSystemBellV1;
 class XdgDialogV1;
+class XdgToplevelIconV1;
 class XdgForeign;
 class SessionActivity;
 
@@ -195,6 +196,7 @@ private:
     std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
     std::unique_ptr<XdgSystemBellV1> system_bell_;
     std::unique_ptr<XdgDialogV1> dialogs_;
+    std::unique_ptr<XdgToplevelIconV1> toplevel_icons_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

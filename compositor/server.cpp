@@ -15,6 +15,8 @@
 #include "compositor/protocols/xdg_system_bell_v1.hpp"
 #include "compositor/protocols/xdg_dialog_v1.hpp"
 #include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
+#include "compositor/protocols/content_type_v1.hpp"
+#include "compositor/protocols/tearing_control_v1.hpp"
 #include "compositor/shell/title_text.hpp"
 #include "compositor/shell/view.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
@@ -100,6 +102,8 @@ Server::~Server()
     foreign_toplevels_.reset();
     dialogs_.reset();
     toplevel_icons_.reset();
+    content_type_.reset();
+    tearing_control_.reset();
     toplevels_.reset();  // after the xdg and X11 windows it lists and the taskbar handles that follow them
     xdg_activation_.reset();
     xdg_foreign_.reset();
@@ -290,6 +294,8 @@ bool Server::start(std::string& error)
     presentation_ = wlr_presentation_create(display_, backend_);
     wlr_viewporter_create(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
+    content_type_ = std::make_unique<ContentTypeV1>(display_);
+    tearing_control_ = std::make_unique<TearingControlV1>(display_);  // a hint kept; kiln keeps vsync
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
     // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
     wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);
@@ -743,6 +749,13 @@ void Server::report_stats(Stats& stats) const
         stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);
         stats.set("protocols.linux_dmabuf_version", uint64_t{linux_dmabuf_ ? linux_dmabuf_->version() : 0});
     }
+    if (content_type_) {
+        stats.set("surfaces.content_type_photo", content_type_->surfaces_with(1));
+        stats.set("surfaces.content_type_video", content_type_->surfaces_with(2));
+        stats.set("surfaces.content_type_game", content_type_->surfaces_with(3));
+    }
+    if (tearing_control_)
+        stats.set("surfaces.tearing_async", tearing_control_->surfaces_with(1));
     if (system_bell_) {
         stats.set("bell.rings", system_bell_->rings());
         stats.set("bell.window_rings", system_bell_->window_rings());

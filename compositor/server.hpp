@@ -56,6 +56,8 @@ class SinglePixelBufferV1;
 class XdgSystemBellV1;
 class XdgDialogV1;
 class XdgToplevelIconV1;
+class ContentTypeV1;
+class TearingControlV1;
 class XdgForeign;
 class SessionActivity;
 
@@ -197,6 +199,8 @@ private:
     std::unique_ptr<XdgSystemBellV1> system_bell_;
     std::unique_ptr<XdgDialogV1> dialogs_;
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons_;
+    std::unique_ptr<ContentTypeV1> content_type_;
+    std::unique_ptr<TearingControlV1> tearing_control_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

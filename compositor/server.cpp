@@ -17,6 +17,7 @@
 #include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
 #include "compositor/protocols/content_type_v1.hpp"
 #include "compositor/protocols/tearing_control_v1.hpp"
+#include "compositor/protocols/alpha_modifier_v1.hpp"
 #include "compositor/shell/title_text.hpp"
 #include "compositor/shell/view.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
@@ -135,6 +136,7 @@ Server::~Server()
     if (backend_)
         wlr_backend_destroy(backend_);
     outputs_.clear();
+    alpha_modifier_.reset();  // after the outputs whose frames ask it
     fence_events_.reset();  // after the outputs whose frames it watched
     // The scene's layout attachment listens to the layout, so the layout goes before the scene.
     if (layout_)
@@ -296,6 +298,11 @@ bool Server::start(std::string& error)
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     content_type_ = std::make_unique<ContentTypeV1>(display_);
     tearing_control_ = std::make_unique<TearingControlV1>(display_);  // a hint kept; kiln keeps vsync
+    // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
+    alpha_modifier_ = std::make_unique<AlphaModifierV1>(display_, [this](wlr_surface*) {
+        wlr_scene_output* scene_output;
+        wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
+    });
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
     // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
     wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);
@@ -494,7 +501,8 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
     if (!scene_output)
         scene_output = wlr_scene_output_create(scene_, output);
     outputs_.push_back(
-        std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_));
+        std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_,
+                                 [this](wlr_surface* surface) { return alpha_modifier_->alpha(surface); }));
 }
 
 void Server::usable_area_changed(wlr_output* output)

@@ -58,6 +58,7 @@ class XdgDialogV1;
 class XdgToplevelIconV1;
 class ContentTypeV1;
 class TearingControlV1;
+class AlphaModifierV1;
 class XdgForeign;
 class SessionActivity;
 
@@ -201,6 +202,7 @@ private:
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons_;
     std::unique_ptr<ContentTypeV1> content_type_;
     std::unique_ptr<TearingControlV1> tearing_control_;
+    std::unique_ptr<AlphaModifierV1> alpha_modifier_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

@@ -18,6 +18,7 @@
 #include "compositor/protocols/content_type_v1.hpp"
 #include "compositor/protocols/tearing_control_v1.hpp"
 #include "compositor/protocols/alpha_modifier_v1.hpp"
+#include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
 #include "compositor/shell/title_text.hpp"
 #include "compositor/shell/view.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
@@ -101,6 +102,7 @@ Server::~Server()
     layer_shell_.reset();
     relative_pointer_.reset();
     foreign_toplevels_.reset();
+    toplevel_list_.reset();
     dialogs_.reset();
     toplevel_icons_.reset();
     content_type_.reset();
@@ -344,6 +346,9 @@ bool Server::start(std::string& error)
     seat_->on_activity([this]() { idle_->activity(); });
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
     foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, *toplevels_, *this);
+    toplevel_list_ = std::make_unique<ExtForeignToplevelListV1>(display_, *toplevels_);
+    if (options_.restricts(PrivilegedProtocol::foreign_toplevel_list))
+        privileged_->hide(toplevel_list_->global());
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.

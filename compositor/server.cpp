@@ -19,6 +19,7 @@
 #include "compositor/protocols/tearing_control_v1.hpp"
 #include "compositor/protocols/alpha_modifier_v1.hpp"
 #include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
+#include "compositor/protocols/ext_data_control_v1.hpp"
 #include "compositor/shell/title_text.hpp"
 #include "compositor/shell/view.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
@@ -116,6 +117,7 @@ Server::~Server()
     decorations_.reset();
     test_input_.reset();
     virtual_input_.reset();
+    data_control_.reset();
     clipboard_.reset();
     acquire_fences_.reset();
     drm_syncobj_.reset();
@@ -333,6 +335,11 @@ bool Server::start(std::string& error)
     if (options_.restricts(PrivilegedProtocol::input_inhibit))
         privileged_->hide(seat_->input_inhibit_global());
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
+    data_control_ = std::make_unique<ExtDataControlV1>(display_, seat_->wlr());
+    if (options_.restricts(PrivilegedProtocol::data_control)) {
+        privileged_->hide(data_control_->global());
+        privileged_->hide(clipboard_->data_control_global());
+    }
     virtual_input_ = std::make_unique<VirtualInput>(display_, *seat_);
     if (options_.test_input) {
         // Any client could touch any window through it: tests only, never a real session.

@@ -60,6 +60,7 @@ class ContentTypeV1;
 class TearingControlV1;
 class AlphaModifierV1;
 class ExtForeignToplevelListV1;
+class ExtDataControlV1;
 class XdgForeign;
 class SessionActivity;
 
@@ -205,6 +206,7 @@ private:
     std::unique_ptr<TearingControlV1> tearing_control_;
     std::unique_ptr<AlphaModifierV1> alpha_modifier_;
     std::unique_ptr<ExtForeignToplevelListV1> toplevel_list_;
+    std::unique_ptr<ExtDataControlV1> data_control_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

@@ -7,7 +7,7 @@ Clipboard::Clipboard(wl_display* display, wlr_seat* seat) : seat_(seat)
 {
     // Both globals are freed by wlroots with the display.
     wlr_primary_selection_v1_device_manager_create(display);
-    wlr_data_control_manager_v1_create(display);
+    data_control_ = wlr_data_control_manager_v1_create(display);
     // A client asks through primary-selection; wlroots checked its serial and kiln, like for the clipboard, takes it.
     // (data-control sets the selection directly, without asking.)
     request_primary_.connect(&seat->events.request_set_primary_selection, [this](void* data) {

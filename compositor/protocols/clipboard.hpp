@@ -10,11 +10,14 @@ namespace kiln::compositor {
 class Clipboard {
 public:
     Clipboard(wl_display* display, wlr_seat* seat);
+    // wlr-data-control's global (privileged, like ext-data-control).
+    const wl_global* data_control_global() const { return data_control_->global; }
     Clipboard(const Clipboard&) = delete;
     Clipboard& operator=(const Clipboard&) = delete;
 
 private:
     wlr_seat* seat_;
+    wlr_data_control_manager_v1* data_control_;
     wl::Listener request_primary_;
 };
 

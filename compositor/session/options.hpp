@@ -30,11 +30,12 @@ enum class PrivilegedProtocol {
     export_dmabuf,
     input_inhibit,
     foreign_toplevel_list,
+    data_control,
 };
 // Their names, as --restrict and [security] restrict= take them.
 inline constexpr const char* privileged_protocol_names =
     "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf, input-inhibit, "
-    "foreign-toplevel-list";
+    "foreign-toplevel-list, data-control";
 // When Xwayland runs: on the first X11 connection (lazy), at start-up (eager), or never (off: no DISPLAY).
 enum class XwaylandMode { lazy, eager, off };
 

@@ -514,7 +514,7 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         scene_output = wlr_scene_output_create(scene_, output);
     outputs_.push_back(
         std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_,
-                                 [this](wlr_surface* surface) { return alpha_modifier_->alpha(surface); }));
+                                 [this](wlr_surface* surface) { return alpha_modifier_ ? alpha_modifier_->alpha(surface) : 1.0f; }));
 }
 
 void Server::usable_area_changed(wlr_output* output)

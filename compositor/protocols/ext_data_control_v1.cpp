@@ -310,7 +310,8 @@ ExtDataControlV1::~ExtDataControlV1()
 
 void ExtDataControlV1::bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 {
-    wl_resource* manager = wl_resource_create(client, &ext_data_control_manager_v1_interface, static_cast<int>(version), id);
+    wl_resource* manager =
+        wl_resource_create(client, &ext_data_control_manager_v1_interface, static_cast<int>(version), id);
     if (!manager) {
         wl_client_post_no_memory(client);
         return;
@@ -327,7 +328,8 @@ void ExtDataControlV1::bind(wl_client* client, void* data, uint32_t version, uin
             }
             wl_resource_set_implementation(source->resource, &source_requests, source, source_destroyed);
         },
-        .get_data_device = [](wl_client* client, wl_resource* manager, uint32_t id, wl_resource* seat_resource) noexcept {
+        .get_data_device = [](wl_client* client, wl_resource* manager, uint32_t id,
+                              wl_resource* seat_resource) noexcept {
             auto* self = static_cast<ExtDataControlV1*>(wl_resource_get_user_data(manager));
             auto* device = new Device();
             device->resource = wl_resource_create(client, &ext_data_control_device_v1_interface,

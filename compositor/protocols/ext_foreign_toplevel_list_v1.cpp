@@ -34,7 +34,8 @@ public:
 
     void add_handle(wl_resource* list)
     {
-        wl_resource* handle = wl_resource_create(wl_resource_get_client(list), &ext_foreign_toplevel_handle_v1_interface,
+        wl_resource* handle = wl_resource_create(wl_resource_get_client(list),
+                                                 &ext_foreign_toplevel_handle_v1_interface,
                                                  wl_resource_get_version(list), 0);
         if (!handle) {
             wl_resource_post_no_memory(list);
@@ -121,7 +122,8 @@ ExtForeignToplevelListV1::~ExtForeignToplevelListV1()
 
 void ExtForeignToplevelListV1::bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 {
-    wl_resource* list = wl_resource_create(client, &ext_foreign_toplevel_list_v1_interface, static_cast<int>(version), id);
+    wl_resource* list =
+        wl_resource_create(client, &ext_foreign_toplevel_list_v1_interface, static_cast<int>(version), id);
     if (!list) {
         wl_client_post_no_memory(client);
         return;

@@ -6,7 +6,6 @@
 
 #include "xdg-toplevel-icon-v1-protocol.h"
 
-#include <cstdlib>
 #include <cstring>
 #include <list>
 #include <map>
@@ -99,7 +98,8 @@ void add_buffer(wl_client*, wl_resource* resource, wl_resource* buffer, int32_t 
     }
     wl_shm_buffer* shm = wl_shm_buffer_get(buffer);
     if (!shm) {
-        wl_resource_post_error(resource, XDG_TOPLEVEL_ICON_V1_ERROR_INVALID_BUFFER, "the buffer is not a wl_shm buffer");
+        wl_resource_post_error(resource, XDG_TOPLEVEL_ICON_V1_ERROR_INVALID_BUFFER,
+                               "the buffer is not a wl_shm buffer");
         return;
     }
     const int width = wl_shm_buffer_get_width(shm);
@@ -145,15 +145,17 @@ const struct xdg_toplevel_icon_v1_interface icon_requests = {
 std::shared_ptr<const TitleIcon> choose(const Icon& icon, int size)
 {
     std::shared_ptr<const TitleIcon> best;
+    int best_side = 0;  // in logical pixels: a buffer's size over its scale
     for (const auto& [key, pixels] : icon.buffers) {
         if (!pixels)
             continue;
         const int side = key.first / key.second;
-        const int best_side = best ? best->size : 0;
         const bool larger_enough = side >= size && (best_side < size || side < best_side);
         const bool larger = best_side < size && side > best_side;
-        if (!best || larger_enough || larger)
+        if (!best || larger_enough || larger) {
             best = pixels;
+            best_side = side;
+        }
     }
     return best;
 }
@@ -217,7 +219,7 @@ void XdgToplevelIconV1::create_icon(wl_client* client, wl_resource* manager, uin
     wl_resource_set_implementation(icon->resource, &icon_requests, icon, icon_destroyed);
 }
 
-void XdgToplevelIconV1::set_icon(wl_client* client, wl_resource* manager, wl_resource* toplevel,
+void XdgToplevelIconV1::set_icon(wl_client*, wl_resource* manager, wl_resource* toplevel,
                                  wl_resource* icon_resource) noexcept
 {
     auto* self = static_cast<XdgToplevelIconV1*>(wl_resource_get_user_data(manager));
@@ -253,7 +255,6 @@ void XdgToplevelIconV1::set_icon(wl_client* client, wl_resource* manager, wl_res
         wl_resource_add_destroy_listener(toplevel, &pending->toplevel_destroyed);
         it->second = std::move(pending);
     }
-    (void)client;
     it->second->icon = std::move(pixels);
     it->second->waiting = true;
 }

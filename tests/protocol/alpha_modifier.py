@@ -50,7 +50,8 @@ def in_mode(mode):
             conn.roundtrip()
             kiln.wait_for(lambda: count(kiln, PURPLE) == 100 * 100, f"{mode}: the half-transparent red square")
             check(count(kiln, BLUE) == 200 * 200 - 100 * 100 and count(kiln, RED) == 0,
-                  f"{mode}: opaque red at alpha 0.5 over the blue window blends to {PURPLE}; the blue under it is drawn")
+                  f"{mode}: opaque red at alpha 0.5 over the blue window blends to {PURPLE}; the blue under it is "
+                  "drawn")
 
             conn.send(modifier, 1, ("u", 0xffffffff))
             redraw_window(conn, window)

@@ -9,7 +9,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
@@ -159,7 +158,8 @@ def errors(kiln):
     client.conn.roundtrip()
     client.set(source, primary=True)
     error = expect_protocol_error(client.conn)
-    check(f"ext_data_control_device_v1@{client.device}: 1 " in str(error), f"a source used twice is used_source ({error})")
+    check(f"ext_data_control_device_v1@{client.device}: 1 " in str(error),
+          f"a source used twice is used_source ({error})")
     client.close()
 
     client = Client(kiln)
@@ -167,7 +167,8 @@ def errors(kiln):
     client.set(source)
     client.conn.send(source, 0, ("s", "TEXT"))
     error = expect_protocol_error(client.conn)
-    check(f"ext_data_control_source_v1@{source}: 1 " in str(error), f"an offer after set_selection is invalid_offer ({error})")
+    check(f"ext_data_control_source_v1@{source}: 1 " in str(error),
+          f"an offer after set_selection is invalid_offer ({error})")
     client.close()
 
 

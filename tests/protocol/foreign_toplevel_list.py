@@ -127,9 +127,11 @@ def restricted():
     try:
         seen = Path(scratch) / "globals"
         need("wayland-info")
-        with Kiln("--restrict", "foreign-toplevel-list", "-s", f"wayland-info > {seen}.part; mv {seen}.part {seen}") as kiln:
+        command = f"wayland-info > {seen}.part; mv {seen}.part {seen}"
+        with Kiln("--restrict", "foreign-toplevel-list", "-s", command) as kiln:
             with Connection(kiln.client_env) as conn:
-                check(LIST not in conn.globals, "--restrict foreign-toplevel-list hides it from a client kiln did not start")
+                check(LIST not in conn.globals,
+                      "--restrict foreign-toplevel-list hides it from a client kiln did not start")
             kiln.wait_for(lambda: seen.exists(), "the -s command's wayland-info")
             check(f"'{LIST}'" in seen.read_text(), "a command kiln started still sees it")
     finally:

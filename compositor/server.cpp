@@ -15,6 +15,16 @@
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/viewporter.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
+#include "compositor/protocols/xdg_system_bell_v1.hpp"
+#include "compositor/protocols/xdg_dialog_v1.hpp"
+#include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
+#include "compositor/protocols/content_type_v1.hpp"
+#include "compositor/protocols/tearing_control_v1.hpp"
+#include "compositor/protocols/alpha_modifier_v1.hpp"
+#include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
+#include "compositor/protocols/ext_data_control_v1.hpp"
+#include "compositor/shell/title_text.hpp"
+#include "compositor/shell/view.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "renderer/cache/disk_tier.hpp"
@@ -117,6 +127,11 @@ Server::~Server()
     layer_shell_.reset();
     relative_pointer_.reset();
     foreign_toplevels_.reset();
+    toplevel_list_.reset();
+    dialogs_.reset();
+    toplevel_icons_.reset();
+    content_type_.reset();
+    tearing_control_.reset();
     toplevels_.reset();  // after the xdg and X11 windows it lists and the taskbar handles that follow them
     xdg_activation_.reset();
     xdg_foreign_.reset();
@@ -127,6 +142,7 @@ Server::~Server()
     decorations_.reset();
     test_input_.reset();
     virtual_input_.reset();
+    data_control_.reset();
     clipboard_.reset();
     acquire_fences_.reset();
     drm_syncobj_.reset();
@@ -140,6 +156,7 @@ Server::~Server()
     fractional_scale_.reset();  // listens to the layout
     cursor_shape_.reset();
     viewporter_.reset();
+    system_bell_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -152,6 +169,7 @@ Server::~Server()
     if (backend_)
         wlr_backend_destroy(backend_);
     outputs_.clear();
+    alpha_modifier_.reset();  // after the outputs whose frames ask it
     fence_events_.reset();  // after the outputs whose frames it watched
     // The scene's layout attachment listens to the layout, so the layout goes before the scene.
     if (layout_)
@@ -359,6 +377,13 @@ bool Server::start(std::string& error)
     viewporter_ = std::make_unique<Viewporter>(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
+    content_type_ = std::make_unique<ContentTypeV1>(display_);
+    tearing_control_ = std::make_unique<TearingControlV1>(display_);  // a hint kept; kiln keeps vsync
+    // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
+    alpha_modifier_ = std::make_unique<AlphaModifierV1>(display_, [this](wlr_surface*) {
+        wlr_scene_output* scene_output;
+        wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
+    });
     wlr_screencopy_manager_v1* screencopy = wlr_screencopy_manager_v1_create(display_);
     // Screen recorders (export-dmabuf) and night-light tools (gamma-control) work as on sway unless restricted.
     wlr_export_dmabuf_manager_v1* export_dmabuf = wlr_export_dmabuf_manager_v1_create(display_);
@@ -392,7 +417,9 @@ bool Server::start(std::string& error)
                        restricts(PrivilegedProtocol::input_method));
     privileged_->guard(seat_->input_inhibit_global(), "input-inhibit", restricts(PrivilegedProtocol::input_inhibit));
     clipboard_ = std::make_unique<Clipboard>(display_, seat_->wlr());
-    privileged_->guard(clipboard_->data_control_global(), "data-control", false);
+    data_control_ = std::make_unique<ExtDataControlV1>(display_, seat_->wlr());
+    privileged_->guard(clipboard_->data_control_global(), "data-control", restricts(PrivilegedProtocol::data_control));
+    privileged_->guard(data_control_->global(), "ext-data-control", restricts(PrivilegedProtocol::data_control));
     cursor_shape_ = std::make_unique<CursorShapeV1>(
         display_, CursorShapeV1::Seat{
                       [seat = seat_.get()](wl_client* c, uint32_t serial, auto names) { seat->pointer_shape(c, serial, names); },
@@ -415,10 +442,21 @@ bool Server::start(std::string& error)
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
     foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, *toplevels_, *this);
     privileged_->guard(foreign_toplevels_->global(), "foreign-toplevel-management", false);
+    toplevel_list_ = std::make_unique<ExtForeignToplevelListV1>(display_, *toplevels_);
+    privileged_->guard(toplevel_list_->global(), "ext-foreign-toplevel-list",
+                       restricts(PrivilegedProtocol::foreign_toplevel_list));
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.
     xdg_foreign_ = std::make_unique<XdgForeign>(display_);
+    system_bell_ = std::make_unique<XdgSystemBellV1>(display_, options_.bell_command);
+    dialogs_ = std::make_unique<XdgDialogV1>(display_, *toplevels_);
+    toplevel_icons_ = std::make_unique<XdgToplevelIconV1>(
+        display_, icon_size(ServerDecoration::title_height - ServerDecoration::border),
+        [](wlr_xdg_surface* xdg, std::shared_ptr<const TitleIcon> icon) {
+            if (View* view = View::from(xdg))
+                view->set_icon(std::move(icon));
+        });
     // Embedded, the host owns the process and its environment: no X display of kiln's.
     if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
         std::string xwayland_error;
@@ -565,7 +603,8 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
     if (!scene_output)
         scene_output = wlr_scene_output_create(scene_, output);
     outputs_.push_back(
-        std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_));
+        std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_,
+                                 [this](wlr_surface* surface) { return alpha_modifier_ ? alpha_modifier_->alpha(surface) : 1.0f; }));
 }
 
 void Server::usable_area_changed(wlr_output* output)
@@ -675,6 +714,7 @@ void Server::reload(const Options& options)
     options_.background = options.background;
     options_.outputs = options.outputs;
     options_.decorations = options.decorations;
+    options_.bell_command = options.bell_command;
     seat_->reload();
     if (decorations_)
         decorations_->set_mode(options_.decorations.mode);
@@ -832,6 +872,18 @@ void Server::report_stats(Stats& stats) const
         stats.set("buffers.dmabuf_buffers_created", linux_dmabuf_ ? linux_dmabuf_->buffers_created() : 0);
         stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);
         stats.set("protocols.linux_dmabuf_version", uint64_t{linux_dmabuf_ ? linux_dmabuf_->version() : 0});
+    }
+    if (content_type_) {
+        stats.set("surfaces.content_type_photo", content_type_->surfaces_with(1));
+        stats.set("surfaces.content_type_video", content_type_->surfaces_with(2));
+        stats.set("surfaces.content_type_game", content_type_->surfaces_with(3));
+    }
+    if (tearing_control_)
+        stats.set("surfaces.tearing_async", tearing_control_->surfaces_with(1));
+    if (system_bell_) {
+        stats.set("bell.rings", system_bell_->rings());
+        stats.set("bell.window_rings", system_bell_->window_rings());
+        stats.set("bell.commands_run", system_bell_->commands_run());
     }
     stats.set("frames.rendered", frames_rendered_);
     stats.set("frames.direct_scanout", frames_direct_scanout_);

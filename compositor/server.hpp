@@ -58,6 +58,14 @@ class SinglePixelBufferV1;
 class FractionalScaleV1;
 class CursorShapeV1;
 class Viewporter;
+class XdgSystemBellV1;
+class XdgDialogV1;
+class XdgToplevelIconV1;
+class ContentTypeV1;
+class TearingControlV1;
+class AlphaModifierV1;
+class ExtForeignToplevelListV1;
+class ExtDataControlV1;
 class XdgForeign;
 class SessionActivity;
 
@@ -203,6 +211,14 @@ private:
     std::unique_ptr<FractionalScaleV1> fractional_scale_;
     std::unique_ptr<CursorShapeV1> cursor_shape_;
     std::unique_ptr<Viewporter> viewporter_;
+    std::unique_ptr<XdgSystemBellV1> system_bell_;
+    std::unique_ptr<XdgDialogV1> dialogs_;
+    std::unique_ptr<XdgToplevelIconV1> toplevel_icons_;
+    std::unique_ptr<ContentTypeV1> content_type_;
+    std::unique_ptr<TearingControlV1> tearing_control_;
+    std::unique_ptr<AlphaModifierV1> alpha_modifier_;
+    std::unique_ptr<ExtForeignToplevelListV1> toplevel_list_;
+    std::unique_ptr<ExtDataControlV1> data_control_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
     std::list<std::unique_ptr<Output>> outputs_;

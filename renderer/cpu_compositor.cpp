@@ -6,6 +6,7 @@
 #include <pixman.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -90,13 +91,26 @@ void CpuCompositor::fill_premultiplied(std::span<const Box> boxes, Color color, 
     pixman_image_fill_boxes(op, target_, &premultiplied, static_cast<int>(pixman_boxes.size()), pixman_boxes.data());
 }
 
-bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t source_y, Box destination, bool blend)
+bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t source_y, Box destination, bool blend,
+                         float alpha)
 {
     if (!target_)
         return false;
     pixman_image_t* image = wrap(source);
     if (!image)
         return false;
+    if (blend && alpha < 1.0f) {
+        // A solid mask of that alpha: source IN mask OVER destination, as GL's premultiplied colour * alpha.
+        const auto a = static_cast<uint16_t>(std::lround(std::clamp(alpha, 0.0f, 1.0f) * 0xffff));
+        const pixman_color_t colour{a, a, a, a};
+        pixman_image_t* mask = pixman_image_create_solid_fill(&colour);
+        pixman_image_composite32(PIXMAN_OP_OVER, image, mask, target_, source_x, source_y, 0, 0, destination.x,
+                                 destination.y, destination.width, destination.height);
+        if (mask)
+            pixman_image_unref(mask);
+        pixman_image_unref(image);
+        return true;
+    }
     // pixman clips to both images itself; an opaque source composes the same either way, and SRC is the fast path.
     const bool opaque_source = !format_info(source.fourcc)->has_alpha;
     pixman_image_composite32(blend && !opaque_source ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, image, nullptr, target_,

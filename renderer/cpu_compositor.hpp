@@ -38,9 +38,10 @@ public:
     // Fills `boxes` with a premultiplied colour: composed source-over with `blend`, else replacing what is there.
     void fill_premultiplied(std::span<const Box> boxes, Color color, bool blend);
     // Copies `source`'s texels onto `destination` 1:1, the source's top-left texel at (source_x, source_y) landing
-    // on the destination box's top-left; `blend` composes source-over (premultiplied), else replaces. Clipped to
-    // both images.
-    bool copy(const CpuImage& source, int32_t source_x, int32_t source_y, Box destination, bool blend);
+    // on the destination box's top-left; `blend` composes source-over (premultiplied), else replaces; with `blend`,
+    // `alpha` below 1 multiplies the source first (even an opaque format's). Clipped to both images.
+    bool copy(const CpuImage& source, int32_t source_x, int32_t source_y, Box destination, bool blend,
+              float alpha = 1.0f);
 
 private:
     ::pixman_image* target_ = nullptr;

@@ -107,7 +107,7 @@ bool compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* t
         for (const auto& rect : v.opaque.rects())
             compositor.copy(image, sx + rect.x1, sy + rect.y1, to_box(rect), false);
         for (const auto& rect : v.blended.rects())
-            compositor.copy(image, sx + rect.x1, sy + rect.y1, to_box(rect), true);
+            compositor.copy(image, sx + rect.x1, sy + rect.y1, to_box(rect), true, v.alpha);
     }
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {
         Region over(box.x, box.y, box.width, box.height);

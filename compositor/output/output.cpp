@@ -37,7 +37,8 @@ constexpr uint32_t presentation_vsync = 0x1;
 }  // namespace
 
 Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
-               wlr_scene_output* scene_output, wlr_presentation* presentation)
+               wlr_scene_output* scene_output, wlr_presentation* presentation,
+               std::function<float(wlr_surface*)> surface_alpha)
     : server_(server),
       bridge_(bridge),
       fences_(fences),
@@ -47,6 +48,7 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
       ring_(allocator, output, bridge.render_formats()),
       consumes_pixels_(!wlr_output_is_headless(output))
 {
+    visible_.set_surface_alpha(std::move(surface_alpha));
     frame_.connect(&output_->events.frame, [this](void*) { on_frame(); });
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });
@@ -260,12 +262,12 @@ void Output::render()
         renderer.set_blending(false);
         for (const auto& rect : v.opaque.rects()) {
             renderer.set_scissor(to_box(rect));
-            renderer.draw_texture(texture, source, matrix, 1.0f, filter);
+            renderer.draw_texture(texture, source, matrix, v.alpha, filter);
         }
         renderer.set_blending(true);
         for (const auto& rect : v.blended.rects()) {
             renderer.set_scissor(to_box(rect));
-            renderer.draw_texture(texture, source, matrix, 1.0f, filter);
+            renderer.draw_texture(texture, source, matrix, v.alpha, filter);
         }
         // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
         // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -23,8 +24,10 @@ class FenceEvents;
 
 class Output {
 public:
+    // `surface_alpha`: each surface's opacity factor (alpha-modifier-v1), drawn into its pixels.
     Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
-           wlr_scene_output* scene_output, wlr_presentation* presentation);
+           wlr_scene_output* scene_output, wlr_presentation* presentation,
+           std::function<float(wlr_surface*)> surface_alpha);
     ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;

@@ -76,6 +76,7 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
             if (!v.texture)
                 continue;
             v.surface = surface;
+            v.alpha = surface_alpha_ ? surface_alpha_(surface) : 1.0f;
             wlr_surface_get_buffer_source_box(surface, &v.source);
             v.transform = wlr_output_transform_invert(surface->current.transform);
         } else if (wlr_scene_buffer* buffer = scene_buffer_from_node(it->node)) {
@@ -108,9 +109,11 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
         }
 
         // Opaque: a rectangle of alpha 1 or an opaque format covers the box; otherwise the client's opaque region
-        // (surface coordinates).
+        // (surface coordinates). A surface faded by an alpha factor covers nothing.
         Region opaque_area;
-        if (v.texture ? wlr_texture_is_opaque(v.texture) : v.color.a >= 1.0f) {
+        if (v.alpha < 1.0f) {
+            // blended whole, and what is under it is drawn
+        } else if (v.texture ? wlr_texture_is_opaque(v.texture) : v.color.a >= 1.0f) {
             opaque_area = Region(v.box.x, v.box.y, v.box.width, v.box.height);
             v.fully_opaque = true;
         } else if (surface && pixman_region32_not_empty(&surface->opaque_region) && scale == 1.0f) {

@@ -7,6 +7,7 @@
 #include "compositor/wlr.hpp"
 #include "renderer/types.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace kiln::compositor {
@@ -19,7 +20,8 @@ struct VisibleNode {
     wlr_fbox source{};               // buffer coordinates
     wl_output_transform transform = WL_OUTPUT_TRANSFORM_NORMAL;  // how the buffer maps onto the box
     bool exact = false;              // texels map 1:1 onto pixels: NEAREST sampling is exact (always, for a rectangle)
-    bool fully_opaque = false;       // the whole box is opaque (opaque format or opaque region)
+    bool fully_opaque = false;       // the whole box is opaque (opaque format or opaque region, alpha 1)
+    float alpha = 1.0f;              // multiplies the texture's pixels (alpha-modifier); below 1 nothing is opaque
     Region opaque;                   // to draw, blending off
     Region blended;                  // to draw, blending on
 };
@@ -31,6 +33,9 @@ public:
     // blending on: the naive reference the culled frames must equal.
     void build(wlr_scene* scene, wlr_output* output, wlr_renderer* renderer, int ox, int oy, const Region& damage,
                bool cull = true);
+
+    // Each surface's opacity factor (alpha-modifier-v1), 0 to 1; none set: 1.
+    void set_surface_alpha(std::function<float(wlr_surface*)> alpha) { surface_alpha_ = std::move(alpha); }
 
     // Bottom to top, only nodes with something to draw.
     const std::vector<VisibleNode>& draws() const { return draws_; }
@@ -48,6 +53,7 @@ private:
     std::vector<VisibleNode> draws_;
     Region background_;
     size_t culled_ = 0;
+    std::function<float(wlr_surface*)> surface_alpha_;
 };
 
 }  // namespace kiln::compositor

@@ -495,6 +495,20 @@ const std::vector<KeySpec>& xwayland_keys()
     return keys;
 }
 
+const std::vector<KeySpec>& bell_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"command", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value.empty())
+                 return "a shell command, e.g. paplay /usr/share/sounds/freedesktop/stereo/bell.oga";
+             options.bell_command = value;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
 const std::vector<KeySpec>& decorations_keys()
 {
     static const std::vector<KeySpec> keys = {
@@ -523,7 +537,7 @@ const SectionSpec sections[] = {
     {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
     {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
     {"bindings", bindings_keys}, {"input", input_keys},
-    {"xwayland", xwayland_keys}, {"decorations", decorations_keys},
+    {"xwayland", xwayland_keys}, {"decorations", decorations_keys}, {"bell", bell_keys},
 };
 
 std::string key_names(const std::vector<KeySpec>& keys)

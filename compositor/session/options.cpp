@@ -85,6 +85,10 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
         return PrivilegedProtocol::export_dmabuf;
     if (name == "input-inhibit")
         return PrivilegedProtocol::input_inhibit;
+    if (name == "foreign-toplevel-list")
+        return PrivilegedProtocol::foreign_toplevel_list;
+    if (name == "data-control")
+        return PrivilegedProtocol::data_control;
     return std::nullopt;
 }
 
@@ -181,6 +185,8 @@ const char* protocol_name(PrivilegedProtocol protocol)
     case PrivilegedProtocol::gamma_control: return "gamma-control";
     case PrivilegedProtocol::export_dmabuf: return "export-dmabuf";
     case PrivilegedProtocol::input_inhibit: return "input-inhibit";
+    case PrivilegedProtocol::foreign_toplevel_list: return "foreign-toplevel-list";
+    case PrivilegedProtocol::data_control: return "data-control";
     }
     return "?";
 }
@@ -222,8 +228,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
                              frame allows it, gl always draws with GL (default auto)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock,
-                             input-method, gamma-control, export-dmabuf, input-inhibit) from clients kiln did not
-                             start with -s (repeatable)
+                             input-method, gamma-control, export-dmabuf, input-inhibit, foreign-toplevel-list,
+                             data-control) from clients kiln did not start with -s (repeatable)
       --xwayland MODE        lazy|eager|off: start Xwayland on the first X11 connection (default), at start-up,
                              or never (then DISPLAY is not set for clients)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;

@@ -29,10 +29,13 @@ enum class PrivilegedProtocol {
     gamma_control,
     export_dmabuf,
     input_inhibit,
+    foreign_toplevel_list,
+    data_control,
 };
 // Their names, as --restrict and [security] restrict= take them.
 inline constexpr const char* privileged_protocol_names =
-    "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf, input-inhibit";
+    "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf, input-inhibit, "
+    "foreign-toplevel-list, data-control";
 // The protocols kiln hides from every client that connected through a security context (a sandbox such as
 // Flatpak), whatever --restrict says, by the names kiln.ini's [security] allow-sandboxed= grants them with. The last
 // three name protocols kiln does not offer yet: a grant of them is accepted and changes nothing until it does.
@@ -75,6 +78,7 @@ struct Options {
     std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
     XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode
     DecorationSettings decorations;     // kiln.ini [decorations]
+    std::string bell_command;           // kiln.ini [bell] command: run when a client rings the bell; empty: none
     std::string config_file;            // --config FILE; empty: the XDG lookup (config.hpp)
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;

@@ -51,7 +51,8 @@ ServerDecoration::~ServerDecoration()
         wlr_scene_node_destroy(&tree_->node);
 }
 
-void ServerDecoration::update(int width, int height, bool active, bool shown, const std::string& title)
+void ServerDecoration::update(int width, int height, bool active, bool shown, const std::string& title,
+                              std::shared_ptr<const TitleIcon> icon)
 {
     if (!tree_)
         return;
@@ -81,7 +82,7 @@ void ServerDecoration::update(int width, int height, bool active, bool shown, co
 
     // The title, left of the close box, on the title bar's colour (an opaque buffer: drawn without blending).
     const int title_width = close_x(width) - 2 * close_margin;
-    if (title_ && title == title_text_ && title_width == title_width_ && active == title_active_)
+    if (title_ && title == title_text_ && title_width == title_width_ && active == title_active_ && icon == title_icon_)
         return;
     if (title_)
         wlr_scene_node_destroy(&title_->node);
@@ -89,7 +90,9 @@ void ServerDecoration::update(int width, int height, bool active, bool shown, co
     title_text_ = title;
     title_width_ = title_width;
     title_active_ = active;
-    wlr_buffer* text = render_title(title, title_width, title_height - border, active ? active_rgb : inactive_rgb);
+    title_icon_ = icon;
+    wlr_buffer* text =
+        render_title(title, title_width, title_height - border, active ? active_rgb : inactive_rgb, icon.get());
     if (!text)
         return;
     title_ = wlr_scene_buffer_create(&tree_->node, text);

@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace kiln::compositor {
+
+struct TitleIcon;
 
 class ServerDecoration {
 public:
@@ -54,9 +57,10 @@ public:
     ServerDecoration(const ServerDecoration&) = delete;
     ServerDecoration& operator=(const ServerDecoration&) = delete;
 
-    // Fits the rectangles around a window of width × height, in the focused or unfocused colours, with `title` on
-    // the title bar (where kiln has Pango), or hides them.
-    void update(int width, int height, bool active, bool shown, const std::string& title);
+    // Fits the rectangles around a window of width × height, in the focused or unfocused colours, with `icon` (if
+    // any) and `title` on the title bar (where kiln has Pango), or hides them.
+    void update(int width, int height, bool active, bool shown, const std::string& title,
+                std::shared_ptr<const TitleIcon> icon = nullptr);
     // The part at (x, y), relative to the window geometry's top-left; none outside the decoration or when hidden.
     Part part_at(double x, double y) const;
 
@@ -66,6 +70,7 @@ private:
     std::array<wlr_scene_rect*, 5> rects_{};
     wlr_scene_buffer* title_ = nullptr;  // the title text, drawn again when it, its width or the focus changes
     std::string title_text_;
+    std::shared_ptr<const TitleIcon> title_icon_;
     int title_width_ = 0;
     bool title_active_ = false;
     int width_ = 0;

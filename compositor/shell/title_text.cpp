@@ -3,6 +3,9 @@
 
 #include <drm_fourcc.h>
 
+#include <algorithm>
+#include <cstring>
+
 #if KILN_HAVE_PANGO
 #include <pango/pangocairo.h>
 #endif
@@ -63,11 +66,41 @@ int visible_characters(const std::string& text)
     return count;
 }
 
+// Draws `icon` at (x, y), scaled to `side` pixels square, over what is there.
+void draw_icon(cairo_t* cr, const TitleIcon& icon, double x, double y, int side)
+{
+    // cairo's ARGB32 is premultiplied ARGB in native-endian words: the layout of wl_shm's argb8888.
+    const int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, icon.size);
+    cairo_surface_t* image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, icon.size, icon.size);
+    if (cairo_surface_status(image) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(image);
+        return;
+    }
+    cairo_surface_flush(image);
+    unsigned char* data = cairo_image_surface_get_data(image);
+    for (int row = 0; row < icon.size; ++row)
+        std::memcpy(data + static_cast<size_t>(row) * static_cast<size_t>(stride),
+                    icon.argb.data() + static_cast<size_t>(row) * static_cast<size_t>(icon.size),
+                    static_cast<size_t>(icon.size) * 4);
+    cairo_surface_mark_dirty(image);
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_scale(cr, static_cast<double>(side) / icon.size, static_cast<double>(side) / icon.size);
+    cairo_set_source_surface(cr, image, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(image);
+}
+
 }  // namespace
 
-wlr_buffer* render_title(const std::string& title, int width, int height, uint32_t background_rgb)
+wlr_buffer* render_title(const std::string& title, int width, int height, uint32_t background_rgb,
+                         const TitleIcon* icon)
 {
-    if (title.empty() || width <= 0 || height <= 0)
+    if (icon && (icon->size <= 0 || icon->argb.size() != static_cast<size_t>(icon->size) * icon->size))
+        icon = nullptr;
+    if ((title.empty() && !icon) || width <= 0 || height <= 0)
         return nullptr;
     cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
     if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
@@ -77,12 +110,17 @@ wlr_buffer* render_title(const std::string& title, int width, int height, uint32
     cairo_t* cr = cairo_create(surface);
     cairo_set_source_rgb(cr, channel(background_rgb, 16), channel(background_rgb, 8), channel(background_rgb, 0));
     cairo_paint(cr);
+    int text_x = 0;
+    if (icon && icon_size(height) > 0) {
+        draw_icon(cr, *icon, 0, (height - icon_size(height)) / 2.0, icon_size(height));
+        text_x = icon_size(height) + 4;
+    }
     PangoLayout* layout = pango_cairo_create_layout(cr);
     PangoFontDescription* font = pango_font_description_from_string("Sans 10");
     pango_layout_set_font_description(layout, font);
     pango_font_description_free(font);
     pango_layout_set_text(layout, title.c_str(), static_cast<int>(title.size()));
-    pango_layout_set_width(layout, width * PANGO_SCALE);
+    pango_layout_set_width(layout, std::max(0, width - text_x) * PANGO_SCALE);
     pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END);
     pango_layout_set_single_paragraph_mode(layout, true);
     int text_width = 0;
@@ -92,7 +130,7 @@ wlr_buffer* render_title(const std::string& title, int width, int height, uint32
     // the title bar stays plain instead.
     if (pango_layout_get_unknown_glyphs_count(layout) < visible_characters(title)) {
         cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
-        cairo_move_to(cr, 0, (height - text_height) / 2.0);
+        cairo_move_to(cr, text_x, (height - text_height) / 2.0);
         pango_cairo_show_layout(cr, layout);
     }
     g_object_unref(layout);
@@ -106,7 +144,7 @@ wlr_buffer* render_title(const std::string& title, int width, int height, uint32
 
 #else
 
-wlr_buffer* render_title(const std::string&, int, int, uint32_t)
+wlr_buffer* render_title(const std::string&, int, int, uint32_t, const TitleIcon*)
 {
     return nullptr;
 }

@@ -58,6 +58,8 @@ public:
     // The part of kiln's decoration (title bar, border, close box) under a layout point; none where kiln draws
     // none around this window.
     virtual ServerDecoration::Part decoration_at(double lx, double ly) const = 0;
+    // A modal dialog (xdg-dialog-v1): while it is shown its parent does not take keyboard focus (Toplevels).
+    bool modal() const { return modal_; }
     void toggle_fullscreen() { set_fullscreen(!fullscreen(), nullptr); }
     void toggle_maximized() { set_maximized(!maximized()); }
 
@@ -68,6 +70,10 @@ public:
         wl_signal title;  // title or app_id changed
         wl_signal state;  // maximized, fullscreen or minimized changed
     } events;
+
+private:
+    friend class Toplevels;  // sets it, and moves focus as it changes
+    bool modal_ = false;
 };
 
 }  // namespace kiln::compositor

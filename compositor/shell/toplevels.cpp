@@ -98,8 +98,36 @@ void Toplevels::hidden(Toplevel& toplevel)
     wlr_seat_keyboard_notify_clear_focus(seat);
 }
 
+Toplevel* Toplevels::modal_dialog_of(const Toplevel& toplevel) const
+{
+    for (Toplevel* other : all_)
+        if (other->modal() && other->mapped() && other->parent() == &toplevel)
+            return other;
+    return nullptr;
+}
+
+void Toplevels::set_modal(Toplevel& toplevel, bool modal)
+{
+    toplevel.modal_ = modal;
+    // A dialog turning modal while its parent has focus takes it.
+    Toplevel* parent = toplevel.parent();
+    if (modal && toplevel.mapped() && parent && focused() == parent)
+        focus(parent);
+}
+
 void Toplevels::focus(Toplevel* toplevel)
 {
+    // The parent comes up with its dialog, which gets the keys; dialogs of dialogs alike (bounded: a client could
+    // make parents a loop).
+    for (size_t hops = 0; hops < all_.size(); ++hops) {
+        Toplevel* dialog = modal_dialog_of(*toplevel);
+        if (!dialog)
+            break;
+        if (toplevel->minimized())
+            toplevel->set_minimized(false);
+        toplevel->raise();
+        toplevel = dialog;
+    }
     if (toplevel->minimized())
         toplevel->set_minimized(false);
     toplevel->raise();

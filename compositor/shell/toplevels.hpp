@@ -29,8 +29,11 @@ public:
     // Unmapped or minimized: if it had focus, focus goes back to the most recently focused window still shown.
     void hidden(Toplevel& toplevel);
 
-    // Keyboard focus to `toplevel`, raised and shown if minimized.
+    // Keyboard focus to `toplevel`, raised and shown if minimized; where it has a modal dialog shown, to the dialog
+    // (raised above it) instead.
     void focus(Toplevel* toplevel);
+    // Marks `toplevel` a modal dialog or not (xdg-dialog-v1); a modal one shown takes focus from its parent.
+    void set_modal(Toplevel& toplevel, bool modal);
     // The window with keyboard focus, or null.
     Toplevel* focused() const;
     // Focus to the next shown window after the focused one, in the order they appeared (Alt+Tab); a minimized one
@@ -65,6 +68,8 @@ private:
     // An output went (unplugged, or turned off): windows left on no output move to the middle of the one in the
     // layout's centre, keeping fullscreen and maximized there, so none is lost where nothing shows it.
     void rehome();
+    // The shown modal dialog of `toplevel`, if any.
+    Toplevel* modal_dialog_of(const Toplevel& toplevel) const;
 
     Server& server_;
     std::vector<Toplevel*> all_;    // in the order they appeared

@@ -337,7 +337,13 @@ void View::update_decoration()
         return;
     const wlr_box box = geometry();
     const char* title = xdg_->toplevel ? xdg_->toplevel->title : nullptr;
-    decoration_->update(box.width, box.height, activated_, !fullscreen_, title ? title : "");
+    decoration_->update(box.width, box.height, activated_, !fullscreen_, title ? title : "", icon_);
+}
+
+void View::set_icon(std::shared_ptr<const TitleIcon> icon)
+{
+    icon_ = std::move(icon);
+    update_decoration();
 }
 
 void View::set_server_decorated(bool decorated)

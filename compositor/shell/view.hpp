@@ -63,6 +63,9 @@ public:
     void set_server_decorated(bool decorated);
     // The part of kiln's decoration under a layout point; none where kiln draws none.
     ServerDecoration::Part decoration_at(double lx, double ly) const override;
+    // The window's icon (xdg-toplevel-icon; null: none), shown on kiln's title bar when it draws one.
+    void set_icon(std::shared_ptr<const TitleIcon> icon);
+    const TitleIcon* icon() const { return icon_.get(); }
 
 private:
     void initial_commit();
@@ -99,6 +102,7 @@ private:
     wlr_box resize_start_{};
     bool activated_ = false;
     std::unique_ptr<ServerDecoration> decoration_;  // while kiln decorates the window
+    std::shared_ptr<const TitleIcon> icon_;
 
     wl::Listener commit_;
     wl::Listener map_;

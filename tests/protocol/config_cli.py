@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import check, kiln_binary, private_env, run_test  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "kiln.ini.example"
-SECTIONS = ["keyboard", "output X", "input", "input X", "bindings", "startup", "background", "cache", "security"]
+SECTIONS = ["keyboard", "output X", "input", "input X", "bindings", "startup", "background", "cache", "security", "bell"]
 
 CLEAN = """# every section once
 [keyboard]

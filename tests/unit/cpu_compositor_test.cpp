@@ -89,6 +89,24 @@ TEST_CASE("blended copies compose source-over; unblended ones replace")
     CHECK((target.at(1, 0) & 0xffffff) == 0x400000);
 }
 
+TEST_CASE("a blended copy with an alpha factor multiplies the source first, even an opaque format's")
+{
+    Pixels source(fourcc::xrgb8888, 3, 1, 0xffff0000);  // opaque red
+    Pixels target(fourcc::xrgb8888, 3, 1, 0xff0000ff);  // blue
+    CpuCompositor compositor(target.image);
+    REQUIRE(compositor.copy(source.image, 0, 0, Box{0, 0, 1, 1}, true, 0.5f));
+    REQUIRE(compositor.copy(source.image, 1, 0, Box{1, 0, 1, 1}, true, 0.0f));
+    REQUIRE(compositor.copy(source.image, 2, 0, Box{2, 0, 1, 1}, true, 1.0f));
+    // red * 0.5 over blue: half of each (pixman rounds to 0x7f or 0x80).
+    const uint32_t half = target.at(0, 0);
+    CHECK(((half >> 16) & 0xff) >= 0x7f);
+    CHECK(((half >> 16) & 0xff) <= 0x80);
+    CHECK((half & 0xff) >= 0x7f);
+    CHECK((half & 0xff) <= 0x80);
+    CHECK((target.at(1, 0) & 0xffffff) == 0x0000ff);  // factor 0: nothing drawn
+    CHECK((target.at(2, 0) & 0xffffff) == 0xff0000);  // factor 1: as drawn
+}
+
 TEST_CASE("read_cpu_image converts between channel orders and refuses regions outside the image")
 {
     Pixels source(fourcc::xrgb8888, 4, 4, 0x00123456);

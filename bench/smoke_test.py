@@ -118,6 +118,26 @@ def gpu_table(build, scratch):
     check(r.returncode == 2 and "usage:" in r.stderr, "gpu.py --runs 0 exits 2 with the usage")
 
 
+def fractional_pixels(build, scratch):
+    """bench/fractional_pixels.py: Chromium at scale 1.5 draws fewer pixels per frame with fractional-scale than
+    without (where chromium is installed; the numbers themselves are the benchmark's to report)."""
+    script = SCENARIOS.parent / "fractional_pixels.py"
+    r = subprocess.run([sys.executable, str(script), "--scale", "0"], capture_output=True, text=True, timeout=30)
+    check(r.returncode == 2 and "usage:" in r.stderr, "fractional_pixels.py --scale 0 exits 2 with the usage")
+    if shutil.which("chromium") is None:
+        print("fractional_pixels: chromium not installed, not run")
+        return
+    out = scratch / "fractional.json"
+    r = subprocess.run([sys.executable, str(script), "--build", str(build), "--seconds", "1", "--out", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, f"fractional_pixels.py runs (stderr tail: {r.stderr[-400:]!r})")
+    data = json.loads(out.read_text())
+    frac, whole = data["runs"]
+    check(frac["bound_fractional_scale"] and not whole["bound_fractional_scale"] and frac["frames"] > 0 and
+          whole["frames"] > 0, f"one run with the protocol and one without, both drawing ({frac}, {whole})")
+    print(r.stdout)
+
+
 def main():
     need("weston-simple-egl")
     need("wayland-info")
@@ -129,6 +149,7 @@ def main():
         failing_compositor(build, scratch)
         memory_breakdown(build)
         gpu_table(build, scratch)
+        fractional_pixels(build, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

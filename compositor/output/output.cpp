@@ -316,6 +316,7 @@ void Output::render()
     } else {
         glFinish();  // no fence extension at all: the only way to know the frame is done
     }
+    raw->ready = std::chrono::steady_clock::now();
     server_.frame_rendered(raw->cpu_ms, false);
     commit_ready();
     if (!fence)
@@ -378,6 +379,7 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     // so no client buffer is held either.
     frame->cpu_ms = thread_cpu_ms() - cpu_before;
     frame->fence_done = true;
+    frame->ready = std::chrono::steady_clock::now();
     const uint64_t id = frame->id;
     const double cpu_ms = frame->cpu_ms;
     frames_.push_back(std::move(frame));
@@ -446,6 +448,7 @@ void Output::fence_signalled(uint64_t id)
                 target->set_destination(nullptr, 0);
                 wlr_buffer_end_data_ptr_access(frame->buffer);
             }
+            frame->ready = std::chrono::steady_clock::now();
         }
         break;
     }
@@ -494,6 +497,7 @@ void Output::commit(Frame& frame)
     for (auto* feedback : frame.feedback)
         feedback_.push_back({feedback, seq, false});
     frame.feedback.clear();
+    const auto commit_started = std::chrono::steady_clock::now();
     const bool ok = commit_composited(frame.buffer);
     pixman_region32_union(&scene_output_->damage->current, &scene_output_->damage->current, carried.get());
     if (!ok) {
@@ -511,9 +515,12 @@ void Output::commit(Frame& frame)
     }
     backend_ready_ = false;
     // The repaint window must cover everything from the frame's start until its commit is done: drawing, the fence,
-    // a read-back, and what commit handlers do (screencopy copies there).
-    const double to_commit_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame.started).count();
+    // a read-back, and what commit handlers do (screencopy copies there). Not the wait for the backend between the
+    // frame being ready and its commit: a frame drawn ahead waits up to a refresh there, and counting that kept the
+    // estimate over half a refresh, so kiln went on drawing ahead for good after one slow frame.
+    using ms = std::chrono::duration<double, std::milli>;
+    const double to_commit_ms = ms(std::max(frame.ready, frame.started) - frame.started).count() +
+                                ms(std::chrono::steady_clock::now() - commit_started).count();
     render_estimate_ms_ = std::max(to_commit_ms, render_estimate_ms_);
     if (!carried.empty())
         wlr_output_schedule_frame(output_);

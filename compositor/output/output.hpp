@@ -45,6 +45,7 @@ private:
         bool committed = false;
         double cpu_ms = 0;
         std::chrono::steady_clock::time_point started;
+        std::chrono::steady_clock::time_point ready;  // could be committed from then (drawn; fenced and read back)
     };
 
     void on_frame();

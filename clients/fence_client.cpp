@@ -84,7 +84,7 @@ public:
     // Wayland events (from noexcept C callbacks).
     void on_release(Slot& slot) noexcept;
     void on_frame(CommitRecord& record) noexcept;
-    void on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint32_t flags) noexcept;
+    void on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint64_t msc, uint32_t flags) noexcept;
     void on_discarded(CommitRecord& record) noexcept;
 
 private:
@@ -137,10 +137,11 @@ const wl_callback_listener frame_listener = {
 const wp_presentation_feedback_listener feedback_listener = {
     [](void*, struct wp_presentation_feedback*, wl_output*) noexcept {},
     [](void* data, struct wp_presentation_feedback*, uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec, uint32_t refresh,
-       uint32_t, uint32_t, uint32_t flags) noexcept {
+       uint32_t seq_hi, uint32_t seq_lo, uint32_t flags) noexcept {
         auto* record = static_cast<CommitRecord*>(data);
         const double sec = static_cast<double>((static_cast<uint64_t>(sec_hi) << 32) | sec_lo);
-        record->owner->on_presented(*record, sec * 1e3 + nsec / 1e6, refresh, flags);
+        const uint64_t msc = (static_cast<uint64_t>(seq_hi) << 32) | seq_lo;
+        record->owner->on_presented(*record, sec * 1e3 + nsec / 1e6, refresh, msc, flags);
     },
     [](void* data, struct wp_presentation_feedback*) noexcept {
         auto* record = static_cast<CommitRecord*>(data);
@@ -275,7 +276,7 @@ bool FenceClient::signal_due(double now)
 
 bool FenceClient::cycle_step(double now)
 {
-    if (!frame_ready_ || now < last_commit_ + options_.interval_ms)
+    if ((!frame_ready_ && !options_.unthrottled) || now < last_commit_ + options_.interval_ms)
         return true;
     Slot* next = next_free_slot();
     return !next || commit(*next, options_.signal_after_ms >= 0);
@@ -297,8 +298,10 @@ void FenceClient::on_release(Slot& slot) noexcept
     slot.busy = false;
     if (options_.mode != FenceMode::cycle)
         return;
-    // Straight away, so a buffer released while still on screen shows a colour no commit has asked for yet.
     slot.content = next_content_++;
+    if (options_.keep_colours)
+        return;
+    // Straight away, so a buffer released while still on screen shows a colour no commit has asked for yet.
     slot.colour = cycle_colour(slot.content, options_.window.color);
     if (!allocator_.fill(*slot.memory, static_cast<uint32_t>(window_.width()), static_cast<uint32_t>(window_.height()),
                          slot.colour, error_, false)) {
@@ -321,14 +324,16 @@ void FenceClient::on_frame(CommitRecord& record) noexcept
     retire(record);
 }
 
-void FenceClient::on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint32_t flags) noexcept
+void FenceClient::on_presented(CommitRecord& record, double at_ms, uint32_t refresh_ns, uint64_t msc,
+                               uint32_t flags) noexcept
 {
     if (window_.presentation_clock() == CLOCK_MONOTONIC)
-        log_event("presented seq=%llu at=%.3f refresh_ns=%u flags=0x%x", static_cast<unsigned long long>(record.seq),
-                  at_ms, refresh_ns, flags);
+        log_event("presented seq=%llu at=%.3f refresh_ns=%u flags=0x%x msc=%llu",
+                  static_cast<unsigned long long>(record.seq), at_ms, refresh_ns, flags,
+                  static_cast<unsigned long long>(msc));
     else
-        log_event("presented seq=%llu at=? refresh_ns=%u flags=0x%x", static_cast<unsigned long long>(record.seq),
-                  refresh_ns, flags);
+        log_event("presented seq=%llu at=? refresh_ns=%u flags=0x%x msc=%llu",
+                  static_cast<unsigned long long>(record.seq), refresh_ns, flags, static_cast<unsigned long long>(msc));
     wp_presentation_feedback_destroy(record.feedback);
     record.feedback = nullptr;
     retire(record);
@@ -385,7 +390,7 @@ double FenceClient::next_deadline()
         deadline = fenced_commit_at_;
     if (!signal_at_.empty())
         deadline = std::min(deadline, signal_at_.begin()->second);
-    if (options_.mode == FenceMode::cycle && frame_ready_ && next_free_slot())
+    if (options_.mode == FenceMode::cycle && (frame_ready_ || options_.unthrottled) && next_free_slot())
         deadline = std::min(deadline, last_commit_ + options_.interval_ms);
     return deadline;
 }

@@ -11,13 +11,17 @@ namespace {
 constexpr const char* usage = R"(Usage: kiln-fence-client [--mode two-buffers|same-buffer|cycle] [--source udmabuf|heap]
                          [--size WxH] [--color RRGGBB] [--color-b RRGGBB]
                          [--signal-after-ms N | --never-signal] [--commit-on-stdin] [--commit-after-ms N]
-                         [--interval-ms N] [--buffers N] [--timeline-fd FD]
+                         [--interval-ms N [--unthrottled]] [--buffers N] [--keep-colours] [--timeline-fd FD]
 A dma-buf window whose content waits on test-controlled sw_sync fences (needs sw_sync.ko and debugfs).
   two-buffers  colour A, then colour B in a second buffer committed with a pending fence
   same-buffer  colour A, then the same buffer re-committed with a pending fence; B is written as it signals
   cycle        a new colour per frame in buffers reused only once released (fenced with --signal-after-ms)
 The fence signals after --signal-after-ms, on a "signal" line on stdin, or on SIGUSR1; never with --never-signal.
-Logs "<CLOCK_MONOTONIC ms> <event> key=value..." for each commit, write, release, frame, presentation and signal.
+--unthrottled (cycle): commit every --interval-ms on the client's own clock, not waiting for frame callbacks (as a
+video player does), whenever a buffer is free. --keep-colours (cycle): each buffer keeps its first colour, so
+whatever reads a buffer late (after its release) still finds the colour it was committed with.
+Logs "<CLOCK_MONOTONIC ms> <event> key=value..." for each commit, write, release, frame, presentation (with the
+output's refresh count, msc) and signal.
 Exits 77 when the buffer source or sw_sync is missing.
 )";
 
@@ -46,6 +50,10 @@ bool parse_fence_client_options(int argc, char** argv, FenceClientOptions& optio
                                         return options.never_signal = true;
                                     if (flag == "--commit-on-stdin")
                                         return options.commit_on_stdin = true;
+                                    if (flag == "--unthrottled")
+                                        return options.unthrottled = true;
+                                    if (flag == "--keep-colours")
+                                        return options.keep_colours = true;
                                     used = true;
                                     if (!value)
                                         return false;

@@ -24,6 +24,8 @@ struct FenceClientOptions {
     bool commit_on_stdin = false;  // two/same: the fenced commit waits for a "commit" line
     int commit_after_ms = 0;       // two/same: otherwise this long after A's frame callback
     int interval_ms = 0;           // cycle: at least this long between commits
+    bool keep_colours = false;     // cycle: a buffer keeps its first colour, never refilled on release
+    bool unthrottled = false;      // cycle: commit every interval_ms without waiting for frame callbacks (a video)
     int buffers = 3;               // cycle
     int timeline_fd = -1;          // an inherited sw_sync timeline (the test keeps fences alive past this process)
 };

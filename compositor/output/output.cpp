@@ -72,6 +72,14 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
             return 0;
         },
         this);
+    if (server_.options().debug_render_delay_ms > 0)
+        delay_timer_ = wl_event_loop_add_timer(
+            wl_display_get_event_loop(server_.display()),
+            [](void* data) noexcept -> int {
+                static_cast<Output*>(data)->delayed_done();
+                return 0;
+            },
+            this);
     destroy_.connect(&output_->events.destroy, [this](void*) { server_.remove_output(this); });
 }
 
@@ -80,6 +88,8 @@ Output::~Output()
     *alive_ = nullptr;
     if (repaint_timer_)
         wl_event_source_remove(repaint_timer_);
+    if (delay_timer_)
+        wl_event_source_remove(delay_timer_);
     // Frames still drawing: their fences are forgotten; buffers go back now, as the output itself goes away.
     for (auto& frame : frames_) {
         for (auto* feedback : frame->feedback)
@@ -303,16 +313,54 @@ void Output::render()
         const uint64_t id = raw->id;
         fences_.watch(std::move(fence), [alive, id] {
             if (auto self = alive.lock(); self && *self)
-                (*self)->fence_signalled(id);
+                (*self)->render_done(id);
         });
     } else {
         glFinish();  // no fence extension at all: the only way to know the frame is done
-        raw->fence_done = true;
     }
+    raw->ready = std::chrono::steady_clock::now();
     server_.frame_rendered(raw->cpu_ms, false);
     commit_ready();
-    if (raw->fence_done)
-        fence_signalled(raw->id);
+    if (!fence)
+        render_done(raw->id);
+}
+
+// The GPU is done with a frame. --debug-render-delay (tests) holds that news back until the frame is as old as the
+// delay, as a slower GPU would: the frame is not finished, read back or committed before then.
+void Output::render_done(uint64_t id)
+{
+    const int delay_ms = server_.options().debug_render_delay_ms;
+    const auto frame = std::find_if(frames_.begin(), frames_.end(), [id](const auto& f) { return f->id == id; });
+    if (delay_ms > 0 && delay_timer_ && frame != frames_.end()) {
+        const auto due = (*frame)->started + std::chrono::milliseconds(delay_ms);
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(due - std::chrono::steady_clock::now());
+        if (left.count() > 0) {
+            if (delayed_.empty())
+                wl_event_source_timer_update(delay_timer_, static_cast<int>(left.count()));
+            delayed_.push_back(id);
+            return;
+        }
+    }
+    fence_signalled(id);
+}
+
+void Output::delayed_done()
+{
+    const auto delay = std::chrono::milliseconds(server_.options().debug_render_delay_ms);
+    while (!delayed_.empty()) {
+        const uint64_t id = delayed_.front();
+        const auto frame = std::find_if(frames_.begin(), frames_.end(), [id](const auto& f) { return f->id == id; });
+        if (frame != frames_.end()) {
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>((*frame)->started + delay -
+                                                                          std::chrono::steady_clock::now());
+            if (left.count() > 0) {
+                wl_event_source_timer_update(delay_timer_, static_cast<int>(left.count()));
+                return;
+            }
+        }
+        delayed_.pop_front();
+        fence_signalled(id);  // may render ahead, which may queue another frame here
+    }
 }
 
 void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before)
@@ -333,6 +381,7 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     // so no client buffer is held either.
     frame->cpu_ms = thread_cpu_ms() - cpu_before;
     frame->fence_done = true;
+    frame->ready = std::chrono::steady_clock::now();
     const uint64_t id = frame->id;
     const double cpu_ms = frame->cpu_ms;
     frames_.push_back(std::move(frame));
@@ -401,6 +450,7 @@ void Output::fence_signalled(uint64_t id)
                 target->set_destination(nullptr, 0);
                 wlr_buffer_end_data_ptr_access(frame->buffer);
             }
+            frame->ready = std::chrono::steady_clock::now();
         }
         break;
     }
@@ -449,6 +499,7 @@ void Output::commit(Frame& frame)
     for (auto* feedback : frame.feedback)
         feedback_.push_back({feedback, seq, false});
     frame.feedback.clear();
+    const auto commit_started = std::chrono::steady_clock::now();
     const bool ok = commit_composited(frame.buffer);
     pixman_region32_union(&scene_output_->damage->current, &scene_output_->damage->current, carried.get());
     if (!ok) {
@@ -466,9 +517,12 @@ void Output::commit(Frame& frame)
     }
     backend_ready_ = false;
     // The repaint window must cover everything from the frame's start until its commit is done: drawing, the fence,
-    // a read-back, and what commit handlers do (screencopy copies there).
-    const double to_commit_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame.started).count();
+    // a read-back, and what commit handlers do (screencopy copies there). Not the wait for the backend between the
+    // frame being ready and its commit: a frame drawn ahead waits up to a refresh there, and counting that kept the
+    // estimate over half a refresh, so kiln went on drawing ahead for good after one slow frame.
+    using ms = std::chrono::duration<double, std::milli>;
+    const double to_commit_ms = ms(std::max(frame.ready, frame.started) - frame.started).count() +
+                                ms(std::chrono::steady_clock::now() - commit_started).count();
     render_estimate_ms_ = std::max(to_commit_ms, render_estimate_ms_);
     if (!carried.empty())
         wlr_output_schedule_frame(output_);

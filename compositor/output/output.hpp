@@ -48,6 +48,7 @@ private:
         bool committed = false;
         double cpu_ms = 0;
         std::chrono::steady_clock::time_point started;
+        std::chrono::steady_clock::time_point ready;  // could be committed from then (drawn; fenced and read back)
     };
 
     void on_frame();
@@ -59,6 +60,8 @@ private:
     void render();
     bool try_scanout(const VisibleSet& visible);
     void render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before);
+    void render_done(uint64_t id);
+    void delayed_done();
     void fence_signalled(uint64_t id);
     void commit_ready();
     void commit(Frame& frame);
@@ -85,6 +88,9 @@ private:
     std::vector<PendingFeedback> feedback_;
     uint64_t next_frame_id_ = 1;
     wl_event_source* repaint_timer_ = nullptr;
+    // --debug-render-delay: frames whose fence signalled before the delay was up, oldest first (one delay for all).
+    std::deque<uint64_t> delayed_;
+    wl_event_source* delay_timer_ = nullptr;
     // Headless outputs are paced by kiln's own clock, not wlroots' frame events (see VirtualVblank).
     std::unique_ptr<VirtualVblank> vblank_;
     double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)

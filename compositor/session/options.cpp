@@ -238,6 +238,9 @@ A Wayland compositor with a zero-copy buffer pipeline.
   -d, --debug                verbose wlroots logging
       --debug-full-redraw    redraw every output wholly each frame, blending everything, culling nothing
                              (slow: a reference to compare kiln's damage tracking and culling against)
+      --debug-render-delay MS
+                             for tests: a GL-composed frame counts as finished no sooner than MS (1-1000) after it
+                             started, as if the GPU were that slow (drives render-ahead on a fast machine)
       --test-input           for tests: offer kiln_test_input_v1, through which any client drives the headless
                              touch device and tablet pen (headless backend only; never on a real session)
 
@@ -345,6 +348,12 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
                 return fail("unknown composition mode '" + std::string(v) + "' (auto or gl)");
         } else if (arg == "--debug-full-redraw") {
             options.full_redraw = true;
+        } else if (arg == "--debug-render-delay") {
+            int ms = 0;
+            const char* last = take_value(v) ? v.data() + v.size() : nullptr;
+            if (!last || std::from_chars(v.data(), last, ms).ptr != last || ms < 1 || ms > 1000)
+                return fail("--debug-render-delay needs milliseconds from 1 to 1000");
+            options.debug_render_delay_ms = ms;
         } else if (arg == "--test-input") {
             if (reject_inline())
                 return fail(std::string(arg) + " takes no value");

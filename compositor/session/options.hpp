@@ -83,6 +83,7 @@ struct Options {
     bool check_config = false;          // --check-config: report kiln.ini's problems and exit
     bool debug = false;
     bool full_redraw = false;           // every frame redraws the whole output, nothing culled: a reference image
+    int debug_render_delay_ms = 0;      // for tests: a GL frame counts as finished no sooner than this after its start
     bool test_input = false;            // --test-input: offer kiln_test_input_v1 (headless only), for tests
     // Inside another program (compositor/embedded.hpp): no socket, no environment changes, no signal handlers, no
     // startup commands; the host adds clients by fd and drives input. Not a flag: only the embedding API sets it.

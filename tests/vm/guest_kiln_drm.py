@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs inside the VM: kiln on the DRM backend (vkms), clients with real dma-bufs (GBM, udmabuf, dma-heap) and a
-weston client; screenshots show their pixels, the stats prove one import per buffer and no copies, a fullscreen
-client is scanned out directly, and reloading vkms does not take kiln down."""
+weston client; screenshots show their pixels, the stats prove one import per buffer and no copies, and a fullscreen
+client is scanned out directly. (Removing vkms under kiln is not tested: 6.12's vkms is a bare platform device with
+no driver to unbind and no configfs, and the kernel refuses to unload the module while kiln holds the card.)"""
 import json
 import os
 import shutil
@@ -109,10 +110,10 @@ def main():
         weston.terminate()
         weston.wait(30)
 
-        # Unplug attempt: the kernel refuses to unload vkms while kiln holds it; kiln must not notice or crash.
+        # kiln holds the card open: the kernel refuses to unload vkms (so no removal can be tested this way).
         unload = subprocess.run(["rmmod", "vkms"], capture_output=True, text=True)
-        time.sleep(2)
-        check(kiln.poll() is None, f"kiln keeps running through an unload attempt ({unload.stderr.strip() or 'unloaded'})")
+        check(unload.returncode != 0 and "in use" in unload.stderr,
+              f"the kernel refuses to unload vkms while kiln holds it ({unload.stderr.strip() or 'unloaded'})")
         # SIGTERM to kiln itself (seatd-launch is its parent), so it writes its stats and exits cleanly.
         pid = subprocess.run(["pgrep", "-x", "kiln"], capture_output=True, text=True).stdout.split()
         check(len(pid) == 1, f"kiln's pid is {pid}")

@@ -480,9 +480,9 @@ def chromium(kiln, scratch):
           "Chromium binds wp_fractional_scale_manager_v1 and is told 180/120 (WAYLAND_DEBUG)")
     geometry = re.findall(r"set_window_geometry\(\d+, \d+, (\d+), (\d+)\)", log)
     buffers = re.findall(r"create_buffer\(new id wl_buffer#\d+, \d+, (\d+), (\d+), \d+, \d+\)", log)
-    check(geometry and buffers, f"its window geometry and buffers are in its log ({geometry[-1:]}, {buffers[-1:]})")
+    check(geometry and buffers, f"its window geometry and buffers are in its log ({geometry[-1:]}, {buffers})")
     gw, gh = map(int, geometry[-1])
-    bw, bh = map(int, buffers[-1])
+    bw, bh = max(((int(w), int(h)) for w, h in buffers), key=lambda b: b[0] * b[1])  # the window's, not a cursor's
     check((bw, bh) == (round(gw * 1.5), round(gh * 1.5)),
           f"its buffer is 1.5x its window geometry: {bw}x{bh} for {gw}x{gh}")
     widths = {x1 - x0 for _, x0, x1, _ in rows}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The counts the README states are the counts of what exists: the hostile suite's named cases (the cases
+"""The counts the README and its doc/ pages state are the counts of what exists: the hostile suite's named cases (the cases
 kiln-hostile-client knows, each run by tests/hostile/hostile.py, and churn) and the LeakSanitizer suppressions in
 tests/sanitizers/lsan.supp. Arguments: kiln's source root, the kiln-hostile-client binary."""
 import re
@@ -24,7 +24,8 @@ def stated(readme, pattern):
 
 def main():
     source, client = Path(sys.argv[1]), sys.argv[2]
-    readme = (source / "README.md").read_text()
+    # The README and the pages it sends readers to, read as one text: each count is stated once in all of them.
+    readme = "\n".join(p.read_text() for p in [source / "README.md", *sorted((source / "doc").glob("*.md"))])
 
     # The client lists its cases when asked for none.
     usage = subprocess.run([client], capture_output=True, text=True, timeout=30).stderr

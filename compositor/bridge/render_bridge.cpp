@@ -521,6 +521,21 @@ renderer::RenderTarget* RenderBridge::render_target(wlr_buffer* buffer)
     return target ? target->target.get() : nullptr;
 }
 
+bool RenderBridge::read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes)
+{
+    void* data = nullptr;
+    uint32_t format = 0;
+    size_t stride = 0;
+    renderer::RenderTarget* target = render_target(buffer);
+    if (!target || !wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride))
+        return false;
+    target->set_destination(data, static_cast<uint32_t>(stride));
+    const bool ok = renderer_->read_back(*target, boxes);
+    target->set_destination(nullptr, 0);
+    wlr_buffer_end_data_ptr_access(buffer);
+    return ok;
+}
+
 renderer::Texture& RenderBridge::texture(wlr_texture* texture)
 {
     return texture_of(texture);

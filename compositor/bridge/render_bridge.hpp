@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -77,8 +78,9 @@ public:
     static renderer::Texture& texture(wlr_texture* texture);
     // notes that a frame sampled this texture, so its client buffer's release counts as after render;
     static void mark_sampled(wlr_texture* texture);
-    // while false, wlr_renderer_end only flushes: the pipeline fences the frame and reads back what is consumed.
-    void set_complete_frames(bool complete) { complete_frames_ = complete; }
+    // copies these boxes of a CPU-backed buffer's GL frame into its memory, once the frame's fence has signalled.
+    bool read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes);
+    // (Frames themselves are drawn through GlFrame, compositor/bridge/gl_frame.hpp.)
     // Whether frames may be composed on the CPU (renderer::CpuCompositor): asked for (`allowed`) and GL itself runs
     // on the CPU. shm textures then keep a CPU copy.
     bool enable_cpu_composition(bool allowed);
@@ -115,6 +117,8 @@ public:
     ~RenderBridge();
 
 private:
+    // GlFrame turns complete_frames_ off while it draws.
+    friend class GlFrame;
     RenderBridge() = default;
 
     BufferTarget* target_for(wlr_buffer* buffer);
@@ -151,6 +155,8 @@ private:
     uint64_t dmabuf_texture_reuses_ = 0;
     uint64_t released_after_render_ = 0;
     uint64_t released_unsampled_ = 0;
+    // While false (a GlFrame is open), wlr_renderer_end only flushes: the pipeline fences the frame and reads back
+    // what is consumed.
     bool complete_frames_ = true;
     bool cpu_composition_ = false;
     std::chrono::steady_clock::time_point egl_ready_at_;

@@ -3,6 +3,7 @@
 #include "compositor/output/cpu_composition.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/output/frame_composer.hpp"
 #include "renderer/cpu_compositor.hpp"
 
 #include <vector>
@@ -69,56 +70,87 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffe
     return cursors_ok;
 }
 
-bool compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* target, const Region& damage,
-                    renderer::Color background)
+namespace {
+
+class CpuFrame final : public renderer::Frame {
+public:
+    CpuFrame(wlr_output* output, wlr_buffer* target, const Region& damage, const renderer::CpuImage& image)
+        : output_(output), target_(target), damage_(damage), compositor_(image)
+    {
+    }
+    ~CpuFrame() override { unmap(); }
+    CpuFrame(const CpuFrame&) = delete;
+    CpuFrame& operator=(const CpuFrame&) = delete;
+
+    bool ok() const { return compositor_.ok(); }
+
+    void clear(std::span<const renderer::Box> boxes, renderer::Color color) override { compositor_.fill(boxes, color); }
+
+    void draw_solid(const renderer::SolidDraw& draw) override
+    {
+        compositor_.fill_premultiplied(draw.opaque, draw.color, false);
+        compositor_.fill_premultiplied(draw.blended, draw.color, true);
+    }
+
+    void draw_texture(const renderer::TextureDraw& draw) override
+    {
+        renderer::CpuImage image;
+        if (!cpu_image(from_handle(draw.texture), image))
+            return;
+        // Texel (source.x + i, source.y + j) lands on pixel (box.x + i, box.y + j): exact, checked by
+        // can_compose_on_cpu.
+        const auto sx = static_cast<int32_t>(draw.source.x) - draw.box.x;
+        const auto sy = static_cast<int32_t>(draw.source.y) - draw.box.y;
+        for (const auto& box : draw.opaque)
+            compositor_.copy(image, sx + box.x, sy + box.y, box, false);
+        for (const auto& box : draw.blended)
+            compositor_.copy(image, sx + box.x, sy + box.y, box, true, draw.alpha);
+    }
+
+    std::shared_ptr<renderer::RenderFence> finish() override
+    {
+        renderer::CpuImage image;
+        for_each_software_cursor(output_, [&](wlr_texture* texture, const wlr_box& box) {
+            Region over(box.x, box.y, box.width, box.height);
+            over.intersect(damage_);
+            if (!cpu_image(texture, image))
+                return;
+            for (const auto& rect : over.rects())
+                compositor_.copy(image, rect.x1 - box.x, rect.y1 - box.y, to_box(rect), true);
+        });
+        unmap();
+        return nullptr;  // the pixels are in the buffer's memory already
+    }
+
+private:
+    void unmap()
+    {
+        if (target_)
+            wlr_buffer_end_data_ptr_access(target_);
+        target_ = nullptr;
+    }
+
+    wlr_output* output_;
+    wlr_buffer* target_;
+    Region damage_;
+    renderer::CpuCompositor compositor_;
+};
+
+}  // namespace
+
+std::unique_ptr<renderer::Frame> begin_cpu_frame(wlr_output* output, wlr_buffer* target, const Region& damage)
 {
     void* data = nullptr;
     uint32_t format = 0;
     size_t stride = 0;
     if (!wlr_buffer_begin_data_ptr_access(target, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride))
-        return false;
-    renderer::CpuCompositor compositor(
+        return nullptr;
+    auto frame = std::make_unique<CpuFrame>(
+        output, target, damage,
         renderer::CpuImage{format, target->width, target->height, static_cast<uint32_t>(stride), data});
-    if (!compositor.ok()) {
-        wlr_buffer_end_data_ptr_access(target);
-        return false;
-    }
-    std::vector<renderer::Box> boxes;
-    for (const auto& rect : visible.background().rects())
-        boxes.push_back(to_box(rect));
-    compositor.fill(boxes, background);
-    renderer::CpuImage image;
-    for (const auto& v : visible.draws()) {
-        if (!v.texture) {
-            boxes.clear();
-            for (const auto& rect : v.opaque.rects())
-                boxes.push_back(to_box(rect));
-            compositor.fill_premultiplied(boxes, v.color, false);
-            boxes.clear();
-            for (const auto& rect : v.blended.rects())
-                boxes.push_back(to_box(rect));
-            compositor.fill_premultiplied(boxes, v.color, true);
-            continue;
-        }
-        cpu_image(v.texture, image);
-        // Texel (source.x + i, source.y + j) lands on pixel (box.x + i, box.y + j): exact, checked above.
-        const auto sx = static_cast<int32_t>(v.source.x) - v.box.x;
-        const auto sy = static_cast<int32_t>(v.source.y) - v.box.y;
-        for (const auto& rect : v.opaque.rects())
-            compositor.copy(image, sx + rect.x1, sy + rect.y1, to_box(rect), false);
-        for (const auto& rect : v.blended.rects())
-            compositor.copy(image, sx + rect.x1, sy + rect.y1, to_box(rect), true, v.alpha);
-    }
-    for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {
-        Region over(box.x, box.y, box.width, box.height);
-        over.intersect(damage);
-        if (!cpu_image(texture, image))
-            return;
-        for (const auto& rect : over.rects())
-            compositor.copy(image, rect.x1 - box.x, rect.y1 - box.y, to_box(rect), true);
-    });
-    wlr_buffer_end_data_ptr_access(target);
-    return true;
+    if (!frame->ok())
+        return nullptr;  // unmaps
+    return frame;
 }
 
 }  // namespace kiln::compositor

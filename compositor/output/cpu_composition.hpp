@@ -1,12 +1,15 @@
 // CPU composition of an output frame: whether a frame's visible set can be composed with pixman straight into the
-// output buffer's memory, and doing it (background, windows and solid rectangles per damage rectangle, software
-// cursors).
+// output buffer's memory, and the renderer::Frame that does it (background, windows and solid rectangles per damage
+// rectangle, software cursors at finish).
 #pragma once
 
 #include "compositor/output/region.hpp"
 #include "compositor/output/visible_set.hpp"
 #include "compositor/wlr.hpp"
+#include "renderer/frame.hpp"
 #include "renderer/types.hpp"
+
+#include <memory>
 
 namespace kiln::compositor {
 
@@ -14,8 +17,8 @@ namespace kiln::compositor {
 // `target` is memory pixman can write; anything else (a dma-buf, a scaled or rotated surface) goes to GL.
 bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* target);
 
-// Composes `damage` of the frame into `target`'s memory; false if the buffer could not be mapped.
-bool compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* target, const Region& damage,
-                    renderer::Color background);
+// A frame composed into `target`'s memory (mapped until finish()), the output's software cursors drawn over
+// `damage` at finish(); nullptr if the buffer could not be mapped. Textures must pass can_compose_on_cpu.
+std::unique_ptr<renderer::Frame> begin_cpu_frame(wlr_output* output, wlr_buffer* target, const Region& damage);
 
 }  // namespace kiln::compositor

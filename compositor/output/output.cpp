@@ -2,16 +2,15 @@
 // giving client buffers back only after the frames that sampled them are done.
 #include "compositor/output/output.hpp"
 
+#include "compositor/bridge/gl_frame.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
+#include "compositor/output/frame_composer.hpp"
 #include "compositor/server.hpp"
 #include "renderer/render_fence.hpp"
 
-#include <GLES2/gl2.h>
-
 #include <algorithm>
-#include <cstring>
 #include <ctime>
 
 namespace kiln::compositor {
@@ -228,70 +227,22 @@ void Output::render()
         render_on_cpu(std::move(frame), *slot, cpu_before);
         return;
     }
-    RenderBridge::set_memory_current(slot->buffer, false);
-    renderer::RenderTarget* target = bridge_.render_target(slot->buffer);
-    wlr_renderer* wlr_renderer = server_.renderer();
-    bridge_.set_complete_frames(false);
-    if (!target || !wlr_renderer_begin_with_buffer(wlr_renderer, slot->buffer)) {
-        bridge_.set_complete_frames(true);
+    std::unique_ptr<GlFrame> gl = GlFrame::begin(bridge_, slot->buffer, output_, frame->damage);
+    if (!gl) {
         OutputRing::release(slot->buffer);
         wlr_log(WLR_ERROR, "kiln: output %s: cannot draw into its buffer", output_->name);
         return;
     }
-    renderer::Renderer& renderer = bridge_.renderer();
-
-    // Only what no opaque surface covers is cleared.
-    renderer.set_blending(full_redraw);
-    for (const auto& rect : visible_.background().rects()) {
-        renderer.set_scissor(to_box(rect));
-        renderer.clear(server_.background());
-    }
+    compose_frame(visible_, {output_->transform_matrix, server_.background(), full_redraw}, *gl);
     for (auto& v : visible_.draws()) {
-        float m[9];
-        wlr_matrix_project_box(m, &v.box, v.transform, 0, output_->transform_matrix);
-        renderer::Matrix3 matrix{};
-        std::memcpy(matrix.data(), m, sizeof(m));
-        if (!v.texture) {
-            // A solid rectangle (a decoration's border or title bar).
-            renderer.set_blending(false);
-            for (const auto& rect : v.opaque.rects()) {
-                renderer.set_scissor(to_box(rect));
-                renderer.draw_solid(v.color, matrix);
-            }
-            renderer.set_blending(true);
-            for (const auto& rect : v.blended.rects()) {
-                renderer.set_scissor(to_box(rect));
-                renderer.draw_solid(v.color, matrix);
-            }
-            continue;
-        }
-        renderer::Texture& texture = RenderBridge::texture(v.texture);
-        const renderer::FBox source{v.source.x, v.source.y, v.source.width, v.source.height};
-        const auto filter = v.exact && !full_redraw ? renderer::Filter::nearest : renderer::Filter::linear;
-        // One draw per damage rectangle: llvmpipe shades only the pixels inside the scissor.
-        renderer.set_blending(false);
-        for (const auto& rect : v.opaque.rects()) {
-            renderer.set_scissor(to_box(rect));
-            renderer.draw_texture(texture, source, matrix, v.alpha, filter);
-        }
-        renderer.set_blending(true);
-        for (const auto& rect : v.blended.rects()) {
-            renderer.set_scissor(to_box(rect));
-            renderer.draw_texture(texture, source, matrix, v.alpha, filter);
-        }
         // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
         // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
-        if (texture.from_dmabuf() && v.surface) {
+        if (v.texture && v.surface && RenderBridge::texture(v.texture).from_dmabuf()) {
             RenderBridge::mark_sampled(v.texture);
             frame->sampled.push_back(wlr_buffer_lock(&v.surface->buffer->base));
         }
     }
-    renderer.set_scissor(std::nullopt);
-    renderer.set_blending(true);
-    // Cursors without a plane of their own (headless, some KMS drivers) are drawn into the frame.
-    wlr_output_render_software_cursors(output_, frame->damage.get());
-    wlr_renderer_end(wlr_renderer);
-    bridge_.set_complete_frames(true);
+    std::shared_ptr<renderer::RenderFence> fence = gl->finish();
     slot->damage.clear();
 
     if (presentation_)
@@ -303,9 +254,8 @@ void Output::render()
     // Commit before the fence where nobody reads the buffer's memory: headless shows nothing, and a dma-buf
     // target is ordered by the kernel's implicit fences. A CPU-backed target shown by a nested host or KMS is read
     // back after its fence, only its damaged rectangles.
-    frame->readback = consumes_pixels_ && target->is_cpu();
+    frame->readback = consumes_pixels_ && gl->target_is_cpu();
     frame->cpu_ms = thread_cpu_ms() - cpu_before;
-    std::shared_ptr<renderer::RenderFence> fence = renderer::RenderFence::create(bridge_.display());
     Frame* raw = frame.get();
     frames_.push_back(std::move(frame));
     if (fence) {
@@ -315,9 +265,7 @@ void Output::render()
             if (auto self = alive.lock(); self && *self)
                 (*self)->render_done(id);
         });
-    } else {
-        glFinish();  // no fence extension at all: the only way to know the frame is done
-    }
+    }  // without one, GlFrame waited for the frame (glFinish): it is done now (render_done below)
     raw->ready = std::chrono::steady_clock::now();
     server_.frame_rendered(raw->cpu_ms, false);
     commit_ready();
@@ -365,11 +313,14 @@ void Output::delayed_done()
 
 void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before)
 {
-    if (!compose_on_cpu(visible_, output_, slot.buffer, frame->damage, server_.background())) {
+    std::unique_ptr<renderer::Frame> cpu = begin_cpu_frame(output_, slot.buffer, frame->damage);
+    if (!cpu) {
         wlr_log(WLR_ERROR, "kiln: output %s: cannot map its buffer to compose on the CPU", output_->name);
         OutputRing::release(slot.buffer);
         return;
     }
+    compose_frame(visible_, {output_->transform_matrix, server_.background(), server_.options().full_redraw}, *cpu);
+    cpu->finish();
     RenderBridge::set_memory_current(slot.buffer, true);
     slot.damage.clear();
     if (presentation_)
@@ -436,20 +387,10 @@ void Output::fence_signalled(uint64_t id)
         // A decaying maximum: one slow frame raises the estimate at once, fast ones lower it gradually.
         render_estimate_ms_ = std::max(render_ms, render_estimate_ms_ * 0.9 + render_ms * 0.1);
         if (frame->readback && !frame->committed) {
-            void* data = nullptr;
-            uint32_t format = 0;
-            size_t stride = 0;
-            renderer::RenderTarget* target = bridge_.render_target(frame->buffer);
-            if (target && wlr_buffer_begin_data_ptr_access(frame->buffer, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data,
-                                                           &format, &stride)) {
-                std::vector<renderer::Box> boxes;
-                for (const auto& rect : frame->damage.rects())
-                    boxes.push_back(to_box(rect));
-                target->set_destination(data, static_cast<uint32_t>(stride));
-                bridge_.renderer().read_back(*target, boxes);
-                target->set_destination(nullptr, 0);
-                wlr_buffer_end_data_ptr_access(frame->buffer);
-            }
+            std::vector<renderer::Box> boxes;
+            for (const auto& rect : frame->damage.rects())
+                boxes.push_back(to_box(rect));
+            bridge_.read_back(frame->buffer, boxes);
             frame->ready = std::chrono::steady_clock::now();
         }
         break;

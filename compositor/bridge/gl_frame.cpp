@@ -1,0 +1,103 @@
+// GlFrame: kiln's frame pipeline on GL. The buffer is bound through wlr_renderer (wlroots draws software cursors
+// through it), but wlr_renderer_end only flushes while this frame is open: the pipeline fences the frame and reads
+// back only what is consumed.
+#include "compositor/bridge/gl_frame.hpp"
+
+#include "compositor/bridge/render_bridge.hpp"
+#include "compositor/output/frame_composer.hpp"
+#include "renderer/render_fence.hpp"
+
+#include <GLES2/gl2.h>
+
+namespace kiln::compositor {
+
+std::unique_ptr<GlFrame> GlFrame::begin(RenderBridge& bridge, wlr_buffer* buffer, wlr_output* output,
+                                        const Region& damage)
+{
+    RenderBridge::set_memory_current(buffer, false);
+    renderer::RenderTarget* target = bridge.render_target(buffer);
+    if (!target)
+        return nullptr;
+    bridge.complete_frames_ = false;
+    if (!wlr_renderer_begin_with_buffer(bridge.wlr(), buffer)) {
+        bridge.complete_frames_ = true;
+        return nullptr;
+    }
+    return std::unique_ptr<GlFrame>(new GlFrame(bridge, *target, output, damage));
+}
+
+GlFrame::~GlFrame()
+{
+    end();
+}
+
+bool GlFrame::target_is_cpu() const
+{
+    return target_.is_cpu();
+}
+
+void GlFrame::clear(std::span<const renderer::Box> boxes, renderer::Color color)
+{
+    renderer::Renderer& renderer = bridge_.renderer();
+    for (const auto& box : boxes) {
+        renderer.set_scissor(box);
+        renderer.clear(color);
+    }
+}
+
+void GlFrame::draw_solid(const renderer::SolidDraw& draw)
+{
+    renderer::Renderer& renderer = bridge_.renderer();
+    renderer.set_blending(false);
+    for (const auto& box : draw.opaque) {
+        renderer.set_scissor(box);
+        renderer.draw_solid(draw.color, draw.matrix);
+    }
+    renderer.set_blending(true);
+    for (const auto& box : draw.blended) {
+        renderer.set_scissor(box);
+        renderer.draw_solid(draw.color, draw.matrix);
+    }
+}
+
+void GlFrame::draw_texture(const renderer::TextureDraw& draw)
+{
+    renderer::Renderer& renderer = bridge_.renderer();
+    renderer::Texture& texture = RenderBridge::texture(from_handle(draw.texture));
+    // One draw per damage rectangle: llvmpipe shades only the pixels inside the scissor.
+    renderer.set_blending(false);
+    for (const auto& box : draw.opaque) {
+        renderer.set_scissor(box);
+        renderer.draw_texture(texture, draw.source, draw.matrix, draw.alpha, draw.filter);
+    }
+    renderer.set_blending(true);
+    for (const auto& box : draw.blended) {
+        renderer.set_scissor(box);
+        renderer.draw_texture(texture, draw.source, draw.matrix, draw.alpha, draw.filter);
+    }
+}
+
+std::shared_ptr<renderer::RenderFence> GlFrame::finish()
+{
+    renderer::Renderer& renderer = bridge_.renderer();
+    renderer.set_scissor(std::nullopt);
+    renderer.set_blending(true);
+    // Cursors without a plane of their own (headless, some KMS drivers) are drawn into the frame.
+    wlr_output_render_software_cursors(output_, damage_.get());
+    end();
+    std::shared_ptr<renderer::RenderFence> fence = renderer::RenderFence::create(bridge_.display());
+    if (!fence)
+        glFinish();  // no fence extension at all: the only way to know the frame is done
+    return fence;
+}
+
+void GlFrame::end()
+{
+    if (!drawing_)
+        return;
+    drawing_ = false;
+    wlr_renderer_end(bridge_.wlr());
+    bridge_.complete_frames_ = true;
+}
+
+}  // namespace kiln::compositor

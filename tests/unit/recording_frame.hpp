@@ -1,0 +1,66 @@
+// RecordingFrame: a renderer::Frame that draws nothing and records every call, for unit tests of what the frame
+// pipeline asks a renderer to draw (no EGL, no pixels).
+#pragma once
+
+#include "renderer/frame.hpp"
+
+#include <vector>
+
+namespace kiln::test {
+
+struct RecordedCall {
+    enum class Kind { clear, solid, texture };
+    Kind kind = Kind::clear;
+    renderer::Color color{};            // clear and solid
+    renderer::TextureHandle texture{};  // texture
+    renderer::Box box{};                // solid and texture: the whole destination box
+    renderer::FBox source{};
+    renderer::Filter filter = renderer::Filter::linear;
+    float alpha = 1.0f;
+    std::vector<renderer::Box> opaque;   // clear: the boxes cleared
+    std::vector<renderer::Box> blended;
+};
+
+class RecordingFrame final : public renderer::Frame {
+public:
+    void clear(std::span<const renderer::Box> boxes, renderer::Color color) override
+    {
+        RecordedCall call;
+        call.color = color;
+        call.opaque.assign(boxes.begin(), boxes.end());
+        calls.push_back(std::move(call));
+    }
+    void draw_solid(const renderer::SolidDraw& draw) override
+    {
+        RecordedCall call;
+        call.kind = RecordedCall::Kind::solid;
+        call.color = draw.color;
+        call.box = draw.box;
+        call.opaque.assign(draw.opaque.begin(), draw.opaque.end());
+        call.blended.assign(draw.blended.begin(), draw.blended.end());
+        calls.push_back(std::move(call));
+    }
+    void draw_texture(const renderer::TextureDraw& draw) override
+    {
+        RecordedCall call;
+        call.kind = RecordedCall::Kind::texture;
+        call.texture = draw.texture;
+        call.box = draw.box;
+        call.source = draw.source;
+        call.filter = draw.filter;
+        call.alpha = draw.alpha;
+        call.opaque.assign(draw.opaque.begin(), draw.opaque.end());
+        call.blended.assign(draw.blended.begin(), draw.blended.end());
+        calls.push_back(std::move(call));
+    }
+    std::shared_ptr<renderer::RenderFence> finish() override
+    {
+        ++finished;
+        return nullptr;
+    }
+
+    std::vector<RecordedCall> calls;
+    int finished = 0;
+};
+
+}  // namespace kiln::test

@@ -602,9 +602,21 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
     wlr_scene_output* scene_output = wlr_scene_get_scene_output(scene_, output);
     if (!scene_output)
         scene_output = wlr_scene_output_create(scene_, output);
-    outputs_.push_back(
-        std::make_unique<Output>(*this, *bridge_, *fence_events_, allocator_, output, scene_output, presentation_,
-                                 [this](wlr_surface* surface) { return alpha_modifier_ ? alpha_modifier_->alpha(surface) : 1.0f; }));
+    OutputHooks hooks{
+        .session_active = [this] { return session_active(); },
+        .background = [this] { return background(); },
+        .full_redraw = [this] { return options_.full_redraw; },
+        .surface_alpha = [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; },
+        .debug_render_delay_ms = options_.debug_render_delay_ms,
+        .destroyed = [this](Output* o) { remove_output(o); },
+        .frame_rendered = [this](double cpu_ms, bool direct) { frame_rendered(cpu_ms, direct); },
+        .frame_culled = [this](size_t surfaces) { frame_culled(surfaces); },
+        .frame_fenced = [this](double ms) { frame_fenced(ms); },
+        .frame_rendered_ahead = [this] { frame_rendered_ahead(); },
+        .frame_composed_on_cpu = [this] { frame_composed_on_cpu(); },
+    };
+    outputs_.push_back(std::make_unique<Output>(std::move(hooks), *bridge_, *fence_events_, allocator_, output,
+                                                scene_output, presentation_));
 }
 
 void Server::usable_area_changed(wlr_output* output)

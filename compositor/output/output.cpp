@@ -7,7 +7,6 @@
 #include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/frame_composer.hpp"
-#include "compositor/server.hpp"
 #include "renderer/render_fence.hpp"
 
 #include <algorithm>
@@ -35,10 +34,9 @@ constexpr uint32_t presentation_vsync = 0x1;
 
 }  // namespace
 
-Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
-               wlr_scene_output* scene_output, wlr_presentation* presentation,
-               std::function<float(wlr_surface*)> surface_alpha)
-    : server_(server),
+Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator,
+               wlr_output* output, wlr_scene_output* scene_output, wlr_presentation* presentation)
+    : hooks_(std::move(hooks)),
       bridge_(bridge),
       fences_(fences),
       output_(output),
@@ -47,7 +45,7 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
       ring_(allocator, output, bridge.render_formats()),
       consumes_pixels_(!wlr_output_is_headless(output))
 {
-    visible_.set_surface_alpha(std::move(surface_alpha));
+    visible_.set_surface_alpha(hooks_.surface_alpha);
     frame_.connect(&output_->events.frame, [this](void*) { on_frame(); });
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });
@@ -57,7 +55,7 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
             vblank_->set_refresh(output_->refresh);
     });
     if (wlr_output_is_headless(output_)) {
-        vblank_ = std::make_unique<VirtualVblank>(wl_display_get_event_loop(server_.display()),
+        vblank_ = std::make_unique<VirtualVblank>(wl_display_get_event_loop(output_->display),
                                                   [this] { on_vblank(); });
         if (vblank_->valid())
             vblank_->set_refresh(output_->refresh);
@@ -65,21 +63,21 @@ Output::Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_al
             vblank_.reset();
     }
     repaint_timer_ = wl_event_loop_add_timer(
-        wl_display_get_event_loop(server_.display()),
+        wl_display_get_event_loop(output_->display),
         [](void* data) noexcept -> int {
             static_cast<Output*>(data)->compose();
             return 0;
         },
         this);
-    if (server_.options().debug_render_delay_ms > 0)
+    if (hooks_.debug_render_delay_ms > 0)
         delay_timer_ = wl_event_loop_add_timer(
-            wl_display_get_event_loop(server_.display()),
+            wl_display_get_event_loop(output_->display),
             [](void* data) noexcept -> int {
                 static_cast<Output*>(data)->delayed_done();
                 return 0;
             },
             this);
-    destroy_.connect(&output_->events.destroy, [this](void*) { server_.remove_output(this); });
+    destroy_.connect(&output_->events.destroy, [this](void*) { hooks_.destroyed(this); });
 }
 
 Output::~Output()
@@ -156,7 +154,7 @@ void Output::compose()
     const bool waiting = has_uncommitted();
     // While kiln's VT is switched away every commit fails: nothing is drawn (nor a failed commit retried in a loop)
     // until the session is back, when wlroots' restoring modeset brings the next frame event.
-    if (backend_ready_ && !waiting && needs_frame() && server_.session_active())
+    if (backend_ready_ && !waiting && needs_frame() && hooks_.session_active())
         render();
     // While a frame cannot be shown yet, clients are not asked for another: it would be drawn for nothing.
     if (waiting || (needs_frame() && backend_ready_))
@@ -193,16 +191,16 @@ void Output::render()
         wlr_output_schedule_frame(output_);
         return;
     }
-    const bool full_redraw = server_.options().full_redraw;
+    const bool full_redraw = hooks_.full_redraw();
     if (full_redraw)
         slot->damage = Region(0, 0, output_->width, output_->height);
-    visible_.build(server_.scene(), output_, server_.renderer(), scene_output_->x, scene_output_->y, slot->damage,
+    visible_.build(scene_output_->scene, output_, bridge_.wlr(), scene_output_->x, scene_output_->y, slot->damage,
                    !full_redraw);
 
     if (try_scanout(visible_)) {
-        server_.frame_culled(visible_.culled());
+        hooks_.frame_culled(visible_.culled());
         OutputRing::release(slot->buffer);
-        server_.frame_rendered(thread_cpu_ms() - cpu_before, true);
+        hooks_.frame_rendered(thread_cpu_ms() - cpu_before, true);
         return;
     }
 
@@ -213,10 +211,10 @@ void Output::render()
         // switch no slot holds the other path's pixels where this one reads them, so each is redrawn whole once.
         composed_on_cpu_ = on_cpu;
         ring_.add_damage(Region(0, 0, output_->width, output_->height));
-        visible_.build(server_.scene(), output_, server_.renderer(), scene_output_->x, scene_output_->y, slot->damage,
+        visible_.build(scene_output_->scene, output_, bridge_.wlr(), scene_output_->x, scene_output_->y, slot->damage,
                    !full_redraw);
     }
-    server_.frame_culled(visible_.culled());
+    hooks_.frame_culled(visible_.culled());
 
     auto frame = std::make_unique<Frame>();
     frame->id = next_frame_id_++;
@@ -233,7 +231,7 @@ void Output::render()
         wlr_log(WLR_ERROR, "kiln: output %s: cannot draw into its buffer", output_->name);
         return;
     }
-    compose_frame(visible_, {output_->transform_matrix, server_.background(), full_redraw}, *gl);
+    compose_frame(visible_, {output_->transform_matrix, hooks_.background(), full_redraw}, *gl);
     for (auto& v : visible_.draws()) {
         // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
         // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
@@ -267,7 +265,7 @@ void Output::render()
         });
     }  // without one, GlFrame waited for the frame (glFinish): it is done now (render_done below)
     raw->ready = std::chrono::steady_clock::now();
-    server_.frame_rendered(raw->cpu_ms, false);
+    hooks_.frame_rendered(raw->cpu_ms, false);
     commit_ready();
     if (!fence)
         render_done(raw->id);
@@ -277,7 +275,7 @@ void Output::render()
 // delay, as a slower GPU would: the frame is not finished, read back or committed before then.
 void Output::render_done(uint64_t id)
 {
-    const int delay_ms = server_.options().debug_render_delay_ms;
+    const int delay_ms = hooks_.debug_render_delay_ms;
     const auto frame = std::find_if(frames_.begin(), frames_.end(), [id](const auto& f) { return f->id == id; });
     if (delay_ms > 0 && delay_timer_ && frame != frames_.end()) {
         const auto due = (*frame)->started + std::chrono::milliseconds(delay_ms);
@@ -294,7 +292,7 @@ void Output::render_done(uint64_t id)
 
 void Output::delayed_done()
 {
-    const auto delay = std::chrono::milliseconds(server_.options().debug_render_delay_ms);
+    const auto delay = std::chrono::milliseconds(hooks_.debug_render_delay_ms);
     while (!delayed_.empty()) {
         const uint64_t id = delayed_.front();
         const auto frame = std::find_if(frames_.begin(), frames_.end(), [id](const auto& f) { return f->id == id; });
@@ -319,7 +317,7 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
         OutputRing::release(slot.buffer);
         return;
     }
-    compose_frame(visible_, {output_->transform_matrix, server_.background(), server_.options().full_redraw}, *cpu);
+    compose_frame(visible_, {output_->transform_matrix, hooks_.background(), hooks_.full_redraw()}, *cpu);
     cpu->finish();
     RenderBridge::set_memory_current(slot.buffer, true);
     slot.damage.clear();
@@ -336,8 +334,8 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     const uint64_t id = frame->id;
     const double cpu_ms = frame->cpu_ms;
     frames_.push_back(std::move(frame));
-    server_.frame_composed_on_cpu();
-    server_.frame_rendered(cpu_ms, false);
+    hooks_.frame_composed_on_cpu();
+    hooks_.frame_rendered(cpu_ms, false);
     commit_ready();
     fence_signalled(id);
 }
@@ -383,7 +381,7 @@ void Output::fence_signalled(uint64_t id)
         frame->fence_done = true;
         const double render_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame->started).count();
-        server_.frame_fenced(render_ms);
+        hooks_.frame_fenced(render_ms);
         // A decaying maximum: one slow frame raises the estimate at once, fast ones lower it gradually.
         render_estimate_ms_ = std::max(render_ms, render_estimate_ms_ * 0.9 + render_ms * 0.1);
         if (frame->readback && !frame->committed) {
@@ -478,7 +476,7 @@ void Output::commit(Frame& frame)
     // keeps its rate (at most two frames in flight: one queued, one drawing).
     if (frame.readback && needs_frame() && !has_uncommitted() && output_->refresh > 0 &&
         render_estimate_ms_ > 0.5e6 / output_->refresh) {
-        server_.frame_rendered_ahead();
+        hooks_.frame_rendered_ahead();
         render();
     }
 }

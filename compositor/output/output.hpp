@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/output/output_hooks.hpp"
 #include "compositor/output/output_ring.hpp"
 #include "compositor/output/region.hpp"
 #include "compositor/output/virtual_vblank.hpp"
@@ -18,16 +19,15 @@
 
 namespace kiln::compositor {
 
-class Server;
 class RenderBridge;
 class FenceEvents;
 
 class Output {
 public:
-    // `surface_alpha`: each surface's opacity factor (alpha-modifier-v1), drawn into its pixels.
-    Output(Server& server, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
-           wlr_scene_output* scene_output, wlr_presentation* presentation,
-           std::function<float(wlr_surface*)> surface_alpha);
+    // Draws `scene_output` (whose scene it walks) into `output` through `bridge`, on the output's display's event
+    // loop; `presentation` may be null.
+    Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
+           wlr_scene_output* scene_output, wlr_presentation* presentation);
     ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
@@ -76,7 +76,7 @@ private:
         bool zero_copy;
     };
 
-    Server& server_;
+    OutputHooks hooks_;
     RenderBridge& bridge_;
     FenceEvents& fences_;
     wlr_output* output_;

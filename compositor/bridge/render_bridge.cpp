@@ -541,6 +541,11 @@ renderer::Texture& RenderBridge::texture(wlr_texture* texture)
     return texture_of(texture);
 }
 
+bool RenderBridge::samples_in_place(wlr_texture* texture)
+{
+    return texture_of(texture).from_dmabuf();
+}
+
 void RenderBridge::mark_sampled(wlr_texture* texture)
 {
     reinterpret_cast<BridgeTexture*>(texture)->sampled = true;

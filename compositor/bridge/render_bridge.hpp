@@ -78,6 +78,8 @@ public:
     static renderer::Texture& texture(wlr_texture* texture);
     // notes that a frame sampled this texture, so its client buffer's release counts as after render;
     static void mark_sampled(wlr_texture* texture);
+    // whether GL reads this texture's client buffer in place (a dma-buf) rather than kiln's own copy of it;
+    static bool samples_in_place(wlr_texture* texture);
     // copies these boxes of a CPU-backed buffer's GL frame into its memory, once the frame's fence has signalled.
     bool read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes);
     // (Frames themselves are drawn through GlFrame, compositor/bridge/gl_frame.hpp.)

@@ -235,7 +235,7 @@ void Output::render()
     for (auto& v : visible_.draws()) {
         // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
         // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
-        if (v.texture && v.surface && RenderBridge::texture(v.texture).from_dmabuf()) {
+        if (v.texture && v.surface && RenderBridge::samples_in_place(v.texture)) {
             RenderBridge::mark_sampled(v.texture);
             frame->sampled.push_back(wlr_buffer_lock(&v.surface->buffer->base));
         }

@@ -99,11 +99,12 @@ struct Scene {
         wlr_scene_node_set_position(&rect->node, x, y);
     }
 
-    RecordingFrame compose(const Region& damage)
+    // `reference`: the full-redraw frame (--debug-full-redraw), unculled and all blended.
+    RecordingFrame compose(const Region& damage, bool reference = false)
     {
-        visible.build(scene, output, nullptr, 0, 0, damage);
+        visible.build(scene, output, nullptr, 0, 0, damage, !reference);
         RecordingFrame frame;
-        compose_frame(visible, {output->transform_matrix, background, false}, frame);
+        compose_frame(visible, {output->transform_matrix, background, reference}, frame);
         frame.finish();
         return frame;
     }
@@ -209,6 +210,9 @@ TEST_CASE("opaque parts are drawn unblended, translucent parts and what shows th
     // Exact texel mapping samples NEAREST; the texture's own alpha is untouched.
     CHECK(over[0]->filter == renderer::Filter::nearest);
     CHECK(over[0]->alpha == 1.0f);
+    // The background first, then bottom to top.
+    CHECK(frame.calls.front().kind == RecordedCall::Kind::clear);
+    CHECK(under[0] < over[0]);
 
     int solids = 0;
     for (const auto& call : frame.calls) {
@@ -233,6 +237,26 @@ TEST_CASE("opaque parts are drawn unblended, translucent parts and what shows th
     expected.subtract(Region(50, 0, 100, 100));
     expected.subtract(Region(0, 150, 40, 20));
     CHECK(same(cleared, expected));
+}
+
+TEST_CASE("the full-redraw reference draws everything whole, blended and linearly sampled")
+{
+    Scene s;
+    wlr_texture* hidden = s.add_texture(20, 20, 50, 50, true);
+    wlr_texture* top = s.add_texture(0, 0, 120, 120, true);
+
+    RecordingFrame frame = s.compose(whole, true);
+    for (wlr_texture* texture : {hidden, top}) {
+        auto calls = draws_of(frame, texture);
+        REQUIRE(calls.size() == 1);
+        CHECK(calls[0]->opaque.empty());
+        CHECK(calls[0]->filter == renderer::Filter::linear);
+    }
+    CHECK(same(region_of(draws_of(frame, hidden)[0]->blended), Region(20, 20, 50, 50)));
+    CHECK(same(region_of(draws_of(frame, top)[0]->blended), Region(0, 0, 120, 120)));
+    REQUIRE(frame.calls.front().kind == RecordedCall::Kind::clear);
+    CHECK(same(region_of(frame.calls.front().opaque), whole));
+    CHECK(s.visible.culled() == 0);
 }
 
 TEST_CASE("damage is drawn rectangle by rectangle and nothing outside it")

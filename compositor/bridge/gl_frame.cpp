@@ -1,6 +1,5 @@
 // GlFrame: kiln's frame pipeline on GL. The buffer is bound through wlr_renderer (wlroots draws software cursors
-// through it), but wlr_renderer_end only flushes while this frame is open: the pipeline fences the frame and reads
-// back only what is consumed.
+// through it); the frame ends flushed, not finished: the pipeline fences it and reads back only what is consumed.
 #include "compositor/bridge/gl_frame.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
@@ -18,11 +17,8 @@ std::unique_ptr<GlFrame> GlFrame::begin(RenderBridge& bridge, wlr_buffer* buffer
     renderer::RenderTarget* target = bridge.render_target(buffer);
     if (!target)
         return nullptr;
-    bridge.complete_frames_ = false;
-    if (!wlr_renderer_begin_with_buffer(bridge.wlr(), buffer)) {
-        bridge.complete_frames_ = true;
+    if (!wlr_renderer_begin_with_buffer(bridge.wlr(), buffer))
         return nullptr;
-    }
     return std::unique_ptr<GlFrame>(new GlFrame(bridge, *target, output, damage));
 }
 
@@ -96,8 +92,8 @@ void GlFrame::end()
     if (!drawing_)
         return;
     drawing_ = false;
+    bridge_.end_flushed();
     wlr_renderer_end(bridge_.wlr());
-    bridge_.complete_frames_ = true;
 }
 
 }  // namespace kiln::compositor

@@ -41,7 +41,7 @@ private:
         : bridge_(bridge), target_(target), output_(output), damage_(damage)
     {
     }
-    // Ends wlroots' rendering state and the bridge's frame mode (finish(), or the destructor if never finished).
+    // Ends the frame, flushed, and wlroots' rendering state (finish(), or the destructor if never finished).
     void end();
 
     RenderBridge& bridge_;

@@ -385,10 +385,6 @@ void RenderBridge::end()
 {
     if (!target_)
         return;
-    if (!complete_frames_) {
-        renderer_->end(false);
-        return;
-    }
     // A CPU target copies what this frame drew into the buffer's memory; the renderer tracks that region, so a
     // bind that only reads (screencopy) copies nothing.
     void* data = nullptr;
@@ -403,6 +399,14 @@ void RenderBridge::end()
         target_->target->set_destination(nullptr, 0);
         wlr_buffer_end_data_ptr_access(bound_);
     }
+}
+
+void RenderBridge::end_flushed()
+{
+    if (!target_)
+        return;
+    renderer_->end(false);
+    target_ = nullptr;
 }
 
 void RenderBridge::clear(const float color[4])

@@ -119,9 +119,13 @@ public:
     ~RenderBridge();
 
 private:
-    // GlFrame turns complete_frames_ off while it draws.
+    // GlFrame ends its frames with end_flushed().
     friend class GlFrame;
     RenderBridge() = default;
+
+    // Ends the frame a GlFrame drew into the bound buffer: its commands are only flushed (the pipeline fences them
+    // and reads back what is consumed), and the target is let go, so wlroots' end that follows only unbinds.
+    void end_flushed();
 
     BufferTarget* target_for(wlr_buffer* buffer);
     // `source`: the client dma-buf this texture samples in place, locked until the texture is destroyed.
@@ -157,9 +161,6 @@ private:
     uint64_t dmabuf_texture_reuses_ = 0;
     uint64_t released_after_render_ = 0;
     uint64_t released_unsampled_ = 0;
-    // While false (a GlFrame is open), wlr_renderer_end only flushes: the pipeline fences the frame and reads back
-    // what is consumed.
-    bool complete_frames_ = true;
     bool cpu_composition_ = false;
     std::chrono::steady_clock::time_point egl_ready_at_;
     std::chrono::steady_clock::time_point programs_ready_at_;

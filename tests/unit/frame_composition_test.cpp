@@ -259,6 +259,21 @@ TEST_CASE("the full-redraw reference draws everything whole, blended and linearl
     CHECK(s.visible.culled() == 0);
 }
 
+TEST_CASE("a surface's alpha factor reaches its texture draws")
+{
+    Scene s;
+    wlr_texture* faded = s.add_texture(0, 0, 100, 100, false);
+    s.visible.build(s.scene, s.output, nullptr, 0, 0, whole);
+    // alpha-modifier sets it on surfaces (VisibleSet::set_surface_alpha); here on the built node directly.
+    REQUIRE(s.visible.draws().size() == 1);
+    s.visible.draws()[0].alpha = 0.5f;
+    RecordingFrame frame;
+    compose_frame(s.visible, {s.output->transform_matrix, s.background, false}, frame);
+    auto calls = draws_of(frame, faded);
+    REQUIRE(calls.size() == 1);
+    CHECK(calls[0]->alpha == 0.5f);
+}
+
 TEST_CASE("damage is drawn rectangle by rectangle and nothing outside it")
 {
     Scene s;

@@ -256,7 +256,8 @@ void Output::render()
     frame->cpu_ms = thread_cpu_ms() - cpu_before;
     Frame* raw = frame.get();
     frames_.push_back(std::move(frame));
-    if (fence) {
+    const bool fenced = fence != nullptr;  // `fence` is moved into the watch below
+    if (fenced) {
         std::weak_ptr<Output*> alive = alive_;
         const uint64_t id = raw->id;
         fences_.watch(std::move(fence), [alive, id] {
@@ -267,7 +268,7 @@ void Output::render()
     raw->ready = std::chrono::steady_clock::now();
     hooks_.frame_rendered(raw->cpu_ms, false);
     commit_ready();
-    if (!fence)
+    if (!fenced)
         render_done(raw->id);
 }
 

@@ -10,7 +10,9 @@
 #include "compositor/output/output_settings.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/commit_timing_v1.hpp"
 #include "compositor/protocols/cursor_shape_v1.hpp"
+#include "compositor/protocols/fifo_v1.hpp"
 #include "compositor/protocols/fractional_scale_v1.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/viewporter.hpp"
@@ -154,6 +156,8 @@ Server::~Server()
     security_context_.reset();  // after the global filter, which asks it
     single_pixel_buffer_.reset();
     fractional_scale_.reset();  // listens to the layout
+    fifo_.reset();
+    commit_timing_.reset();     // likewise
     cursor_shape_.reset();
     viewporter_.reset();
     system_bell_.reset();
@@ -377,6 +381,9 @@ bool Server::start(std::string& error)
     viewporter_ = std::make_unique<Viewporter>(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
+    // FIFO presentation and timed commits (Mesa's Vulkan WSI): updates held back through wlroots' cached state.
+    fifo_ = std::make_unique<FifoV1>(display_);
+    commit_timing_ = std::make_unique<CommitTimingV1>(display_, layout_);
     content_type_ = std::make_unique<ContentTypeV1>(display_);
     tearing_control_ = std::make_unique<TearingControlV1>(display_);  // a hint kept; kiln keeps vsync
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
@@ -609,6 +616,7 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         .surface_alpha = [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; },
         .debug_render_delay_ms = options_.debug_render_delay_ms,
         .destroyed = [this](Output* o) { remove_output(o); },
+        .frame_callbacks_sent = [this](wlr_output* o) { if (fifo_) fifo_->frame_drawn(o); },
         .frame_rendered = [this](double cpu_ms, bool direct) { frame_rendered(cpu_ms, direct); },
         .frame_culled = [this](size_t surfaces) { frame_culled(surfaces); },
         .frame_fenced = [this](double ms) { frame_fenced(ms); },

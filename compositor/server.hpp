@@ -57,6 +57,8 @@ class Xwayland;
 class SinglePixelBufferV1;
 class FractionalScaleV1;
 class CursorShapeV1;
+class FifoV1;
+class CommitTimingV1;
 class Viewporter;
 class XdgSystemBellV1;
 class XdgDialogV1;
@@ -210,6 +212,8 @@ private:
     std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
     std::unique_ptr<FractionalScaleV1> fractional_scale_;
     std::unique_ptr<CursorShapeV1> cursor_shape_;
+    std::unique_ptr<FifoV1> fifo_;
+    std::unique_ptr<CommitTimingV1> commit_timing_;
     std::unique_ptr<Viewporter> viewporter_;
     std::unique_ptr<XdgSystemBellV1> system_bell_;
     std::unique_ptr<XdgDialogV1> dialogs_;

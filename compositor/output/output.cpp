@@ -168,6 +168,8 @@ void Output::compose()
             wlr_surface_send_frame_done(surface, static_cast<const timespec*>(data));
         },
         &now);
+    if (hooks_.frame_callbacks_sent)
+        hooks_.frame_callbacks_sent(output_);
 }
 
 void Output::render()

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 
+struct wlr_output;
 struct wlr_surface;
 
 namespace kiln::compositor {
@@ -26,6 +27,9 @@ struct OutputHooks {
     int debug_render_delay_ms = 0;
     // The wlr_output was destroyed: the owner drops this Output (it must not be used after the call).
     std::function<void(Output*)> destroyed;
+    // The surfaces on the output were told to draw their next frame (frame callbacks sent): what they had
+    // committed has been drawn (wp_fifo_v1's latching deadline). Unset: nothing.
+    std::function<void(wlr_output*)> frame_callbacks_sent;
 
     // Frame statistics (--stats).
     std::function<void(double cpu_ms, bool direct_scanout)> frame_rendered;

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from cursor_pixels import drawn_near  # noqa: E402
 from kiln_harness import Kiln, check, need, run_test, skip  # noqa: E402
 from wayland_wire import ARGB8888, Connection, Toplevel, shm_buffer  # noqa: E402
 
@@ -33,19 +34,6 @@ class VirtualPointer:
         self.conn.send(self.obj, 1, ("u", 1), ("u", x), ("u", y), ("u", WIDTH), ("u", HEIGHT))
         self.conn.send(self.obj, 4)  # frame
         self.conn.roundtrip()
-
-
-def drawn_near(shot, point, background, radius=64):
-    """The box of pixels around `point` that differ from `background`, or None."""
-    x0, y0 = max(0, point[0] - radius), max(0, point[1] - radius)
-    x1, y1 = min(shot.width, point[0] + radius), min(shot.height, point[1] + radius)
-    xs, ys = [], []
-    for y in range(y0, y1):
-        for x in range(x0, x1):
-            if max(abs(a - b) for a, b in zip(shot.at(x, y), background)) > 8:
-                xs.append(x)
-                ys.append(y)
-    return (min(xs), min(ys), max(xs) + 1, max(ys) + 1) if xs else None
 
 
 def wait_drawn(kiln, point, background, what):

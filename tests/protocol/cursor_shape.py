@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from cursor_pixels import drawn_near  # noqa: E402
 from kiln_harness import Kiln, check, need, run_test, skip  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection, Toplevel, expect_protocol_error  # noqa: E402
@@ -21,19 +22,6 @@ LOGICAL = (640, 480)
 def theme_installed():
     return any((Path(d) / THEME / "cursors" / "crosshair").exists()
                for d in (Path.home() / ".icons", Path("/usr/share/icons")))
-
-
-def drawn_near(shot, point, background, radius=80):
-    """The box of pixels around `point` that differ from `background`, or None."""
-    x0, y0 = max(0, point[0] - radius), max(0, point[1] - radius)
-    x1, y1 = min(shot.width, point[0] + radius), min(shot.height, point[1] + radius)
-    xs, ys = [], []
-    for y in range(y0, y1):
-        for x in range(x0, x1):
-            if max(abs(a - b) for a, b in zip(shot.at(x, y), background)) > 8:
-                xs.append(x)
-                ys.append(y)
-    return (min(xs), min(ys), max(xs) + 1, max(ys) + 1) if xs else None
 
 
 def centred_on(box, point, margin):
@@ -64,7 +52,7 @@ def session(scale):
                 mover.move(point[0] // scale, point[1] // scale)
                 enter = conn.dispatch_until(lambda e: e.obj == wl_pointer and e.opcode == 0)
                 serial = enter.args("u")[0]
-                arrow = kiln.wait_for(lambda: drawn_near(kiln.screenshot(), point, WINDOW), "the default arrow")
+                arrow = kiln.wait_for(lambda: drawn_near(kiln.screenshot(), point, WINDOW, radius=80), "the default arrow")
                 check(not centred_on(arrow, point, 3), f"scale {scale}: the default arrow starts at the pointer {arrow}")
 
                 # Another client (the one moving the pointer has no window under it) and a stale serial: ignored.
@@ -78,12 +66,12 @@ def session(scale):
                 # Each request is answered before kiln's next frame: one more frame callback, then look.
                 window.commit()
                 conn.roundtrip()
-                still = kiln.wait_for(lambda: drawn_near(kiln.screenshot(), point, WINDOW), "the cursor")
+                still = kiln.wait_for(lambda: drawn_near(kiln.screenshot(), point, WINDOW, radius=80), "the cursor")
                 check(still == arrow, f"another client's shape and a serial never sent are ignored ({still})")
 
                 conn.send(device, 1, ("u", serial), ("u", CROSSHAIR))  # set_shape
                 conn.roundtrip()
-                cross = kiln.wait_for(lambda: (b := drawn_near(kiln.screenshot(), point, WINDOW)) and
+                cross = kiln.wait_for(lambda: (b := drawn_near(kiln.screenshot(), point, WINDOW, radius=80)) and
                                       centred_on(b, point, 3 * scale) and b, "the crosshair around the pointer")
                 check(True, f"scale {scale}: set_shape(crosshair) draws the theme's crosshair centred on the pointer "
                             f"{cross}")

@@ -42,7 +42,7 @@ base=(
   wlcs
   foot fonts-dejavu-core gtk-3-examples gtk-4-examples qmlscene qml-module-qtquick2 qtwayland5
   glmark2-es2-wayland mpv imv kanshi
-  chromium
+  chromium firefox-esr
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

@@ -500,14 +500,37 @@ def chromium(kiln, scratch):
         check(True, "over its page Chromium sets its cursor with wp_cursor_shape_device_v1.set_shape")
 
 
+def firefox(kiln, scratch):
+    """At output scale 1.5: Firefox ESR (kiosk, Wayland) binds wp_fractional_scale_manager_v1, is told 180, the page
+    sees devicePixelRatio 1.5 and its device-pixel checkerboard is exact on screen."""
+    need_client("firefox-esr", "firefox-esr")
+    page = Path(scratch) / "checkerboard.html"
+    page.write_text(CHECKERBOARD_PAGE)
+    profile = Path(scratch) / "firefox"
+    profile.mkdir()
+    child = start(kiln, ["firefox-esr", "--no-remote", "--profile", str(profile), "--kiosk", f"file://{page}"],
+                  env={"WAYLAND_DEBUG": "1", "MOZ_ENABLE_WAYLAND": "1"})
+    kiln.wait_for(lambda: 'title("dpr ' in child.log_path.read_text(errors="replace"), "Firefox's page drawn",
+                  timeout=FIRST_FRAME_TIMEOUT)
+    rows = kiln.wait_for(lambda: (r := checkerboard_rows(kiln.screenshot())) and len(r) >= 300 and r,
+                         "the page's checkerboard on screen", timeout=30)
+    log = child.log_path.read_text(errors="replace")
+    check("wp_fractional_scale_manager_v1#" in log and ".preferred_scale(180)" in log,
+          "Firefox binds wp_fractional_scale_manager_v1 and is told 180/120 (WAYLAND_DEBUG)")
+    check(re.search(r'title\("dpr 1\.5 ', log), "the page sees devicePixelRatio 1.5")
+    check(all(exact for *_, exact in rows),
+          f"the page's device-pixel checkerboard is exact on screen in all {len(rows)} rows "
+          f"({sum(1 for *_, e in rows if not e)} blurred), {max(x1 - x0 for _, x0, x1, _ in rows)} pixels wide")
+
+
 CASES = {f.__name__: f for f in (foot, weston_terminal, gtk3_widget_factory, gtk4_widget_factory, qt_qml, glmark2,
                                  mpv, imv, xterm, swaybg, waybar, clipboard, wlr_randr, kanshi, wtype,
-                                 chromium)}
+                                 chromium, firefox)}
 # kiln.ini lines a case needs beyond the background, and its output's size where it is not WIDTHxHEIGHT: at scale 1.5
 # the output is 1920x1080, a whole 1280x720 in logical pixels (grim composes its screenshot in logical pixels times
 # the scale, so a fractional logical size would make grim itself resample the picture).
-CASE_CONFIG = {"chromium": "[output HEADLESS-1]\nscale=1.5\n"}
-CASE_SIZE = {"chromium": "1920x1080"}
+CASE_CONFIG = {"chromium": "[output HEADLESS-1]\nscale=1.5\n", "firefox": "[output HEADLESS-1]\nscale=1.5\n"}
+CASE_SIZE = {"chromium": "1920x1080", "firefox": "1920x1080"}
 
 
 # --- running one case --------------------------------------------------------------------------------------------

@@ -417,9 +417,13 @@ bool Server::start(std::string& error)
     xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(display_);
 
     // The shell first: the seat watches its surfaces for what changes under the pointer.
-    toplevels_ = std::make_unique<Toplevels>(*this);
-    shell_ = std::make_unique<XdgShell>(*this, display_);
-    seat_ = std::make_unique<Seat>(*this, backend_, compositor_, shell_->wlr());
+    toplevels_ = std::make_unique<Toplevels>(core_, *this);
+    shell_ = std::make_unique<XdgShell>(core_, *this, *toplevels_, display_);
+    seat_ = std::make_unique<Seat>(core_, *this, *toplevels_,
+                                   SessionActions{[this](int status) { terminate(status); },
+                                                  [this](int vt) { switch_vt(vt); }},
+                                   backend_, compositor_, shell_->wlr());
+    toplevels_->attach(*seat_);
     privileged_->guard(seat_->text_input().input_method_global(), "input-method",
                        restricts(PrivilegedProtocol::input_method));
     privileged_->guard(seat_->input_inhibit_global(), "input-inhibit", restricts(PrivilegedProtocol::input_inhibit));
@@ -442,12 +446,13 @@ bool Server::start(std::string& error)
             std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
     }
     decorations_ = std::make_unique<Decorations>(display_, options_.decorations.mode);
+    shell_->attach(*seat_, *decorations_);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
     ext_idle_notify_ = std::make_unique<ExtIdleNotifyV1>(display_);
     idle_->also_notify(ext_idle_notify_.get());
     xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
-    foreign_toplevels_ = std::make_unique<ForeignToplevels>(display_, *toplevels_, *this);
+    foreign_toplevels_ = std::make_unique<ForeignToplevels>(core_, *toplevels_, *this, *seat_);
     privileged_->guard(foreign_toplevels_->global(), "foreign-toplevel-management", false);
     toplevel_list_ = std::make_unique<ExtForeignToplevelListV1>(display_, *toplevels_);
     privileged_->guard(toplevel_list_->global(), "ext-foreign-toplevel-list",
@@ -467,14 +472,15 @@ bool Server::start(std::string& error)
     // Embedded, the host owns the process and its environment: no X display of kiln's.
     if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
         std::string xwayland_error;
-        xwayland_ = Xwayland::create(*this, compositor_, options_.xwayland == XwaylandMode::lazy, xwayland_error);
+        xwayland_ = Xwayland::create(core_, *this, *seat_, *toplevels_, compositor_,
+                                     options_.xwayland == XwaylandMode::lazy, xwayland_error);
         if (!xwayland_)
             std::fprintf(stderr, "kiln: no X11 clients: %s\n", xwayland_error.c_str());
     }
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
-    layer_shell_ = std::make_unique<LayerShell>(*this, layers_);
-    session_lock_ = std::make_unique<ExtSessionLockV1>(*this, layers_);
+    layer_shell_ = std::make_unique<LayerShell>(core_, *this, *seat_, layers_);
+    session_lock_ = std::make_unique<ExtSessionLockV1>(core_, *this, *seat_, layers_);
     pointer_constraints_ = std::make_unique<PointerConstraints>(display_, seat_->wlr(), seat_->cursor());
     seat_->constrain_motion([this](double& dx, double& dy) {
         if (pointer_constraints_)
@@ -482,7 +488,9 @@ bool Server::start(std::string& error)
     });
     pointer_gestures_ = std::make_unique<PointerGestures>(display_, seat_->wlr(), seat_->cursor());
     // After new_output_: an output is set up by add_output() before output management describes it.
-    output_management_ = std::make_unique<OutputManagement>(*this, backend_);
+    output_management_ = std::make_unique<OutputManagement>(
+        core_, [this](wlr_output* output, std::optional<OutputPosition> position) { show_output(output, position); },
+        backend_);
     output_power_ = std::make_unique<OutputPower>(display_);
     privileged_->guard(output_management_->global(), "output-management",
                        restricts(PrivilegedProtocol::output_management));

@@ -1,8 +1,10 @@
 // Server: owns the Wayland display, the wlroots backend, renderer and scene, and every subsystem of kiln.
 #pragma once
 
+#include "compositor/core.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/session/options.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/scene_layers.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
@@ -71,7 +73,8 @@ class ExtDataControlV1;
 class XdgForeign;
 class SessionActivity;
 
-class Server {
+// The composition root: it builds the Core and then the rooms, and answers what they ask of the desktop.
+class Server : public Desktop {
 public:
     Server(const Options& options, Stats& stats);
     ~Server();
@@ -92,10 +95,10 @@ public:
     const SceneLayers& layers() const { return layers_; }
     // The part of `output` (layout coordinates) windows are placed and maximized in: the output less the
     // exclusive zones of panels (layer-shell). Empty for an output outside the layout.
-    wlr_box usable_area(wlr_output* output) const;
-    void usable_area_changed(wlr_output* output);
+    wlr_box usable_area(wlr_output* output) const override;
+    void usable_area_changed(wlr_output* output) override;
     // A session locker (ext-session-lock-v1) holds the session: no other surface is shown or gets input.
-    bool locked() const;
+    bool locked() const override;
     wlr_output_layout* layout() const { return layout_; }
     Seat& seat() { return *seat_; }
     XdgShell& shell() { return *shell_; }
@@ -109,19 +112,19 @@ public:
     renderer::Color background() const;
 
     // The topmost surface under a layout point and its surface-local coordinates, and the window it is in, if any.
-    Toplevel* toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy);
+    Toplevel* toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy) override;
     // Keyboard focus to a window (raised, and shown if minimized).
-    void focus(Toplevel* toplevel);
+    void focus(Toplevel* toplevel) override;
     // Keyboard focus to the most recently focused window still shown (none: no focus).
-    void focus_top_view();
+    void focus_top_view() override;
     // Windows may not take the keyboard: the session is locked, or a panel holds it (layer-shell exclusive).
-    bool focus_held_elsewhere() const;
+    bool focus_held_elsewhere() const override;
     // After a lock or a keyboard-grabbing panel let go: the panel that still grabs it, else the topmost window.
-    void restore_focus();
+    void restore_focus() override;
     // The window with keyboard focus, or null.
-    Toplevel* focused_toplevel() const;
+    Toplevel* focused_toplevel() const override;
     // Focus goes to the next shown window after the focused one, in the order they appeared (Alt+Tab).
-    void focus_next();
+    void focus_next() override;
     // False while kiln's VT is switched away (DRM through libseat): output commits fail until it comes back.
     bool session_active() const;
     // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
@@ -134,7 +137,7 @@ public:
     // DISPLAY for X11 clients; empty without Xwayland.
     std::string x_display() const;
     // X11 menus and tooltips stay above the windows.
-    void raise_x_menus();
+    void raise_x_menus() override;
     void remove_output(Output* output);
     // Puts an enabled output in the layout at `position` (unset: right of the others), and gives it kiln's frame
     // pipeline if it has none yet (an output kiln.ini left off, turned on by output management).
@@ -172,6 +175,7 @@ private:
     wlr_scene* scene_ = nullptr;
     SceneLayers layers_;
     wlr_output_layout* layout_ = nullptr;
+    Core core_{options_, stats_, display_, backend_, scene_, layers_, layout_};
     wlr_compositor* compositor_ = nullptr;
     wlr_presentation* presentation_ = nullptr;
     std::string socket_;

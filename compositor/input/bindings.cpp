@@ -1,8 +1,8 @@
 // Matches key presses against [bindings] (modifiers and the key's unshifted keysym) and runs their actions.
 #include "compositor/input/bindings.hpp"
 
-#include "compositor/server.hpp"
 #include "compositor/session/spawn.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevel.hpp"
 
 #include <cstdio>
@@ -48,7 +48,7 @@ bool Bindings::key_pressed(wlr_keyboard* keyboard, uint32_t keycode, bool inhibi
                                                        layout == XKB_LAYOUT_INVALID ? 0 : layout, 0, &syms);
     for (int i = 0; i < count; ++i) {
         const KeyCombo pressed{modifiers, xkb_keysym_to_lower(syms[i])};
-        for (const Binding& binding : server_.options().bindings.bindings) {
+        for (const Binding& binding : options_.bindings.bindings) {
             if (!(binding.combo == pressed))
                 continue;
             if (inhibited && binding.action != BindingAction::switch_vt)
@@ -65,7 +65,7 @@ void Bindings::run(const Binding& binding)
 {
     switch (binding.action) {
     case BindingAction::open_terminal: {
-        std::string terminal = server_.options().bindings.terminal;
+        std::string terminal = options_.bindings.terminal;
         if (terminal.empty())
             terminal = find_terminal();
         if (terminal.empty())
@@ -76,25 +76,25 @@ void Bindings::run(const Binding& binding)
         break;
     }
     case BindingAction::close:
-        if (Toplevel* toplevel = server_.focused_toplevel())
+        if (Toplevel* toplevel = desktop_.focused_toplevel())
             toplevel->close();
         break;
     case BindingAction::focus_next:
-        server_.focus_next();
+        desktop_.focus_next();
         break;
     case BindingAction::fullscreen:
-        if (Toplevel* toplevel = server_.focused_toplevel())
+        if (Toplevel* toplevel = desktop_.focused_toplevel())
             toplevel->toggle_fullscreen();
         break;
     case BindingAction::maximize:
-        if (Toplevel* toplevel = server_.focused_toplevel())
+        if (Toplevel* toplevel = desktop_.focused_toplevel())
             toplevel->toggle_maximized();
         break;
     case BindingAction::quit:
-        server_.terminate(0);
+        session_.terminate(0);
         break;
     case BindingAction::switch_vt:
-        server_.switch_vt(binding.vt);
+        session_.switch_vt(binding.vt);
         break;
     case BindingAction::command:
         run_command(binding.command);

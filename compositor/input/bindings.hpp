@@ -1,16 +1,29 @@
 // Bindings: kiln.ini's [bindings] acting on key presses from any keyboard, real or virtual (wtype, tests).
 #pragma once
 
+#include "compositor/session/options.hpp"
 #include "compositor/session/settings.hpp"
 #include "compositor/wlr.hpp"
 
+#include <functional>
+
 namespace kiln::compositor {
 
-class Server;
+class Desktop;
+
+// What a binding asks of the session as a whole: kiln ends (with an exit status), or the VT changes.
+struct SessionActions {
+    std::function<void(int status)> terminate;
+    std::function<void(int vt)> switch_vt;
+};
 
 class Bindings {
 public:
-    explicit Bindings(Server& server) : server_(server) {}
+    // `options` is read at each key: SIGHUP's new [bindings] apply at once.
+    Bindings(const Options& options, Desktop& desktop, SessionActions session)
+        : options_(options), desktop_(desktop), session_(std::move(session))
+    {
+    }
     Bindings(const Bindings&) = delete;
     Bindings& operator=(const Bindings&) = delete;
 
@@ -21,7 +34,9 @@ public:
 private:
     void run(const Binding& binding);
 
-    Server& server_;
+    const Options& options_;
+    Desktop& desktop_;
+    SessionActions session_;
 };
 
 }  // namespace kiln::compositor

@@ -13,7 +13,8 @@
 #include "compositor/input/tablet.hpp"
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/touch.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xdg_shell.hpp"
@@ -32,7 +33,7 @@ class Seat::Keyboard {
 public:
     Keyboard(Seat& seat, wlr_input_device* device) : seat_(seat), device_(device)
     {
-        apply(seat.server_.options().keyboard);
+        apply(seat.core_.options.keyboard);
         modifiers_.connect(&device->keyboard->events.modifiers, [this](void*) {
             // While input is inhibited keys go to the inhibiting client alone, not through an input method.
             if (!seat_.input_inhibited() && seat_.text_input_->grab_modifiers(device_))
@@ -49,7 +50,7 @@ public:
                 // While the session is locked or input inhibited only VT switching is kiln's: keys are the
                 // locker's.
                 if (seat_.bindings_->key_pressed(device_->keyboard, event->keycode,
-                                                 seat_.shortcuts_inhibit_->inhibited() || seat_.server_.locked() ||
+                                                 seat_.shortcuts_inhibit_->inhibited() || seat_.desktop_.locked() ||
                                                      seat_.input_inhibited()))
                     return;
                 bound_keys_.erase(event->keycode);
@@ -117,7 +118,7 @@ class Seat::Pointer {
 public:
     Pointer(Seat& seat, wlr_input_device* device, bool framed) : seat_(seat), device_(device)
     {
-        apply(seat.server_.options());
+        apply(seat.core_.options);
         if (framed)
             framed_ = std::make_unique<FramedPointer>(device, seat.cursor_);
         else
@@ -156,25 +157,27 @@ private:
     wl::Listener destroy_;
 };
 
-Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
-    : server_(server), seat_(wlr_seat_create(server.display(), "seat0")), cursor_(wlr_cursor_create())
+Seat::Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActions session, wlr_backend* backend,
+           wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
+    : core_(core), desktop_(desktop), toplevels_(toplevels), seat_(wlr_seat_create(core.display, "seat0")),
+      cursor_(wlr_cursor_create())
 {
-    shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(server.display(), seat_);
-    input_inhibit_ = std::make_unique<InputInhibit>(server.display(),
+    shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(core.display, seat_);
+    input_inhibit_ = std::make_unique<InputInhibit>(core.display,
                                                     [this](wl_client* client) { set_exclusive_client(client); });
-    bindings_ = std::make_unique<Bindings>(server);
-    wlr_cursor_attach_output_layout(cursor_, server.layout());
-    cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, server.layout());
+    bindings_ = std::make_unique<Bindings>(core.options, desktop, std::move(session));
+    wlr_cursor_attach_output_layout(cursor_, core.layout);
+    cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, core.layout);
     pointer_focus_ = std::make_unique<PointerFocus>(
-        wl_display_get_event_loop(server.display()), compositor, xdg_shell, [this](uint32_t time_msec) {
+        wl_display_get_event_loop(core.display), compositor, xdg_shell, [this](uint32_t time_msec) {
             // While a window is moved or resized the pointer stays with it (no client has it). A pointer no device
             // has moved points nowhere (wlroots parks it at 100,100): it enters nothing until it is used.
             if (!grab_ && pointer_used_)
-                PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, true,
+                PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, time_msec, true,
                                        input_inhibit_->exclusive_client());
         });
     touch_ = std::make_unique<Touch>(
-        server, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
+        core, desktop, *this, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
     // A tool over a surface that speaks no tablet-v2 works the pointer, through the same path as a mouse.
     Tablet::PointerEmulation emulation{
         [this](uint32_t time_msec) { pointer_moved(time_msec); },
@@ -187,9 +190,9 @@ Seat::Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr
         },
         [this]() { wlr_seat_pointer_notify_frame(seat_); },
     };
-    tablet_ = std::make_unique<Tablet>(server, seat_, cursor_, *cursor_image_, std::move(emulation),
+    tablet_ = std::make_unique<Tablet>(core, desktop, *this, seat_, cursor_, *cursor_image_, std::move(emulation),
                                        [this]() { notify_activity(); });
-    text_input_ = std::make_unique<TextInputRelay>(server.display(), seat_, server.scene(), server.layout());
+    text_input_ = std::make_unique<TextInputRelay>(core.display, seat_, core.scene, core.layout);
 
     new_input_.connect(&backend->events.new_input,
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
@@ -333,9 +336,9 @@ void Seat::reload()
     keymap_reported_ = false;
     for (auto& keyboard : keyboards_)
         if (!keyboard->is_virtual())
-            keyboard->apply(server_.options().keyboard);
+            keyboard->apply(core_.options.keyboard);
     for (auto& pointer : pointers_)
-        pointer->apply(server_.options());
+        pointer->apply(core_.options);
 }
 
 void Seat::focus_keyboard(wlr_surface* surface)
@@ -386,7 +389,7 @@ void Seat::pointer_moved(uint32_t time_msec)
         return;
     }
     // The device's own wl_pointer.frame follows.
-    PointerFocus::focus_at(seat_, server_.scene(), cursor_->x, cursor_->y, time_msec, false,
+    PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, time_msec, false,
                            input_inhibit_->exclusive_client());
 }
 
@@ -405,14 +408,14 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         return;
     }
     // kiln's own title bars and borders: the press is kiln's, no client hears it.
-    if (event->state == WLR_BUTTON_PRESSED && server_.toplevels().press_decoration(cursor_->x, cursor_->y, event->button))
+    if (event->state == WLR_BUTTON_PRESSED && toplevels_.press_decoration(cursor_->x, cursor_->y, event->button))
         return;
     wlr_surface* surface = nullptr;
     double sx = 0;
     double sy = 0;
-    Toplevel* toplevel = server_.toplevel_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
+    Toplevel* toplevel = desktop_.toplevel_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
     if (event->state == WLR_BUTTON_PRESSED && toplevel) {
-        server_.focus(toplevel);
+        desktop_.focus(toplevel);
         // Super+drag moves a window wherever it is grabbed, like most desktops, and Super+right-drag resizes it from
         // the corner nearest the pointer; unless the focused window asked for kiln's shortcuts
         // (keyboard-shortcuts-inhibit), then the click is its own.
@@ -420,14 +423,14 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         const bool super = keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) &&
                            !shortcuts_inhibit_->inhibited() && !input_inhibited();
         if (super && event->button == BTN_LEFT) {
-            server_.toplevels().begin_move(*toplevel);
+            toplevels_.begin_move(*toplevel);
             return;
         }
         if (super && event->button == BTN_RIGHT) {
             const wlr_box box = toplevel->geometry();
             const uint32_t edges = (cursor_->x < box.x + box.width / 2.0 ? WLR_EDGE_LEFT : WLR_EDGE_RIGHT) |
                                    (cursor_->y < box.y + box.height / 2.0 ? WLR_EDGE_TOP : WLR_EDGE_BOTTOM);
-            server_.toplevels().begin_resize(*toplevel, edges);
+            toplevels_.begin_resize(*toplevel, edges);
             return;
         }
     }
@@ -470,16 +473,16 @@ void Seat::set_exclusive_client(wl_client* client)
         // Focus goes back where it was: to the window or panel that had it, unless the inhibiting client's own
         // surface still has it; the pointer enters what is under it.
         if (!seat_->keyboard_state.focused_surface)
-            server_.restore_focus();
+            desktop_.restore_focus();
         scene_changed();
         return;
     }
     wlr_surface* focused = seat_->keyboard_state.focused_surface;
     if (focused && wl_resource_get_client(focused->resource) != client) {
-        if (Toplevel* toplevel = server_.toplevels().find(focused))
+        if (Toplevel* toplevel = toplevels_.find(focused))
             toplevel->set_activated(false);
         wlr_seat_keyboard_clear_focus(seat_);
-        server_.restore_focus();  // the inhibiting client's own window or panel, if it has one
+        desktop_.restore_focus();  // the inhibiting client's own window or panel, if it has one
     }
     wlr_seat_client* pointed = seat_->pointer_state.focused_client;
     if (pointed && pointed->client != client)

@@ -1,6 +1,7 @@
 // Seat: keyboards, the pointer and cursor, touch, focus on click and Super+drag moves, through one wlr_seat.
 #pragma once
 
+#include "compositor/input/bindings.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -11,21 +12,24 @@
 
 namespace kiln::compositor {
 
-class Bindings;
+struct Core;
 class CursorImage;
+class Desktop;
 class InputInhibit;
 class PointerFocus;
 class PointerGrab;
-class Server;
 class ShortcutsInhibit;
 class Tablet;
 class TextInputRelay;
+class Toplevels;
 class Touch;
 
 class Seat {
 public:
     // The compositor and xdg-shell are watched for surfaces that change what lies under the pointer.
-    Seat(Server& server, wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell);
+    // `toplevels` hears presses on kiln's decorations and Super + drag; `session` what bindings ask of it.
+    Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActions session, wlr_backend* backend,
+         wlr_compositor* compositor, wlr_xdg_shell* xdg_shell);
     ~Seat();
     Seat(const Seat&) = delete;
     Seat& operator=(const Seat&) = delete;
@@ -91,7 +95,9 @@ private:
     void pointer_used();
     void pointer_button(wlr_event_pointer_button* event);
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    Toplevels& toplevels_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;

@@ -6,7 +6,8 @@
 #include "compositor/input/output_mapping.hpp"
 #include "compositor/input/scene_hit.hpp"
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 
 #include <linux/input-event-codes.h>
 
@@ -19,7 +20,7 @@ class Tablet::Device {
 public:
     Device(Tablet& owner, wlr_input_device* device)
         : owner_(owner), device_(device), v2_(wlr_tablet_create(owner.manager_, owner.seat_, device)),
-          mapping_(owner.cursor_, owner.server_.layout(), device)
+          mapping_(owner.cursor_, owner.core_.layout, device)
     {
         destroy_.connect(&device->events.destroy, [this](void*) {
             Tablet& owner = owner_;
@@ -88,15 +89,17 @@ private:
     wl::Listener destroy_;
 };
 
-Tablet::Tablet(Server& server, wlr_seat* seat, wlr_cursor* cursor, CursorImage& image, PointerEmulation emulation,
-               std::function<void()> activity)
-    : server_(server),
+Tablet::Tablet(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+               CursorImage& image, PointerEmulation emulation, std::function<void()> activity)
+    : core_(core),
+      desktop_(desktop),
+      owner_(owner),
       seat_(seat),
       cursor_(cursor),
       image_(image),
       emulation_(std::move(emulation)),
       activity_(std::move(activity)),
-      manager_(wlr_tablet_v2_create(server.display()))
+      manager_(wlr_tablet_v2_create(core.display))
 {
     proximity_.connect(&cursor->events.tablet_tool_proximity, [this](void* data) {
         proximity(*static_cast<wlr_event_tablet_tool_proximity*>(data));
@@ -160,17 +163,17 @@ Tablet::Tool* Tablet::tool_for(wlr_tablet_tool* tool, wlr_input_device* device)
 namespace {
 
 // The surface under the cursor that may have input now (not another client's while one holds the inhibitor).
-SceneHit hit_at(Server& server, wlr_cursor* cursor)
+SceneHit hit_at(const Core& core, const Seat& seat, wlr_cursor* cursor)
 {
-    const SceneHit hit = scene_hit(server.scene(), cursor->x, cursor->y);
-    return hit.surface && server.seat().input_allowed(hit.surface) ? hit : SceneHit{};
+    const SceneHit hit = scene_hit(core.scene, cursor->x, cursor->y);
+    return hit.surface && seat.input_allowed(hit.surface) ? hit : SceneHit{};
 }
 
 }  // namespace
 
 void Tablet::moved(Tool& tool, uint32_t time_msec)
 {
-    const SceneHit hit = hit_at(server_, cursor_);
+    const SceneHit hit = hit_at(core_, owner_, cursor_);
     wlr_tablet_v2_tablet_tool* v2 = tool.v2();
     // Once the tip went down on a tablet-v2 surface that surface has the tool until the tip is up, wherever it
     // goes; once it went down elsewhere the pointer has it.
@@ -271,7 +274,7 @@ void Tablet::tip(const wlr_event_tablet_tool_tip& event)
         wlr_tablet_v2_tablet_tool_notify_up(v2);
         return;
     }
-    const SceneHit hit = hit_at(server_, cursor_);
+    const SceneHit hit = hit_at(core_, owner_, cursor_);
     if (!hit.surface || !wlr_surface_accepts_tablet_v2(tool->tablet, hit.surface)) {
         // A click, for a client that knows no tablets (and for kiln's own: focus, Super + drag).
         emulating_tip_ = true;
@@ -281,7 +284,7 @@ void Tablet::tip(const wlr_event_tablet_tool_tip& event)
     }
     // The tip focuses the window it touches, as a click does.
     if (hit.toplevel)
-        server_.focus(hit.toplevel);
+        desktop_.focus(hit.toplevel);
     if (v2->focused_surface != hit.surface) {
         wlr_tablet_v2_tablet_tool_notify_proximity_in(v2, tool->tablet, hit.surface);
         tool->follow(hit.node);
@@ -297,7 +300,7 @@ void Tablet::button(const wlr_event_tablet_tool_button& event)
     Tool* tool = tool_for(event.tool, event.device);
     if (!tool)
         return;
-    const SceneHit hit = hit_at(server_, cursor_);
+    const SceneHit hit = hit_at(core_, owner_, cursor_);
     if (!hit.surface || !wlr_surface_accepts_tablet_v2(tool->tablet, hit.surface)) {
         // Every tool button is the right button for such a client, held while any of them is.
         if (event.state == WLR_BUTTON_PRESSED) {

@@ -17,7 +17,9 @@
 namespace kiln::compositor {
 
 class CursorImage;
-class Server;
+struct Core;
+class Desktop;
+class Seat;
 
 class Tablet {
 public:
@@ -29,8 +31,9 @@ public:
     };
 
     // `activity` runs on every tool event (idle timers start over).
-    Tablet(Server& server, wlr_seat* seat, wlr_cursor* cursor, CursorImage& image, PointerEmulation emulation,
-           std::function<void()> activity);
+    // Tools work surfaces `owner` lets have input; the tip on a window focuses it.
+    Tablet(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+           CursorImage& image, PointerEmulation emulation, std::function<void()> activity);
     ~Tablet();
     Tablet(const Tablet&) = delete;
     Tablet& operator=(const Tablet&) = delete;
@@ -62,7 +65,9 @@ private:
     // The tool's surface changed (or it has none now): an image its last client set goes.
     void surface_changed(wlr_surface* before, const Tool& tool);
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    const Seat& owner_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     CursorImage& image_;

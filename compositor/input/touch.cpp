@@ -5,7 +5,8 @@
 #include "compositor/input/output_mapping.hpp"
 #include "compositor/input/scene_hit.hpp"
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -37,7 +38,7 @@ const wlr_touch_grab_interface silent_grab_interface = {
 class Touch::Device {
 public:
     Device(Touch& touch, wlr_input_device* device)
-        : touch_(touch), device_(device), mapping_(touch.cursor_, touch.server_.layout(), device)
+        : touch_(touch), device_(device), mapping_(touch.cursor_, touch.core_.layout, device)
     {
         destroy_.connect(&device->events.destroy, [this](void*) {
             Touch& touch = touch_;
@@ -71,9 +72,10 @@ struct Touch::Point {
     }
 };
 
-Touch::Touch(Server& server, wlr_seat* seat, wlr_cursor* cursor, std::function<void()> changed,
-             std::function<void()> activity)
-    : server_(server), seat_(seat), cursor_(cursor), changed_(std::move(changed)), activity_(std::move(activity))
+Touch::Touch(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+             std::function<void()> changed, std::function<void()> activity)
+    : core_(core), desktop_(desktop), owner_(owner), seat_(seat), cursor_(cursor), changed_(std::move(changed)),
+      activity_(std::move(activity))
 {
     down_.connect(&cursor_->events.touch_down,
                   [this](void* data) { down(*static_cast<wlr_event_touch_down*>(data)); });
@@ -117,11 +119,11 @@ void Touch::down(const wlr_event_touch_down& event)
     double lx = 0;
     double ly = 0;
     wlr_cursor_absolute_to_layout_coords(cursor_, event.device, event.x, event.y, &lx, &ly);
-    const SceneHit hit = scene_hit(server_.scene(), lx, ly);
-    if (!hit.surface || !server_.seat().input_allowed(hit.surface))
+    const SceneHit hit = scene_hit(core_.scene, lx, ly);
+    if (!hit.surface || !owner_.input_allowed(hit.surface))
         return;
     if (hit.toplevel)
-        server_.focus(hit.toplevel);
+        desktop_.focus(hit.toplevel);
     // A client without a wl_touch gets no point (wlroots would log an error for each).
     if (!wlr_surface_accepts_touch(seat_, hit.surface))
         return;

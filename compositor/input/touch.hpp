@@ -11,13 +11,16 @@
 
 namespace kiln::compositor {
 
-class Server;
+struct Core;
+class Desktop;
+class Seat;
 
 class Touch {
 public:
     // `changed` runs when a device comes or goes (the seat's capabilities); `activity` on every touch event.
-    Touch(Server& server, wlr_seat* seat, wlr_cursor* cursor, std::function<void()> changed,
-          std::function<void()> activity);
+    // Points go to surfaces `owner` lets have input; a point on a window focuses it.
+    Touch(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+          std::function<void()> changed, std::function<void()> activity);
     ~Touch();
     Touch(const Touch&) = delete;
     Touch& operator=(const Touch&) = delete;
@@ -43,7 +46,9 @@ private:
     // Ends every point of `client` without a wl_touch.up: after a cancel the client expects no more of them.
     void drop_points(wlr_seat_client* client);
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    const Seat& owner_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     std::function<void()> changed_;

@@ -4,7 +4,8 @@
 
 #include "compositor/input/seat.hpp"
 #include "compositor/output/output_ring.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 
 #include "ext-session-lock-v1-protocol.h"
 
@@ -253,14 +254,16 @@ ExtSessionLockV1::LockSurface* SessionLockRequests::lock_surface_from(wlr_surfac
     return static_cast<LockSurface*>(surface->role_data);
 }
 
-ExtSessionLockV1::ExtSessionLockV1(Server& server, const SceneLayers& layers)
-    : server_(server),
+ExtSessionLockV1::ExtSessionLockV1(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers)
+    : core_(core),
+      desktop_(desktop),
+      seat_(seat),
       layers_(layers),
-      global_(wl_global_create(server.display(), &ext_session_lock_manager_v1_interface, 1, this,
+      global_(wl_global_create(core.display, &ext_session_lock_manager_v1_interface, 1, this,
                                &SessionLockRequests::bind))
 {
     wlr_scene_node_set_enabled(&layers_.lock->node, false);
-    layout_change_.connect(&server.layout()->events.change, [this](void*) { arrange(); });
+    layout_change_.connect(&core.layout->events.change, [this](void*) { arrange(); });
 }
 
 ExtSessionLockV1::~ExtSessionLockV1()
@@ -284,9 +287,9 @@ void ExtSessionLockV1::lock(Lock& lock)
         wlr_scene_node_set_enabled(&tree->node, false);
     wlr_scene_node_set_enabled(&layers_.lock->node, true);
     // No other client keeps the keyboard or the pointer; the pointer finds what is under it now.
-    wlr_seat_keyboard_clear_focus(server_.seat().wlr());
-    wlr_seat_pointer_clear_focus(server_.seat().wlr());
-    server_.seat().scene_changed();
+    wlr_seat_keyboard_clear_focus(seat_.wlr());
+    wlr_seat_pointer_clear_focus(seat_.wlr());
+    seat_.scene_changed();
     arrange();
     send_locked_when_shown();
 }
@@ -299,9 +302,9 @@ void ExtSessionLockV1::unlock()
     wlr_scene_node_set_enabled(&layers_.lock->node, false);
     for (wlr_scene_tree* tree : layers_.unlocked())
         wlr_scene_node_set_enabled(&tree->node, true);
-    wlr_seat_keyboard_clear_focus(server_.seat().wlr());
-    server_.seat().scene_changed();
-    server_.restore_focus();
+    wlr_seat_keyboard_clear_focus(seat_.wlr());
+    seat_.scene_changed();
+    desktop_.restore_focus();
 }
 
 void ExtSessionLockV1::send_locked_when_shown()
@@ -311,7 +314,7 @@ void ExtSessionLockV1::send_locked_when_shown()
     // session any more.
     pending_.clear();
     wlr_output_layout_output* entry = nullptr;
-    wl_list_for_each(entry, &server_.layout()->outputs, link)
+    wl_list_for_each(entry, &core_.layout->outputs, link)
     {
         wlr_output* output = entry->output;
         if (!output->enabled)
@@ -324,7 +327,7 @@ void ExtSessionLockV1::send_locked_when_shown()
             if (!(static_cast<wlr_output_event_commit*>(data)->committed & WLR_OUTPUT_STATE_BUFFER))
                 return;  // a mode or scale change, no frame
             if (--raw->commits_left > 0) {
-                if (wlr_scene_output* scene_output = wlr_scene_get_scene_output(server_.scene(), raw->output))
+                if (wlr_scene_output* scene_output = wlr_scene_get_scene_output(core_.scene, raw->output))
                     wlr_output_damage_add_whole(scene_output->damage);
                 return;
             }
@@ -337,7 +340,7 @@ void ExtSessionLockV1::send_locked_when_shown()
             raw->destroy.disconnect();
             send_locked_once_shown();
         });
-        if (wlr_scene_output* scene_output = wlr_scene_get_scene_output(server_.scene(), output))
+        if (wlr_scene_output* scene_output = wlr_scene_get_scene_output(core_.scene, output))
             wlr_output_damage_add_whole(scene_output->damage);
         pending_.push_back(std::move(pending));
     }
@@ -368,7 +371,7 @@ void ExtSessionLockV1::remove_lock(Lock* lock)
 
 void ExtSessionLockV1::remove_surface(LockSurface* surface)
 {
-    wlr_seat* seat = server_.seat().wlr();
+    wlr_seat* seat = seat_.wlr();
     const bool had_keyboard = surface->surface && seat->keyboard_state.focused_surface == surface->surface;
     if (surface->surface) {
         surface->surface->role_data = nullptr;  // the wl_surface keeps the role, inert
@@ -387,7 +390,7 @@ void ExtSessionLockV1::arrange()
     for (const auto& surface : surfaces_) {
         if (!surface->node)
             continue;
-        const wlr_box* box = surface->output ? wlr_output_layout_get_box(server_.layout(), surface->output) : nullptr;
+        const wlr_box* box = surface->output ? wlr_output_layout_get_box(core_.layout, surface->output) : nullptr;
         const bool shown = box && locked_ && owner_ && surface->lock == owner_;
         wlr_scene_node_set_enabled(surface->node, shown);
         if (!box)
@@ -397,7 +400,7 @@ void ExtSessionLockV1::arrange()
         const auto height = static_cast<uint32_t>(box->height);
         if (surface->sent_width == width && surface->sent_height == height)
             continue;  // this size was sent already (a lock surface is never 0x0, so the first one always goes)
-        const uint32_t serial = wl_display_next_serial(server_.display());
+        const uint32_t serial = wl_display_next_serial(core_.display);
         surface->configures.push_back({serial, width, height});
         surface->sent_width = width;
         surface->sent_height = height;
@@ -409,13 +412,13 @@ void ExtSessionLockV1::focus_lock_surface()
 {
     if (!locked_ || !owner_)
         return;
-    wlr_surface* focused = server_.seat().wlr()->keyboard_state.focused_surface;
+    wlr_surface* focused = seat_.wlr()->keyboard_state.focused_surface;
     for (const auto& surface : surfaces_)
         if (surface->surface && surface->surface == focused && surface->lock == owner_)
             return;
     for (const auto& surface : surfaces_) {
         if (surface->lock == owner_ && surface->surface && wlr_surface_has_buffer(surface->surface)) {
-            server_.seat().focus_keyboard(surface->surface);
+            seat_.focus_keyboard(surface->surface);
             return;
         }
     }

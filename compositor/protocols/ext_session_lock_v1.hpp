@@ -15,11 +15,14 @@
 
 namespace kiln::compositor {
 
-class Server;
+struct Core;
+class Desktop;
+class Seat;
 
 class ExtSessionLockV1 {
 public:
-    ExtSessionLockV1(Server& server, const SceneLayers& layers);
+    // When the lock ends, `desktop` gives the keyboard back to the panel or window that should have it.
+    ExtSessionLockV1(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers);
     ~ExtSessionLockV1();
     ExtSessionLockV1(const ExtSessionLockV1&) = delete;
     ExtSessionLockV1& operator=(const ExtSessionLockV1&) = delete;
@@ -48,7 +51,9 @@ private:
     // Sends `locked` to the owner once no output has frames from before the lock on their way any more.
     void send_locked_once_shown();
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    Seat& seat_;
     SceneLayers layers_;
     wl_global* global_;
     bool locked_ = false;

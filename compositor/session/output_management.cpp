@@ -2,7 +2,7 @@
 // committed together, put back as they were when any output refuses.
 #include "compositor/session/output_management.hpp"
 
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
 
 #include <cstdio>
 #include <string>
@@ -86,15 +86,15 @@ bool acceptable(const wlr_output_head_v1_state& state, std::string& why)
 
 }  // namespace
 
-OutputManagement::OutputManagement(Server& server, wlr_backend* backend)
-    : server_(server), manager_(wlr_output_manager_v1_create(server.display()))
+OutputManagement::OutputManagement(const Core& core, ShowOutput show_output, wlr_backend* backend)
+    : core_(core), show_output_(std::move(show_output)), manager_(wlr_output_manager_v1_create(core.display))
 {
     // Server's own new_output listener came first: the output is set up (or left off) before it is tracked here.
     new_output_.connect(&backend->events.new_output, [this](void* data) {
         track(static_cast<wlr_output*>(data));
         publish();
     });
-    layout_change_.connect(&server.layout()->events.change, [this](void*) { publish(); });
+    layout_change_.connect(&core.layout->events.change, [this](void*) { publish(); });
     apply_.connect(&manager_->events.apply, [this](void* data) {
         auto* config = static_cast<wlr_output_configuration_v1*>(data);
         if (configure(config, false))
@@ -150,7 +150,7 @@ void OutputManagement::publish()
             continue;
         // Enabled as clients see it: on and in the layout (an output turned off by output-power is still on here,
         // as it keeps its place).
-        const wlr_box* box = wlr_output_layout_get_box(server_.layout(), tracked->output);
+        const wlr_box* box = wlr_output_layout_get_box(core_.layout, tracked->output);
         head->state.enabled = box != nullptr;
         if (box) {
             head->state.x = box->x;
@@ -206,9 +206,9 @@ bool OutputManagement::configure(wlr_output_configuration_v1* config, bool test_
     }
     for (wlr_output_configuration_head_v1* h : heads) {
         if (h->state.enabled)
-            server_.show_output(h->state.output, OutputPosition{h->state.x, h->state.y});
+            show_output_(h->state.output, OutputPosition{h->state.x, h->state.y});
         else
-            wlr_output_layout_remove(server_.layout(), h->state.output);
+            wlr_output_layout_remove(core_.layout, h->state.output);
     }
     return true;
 }

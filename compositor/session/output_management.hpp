@@ -3,21 +3,27 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/session/settings.hpp"
 #include "compositor/wlr.hpp"
 
+#include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 
 namespace kiln::compositor {
 
-class Server;
+struct Core;
 
 // The largest side a custom mode may have: past 8K a frame buffer alone is hundreds of MiB.
 inline constexpr int32_t max_output_side = 8192;
 
 class OutputManagement {
 public:
-    OutputManagement(Server& server, wlr_backend* backend);
+    // Puts an enabled output in the layout at a position, giving it kiln's frame pipeline if it has none yet.
+    using ShowOutput = std::function<void(wlr_output* output, std::optional<OutputPosition> position)>;
+
+    OutputManagement(const Core& core, ShowOutput show_output, wlr_backend* backend);
     ~OutputManagement();
     OutputManagement(const OutputManagement&) = delete;
     OutputManagement& operator=(const OutputManagement&) = delete;
@@ -33,7 +39,8 @@ private:
     // Tests (or tests and commits) the configuration; on any failure nothing changes.
     bool configure(wlr_output_configuration_v1* config, bool test_only);
 
-    Server& server_;
+    const Core& core_;
+    ShowOutput show_output_;
     wlr_output_manager_v1* manager_;
     std::list<std::unique_ptr<Tracked>> outputs_;
 

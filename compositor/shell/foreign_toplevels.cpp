@@ -3,7 +3,8 @@
 #include "compositor/shell/foreign_toplevels.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 
@@ -37,20 +38,19 @@ private:
     {
         if (handle_)
             return;
-        Server& server = owner_.server_;
         handle_ = wlr_foreign_toplevel_handle_v1_create(owner_.manager_);
         if (!handle_)
             return;
         report_title();
         // Taskbars list the windows on their own output: the one under the window's top-left corner.
         const wlr_box box = toplevel_.geometry();
-        if (wlr_output* output = wlr_output_layout_output_at(server.layout(), box.x, box.y))
+        if (wlr_output* output = wlr_output_layout_output_at(owner_.core_.layout, box.x, box.y))
             wlr_foreign_toplevel_handle_v1_output_enter(handle_, output);
         // The window was focused as it mapped, before this handle existed.
-        focus_changed(server.seat().wlr()->keyboard_state.focused_surface);
+        focus_changed(owner_.seat_.wlr()->keyboard_state.focused_surface);
         request_activate_.connect(&handle_->events.request_activate, [this](void*) {
             if (toplevel_.mapped())
-                owner_.server_.focus(&toplevel_);
+                owner_.desktop_.focus(&toplevel_);
         });
         request_close_.connect(&handle_->events.request_close, [this](void*) { toplevel_.close(); });
         request_maximize_.connect(&handle_->events.request_maximize, [this](void* data) {
@@ -115,8 +115,9 @@ private:
     wl::Listener request_minimize_;
 };
 
-ForeignToplevels::ForeignToplevels(wl_display* display, Toplevels& toplevels, Server& server)
-    : server_(server), manager_(wlr_foreign_toplevel_manager_v1_create(display))  // freed with the display
+ForeignToplevels::ForeignToplevels(const Core& core, Toplevels& toplevels, Desktop& desktop, Seat& seat)
+    : core_(core), desktop_(desktop), seat_(seat),
+      manager_(wlr_foreign_toplevel_manager_v1_create(core.display))  // freed with the display
 {
     add_.connect(&toplevels.events.add, [this](void* data) {
         handles_.push_back(std::make_unique<Handle>(*this, *static_cast<Toplevel*>(data)));
@@ -125,7 +126,7 @@ ForeignToplevels::ForeignToplevels(wl_display* display, Toplevels& toplevels, Se
         auto* toplevel = static_cast<Toplevel*>(data);
         handles_.remove_if([toplevel](const auto& h) { return &h->toplevel() == toplevel; });
     });
-    focus_change_.connect(&server.seat().wlr()->keyboard_state.events.focus_change, [this](void* data) {
+    focus_change_.connect(&seat.wlr()->keyboard_state.events.focus_change, [this](void* data) {
         auto* event = static_cast<wlr_seat_keyboard_focus_change_event*>(data);
         for (auto& handle : handles_)
             handle->focus_changed(event->new_surface);

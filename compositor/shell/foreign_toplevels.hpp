@@ -11,12 +11,15 @@
 
 namespace kiln::compositor {
 
-class Server;
+struct Core;
+class Desktop;
+class Seat;
 class Toplevels;
 
 class ForeignToplevels {
 public:
-    ForeignToplevels(wl_display* display, Toplevels& toplevels, Server& server);
+    // Taskbars activate windows through `desktop`, and see the seat's keyboard focus.
+    ForeignToplevels(const Core& core, Toplevels& toplevels, Desktop& desktop, Seat& seat);
     ~ForeignToplevels();
     ForeignToplevels(const ForeignToplevels&) = delete;
     ForeignToplevels& operator=(const ForeignToplevels&) = delete;
@@ -27,7 +30,9 @@ public:
 private:
     class Handle;
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    Seat& seat_;
     wlr_foreign_toplevel_manager_v1* manager_;
     std::list<std::unique_ptr<Handle>> handles_;
     wl::Listener add_;

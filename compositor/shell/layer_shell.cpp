@@ -2,7 +2,8 @@
 #include "compositor/shell/layer_shell.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/layer_geometry.hpp"
 #include "compositor/shell/layer_surface.hpp"
 
@@ -11,31 +12,31 @@
 
 namespace kiln::compositor {
 
-LayerShell::LayerShell(Server& server, const SceneLayers& layers)
-    : server_(server), layers_(layers), shell_(wlr_layer_shell_v1_create(server.display()))
+LayerShell::LayerShell(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers)
+    : core_(core), desktop_(desktop), seat_(seat), layers_(layers), shell_(wlr_layer_shell_v1_create(core.display))
 {
     new_surface_.connect(&shell_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_layer_surface_v1*>(data);
         if (!surface->output) {
             // The client leaves the output to kiln: the one under the pointer, else the first.
-            wlr_cursor* cursor = server_.seat().cursor();
-            surface->output = wlr_output_layout_output_at(server_.layout(), cursor->x, cursor->y);
+            wlr_cursor* cursor = seat_.cursor();
+            surface->output = wlr_output_layout_output_at(core_.layout, cursor->x, cursor->y);
             if (!surface->output)
-                surface->output = wlr_output_layout_get_center_output(server_.layout());
+                surface->output = wlr_output_layout_get_center_output(core_.layout);
         }
-        if (!surface->output || !wlr_output_layout_get(server_.layout(), surface->output)) {
+        if (!surface->output || !wlr_output_layout_get(core_.layout, surface->output)) {
             wlr_layer_surface_v1_destroy(surface);  // no output to show it on: closed
             return;
         }
         surfaces_.push_back(std::make_unique<LayerSurface>(*this, surface));
     });
     // Outputs added, moved, resized, rotated or rescaled: everything is placed again.
-    layout_change_.connect(&server.layout()->events.change, [this](void*) { arrange_all(); });
+    layout_change_.connect(&core.layout->events.change, [this](void*) { arrange_all(); });
     // A click gives the keyboard to a layer surface that takes it on demand.
-    cursor_button_.connect(&server.seat().cursor()->events.button, [this](void* data) {
+    cursor_button_.connect(&seat.cursor()->events.button, [this](void* data) {
         auto* event = static_cast<wlr_event_pointer_button*>(data);
-        wlr_surface* focused = server_.seat().wlr()->pointer_state.focused_surface;
-        if (event->state != WLR_BUTTON_PRESSED || !focused || server_.locked() || keyboard_grab())
+        wlr_surface* focused = seat_.wlr()->pointer_state.focused_surface;
+        if (event->state != WLR_BUTTON_PRESSED || !focused || desktop_.locked() || keyboard_grab())
             return;
         wlr_surface* root = wlr_surface_get_root_surface(focused);
         if (!wlr_surface_is_layer_surface(root))
@@ -43,7 +44,7 @@ LayerShell::LayerShell(Server& server, const SceneLayers& layers)
         wlr_layer_surface_v1* layer = wlr_layer_surface_v1_from_wlr_surface(root);
         if (layer && layer->mapped &&
             layer->current.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE)
-            server_.seat().focus_keyboard(root);
+            seat_.focus_keyboard(root);
     });
 }
 
@@ -66,7 +67,7 @@ wlr_scene_tree* LayerShell::tree_for(uint32_t layer) const
 
 wlr_box LayerShell::usable_area(wlr_output* output) const
 {
-    const wlr_box* box = wlr_output_layout_get_box(server_.layout(), output);
+    const wlr_box* box = wlr_output_layout_get_box(core_.layout, output);
     if (!box)
         return wlr_box{};
     auto it = usable_.find(output);
@@ -76,13 +77,13 @@ wlr_box LayerShell::usable_area(wlr_output* output) const
 void LayerShell::arrange_all()
 {
     wlr_output_layout_output* entry = nullptr;
-    wl_list_for_each(entry, &server_.layout()->outputs, link)
+    wl_list_for_each(entry, &core_.layout->outputs, link)
         arrange(entry->output);
 }
 
 void LayerShell::arrange(wlr_output* output)
 {
-    const wlr_box* box = wlr_output_layout_get_box(server_.layout(), output);
+    const wlr_box* box = wlr_output_layout_get_box(core_.layout, output);
     if (!box) {
         usable_.erase(output);
         return;
@@ -128,7 +129,7 @@ void LayerShell::arrange(wlr_output* output)
     usable_[output] = usable;
     // A panel came, went or changed its zone: maximized windows there take the new area.
     if (changed)
-        server_.usable_area_changed(output);
+        desktop_.usable_area_changed(output);
 }
 
 void LayerShell::watch_output(wlr_output* output)
@@ -157,7 +158,7 @@ void LayerShell::schedule_close(LayerSurface* surface)
         return;
     // Closing destroys the surface, and arrange() may run inside that surface's own commit handler.
     close_later_ = wl_event_loop_add_idle(
-        wl_display_get_event_loop(server_.display()),
+        wl_display_get_event_loop(core_.display),
         [](void* data) noexcept {
             auto* self = static_cast<LayerShell*>(data);
             self->close_later_ = nullptr;
@@ -188,13 +189,13 @@ wlr_surface* LayerShell::keyboard_grab() const
 void LayerShell::mapped(LayerSurface& surface)
 {
     arrange(surface.output());  // its exclusive zone counts from now on
-    if (server_.locked())
+    if (desktop_.locked())
         return;
     const auto& s = surface.state();
     // Like sway: a top or overlay surface that takes the keyboard at all gets it when it appears.
     if (s.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
         s.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP && !keyboard_grab())
-        server_.seat().focus_keyboard(surface.surface());
+        seat_.focus_keyboard(surface.surface());
     update_keyboard();
 }
 
@@ -217,13 +218,13 @@ void LayerShell::remove(LayerSurface* surface)
 
 void LayerShell::update_keyboard(wlr_surface* leaving)
 {
-    if (server_.locked())
+    if (desktop_.locked())
         return;
-    wlr_seat* seat = server_.seat().wlr();
+    wlr_seat* seat = seat_.wlr();
     wlr_surface* focused = seat->keyboard_state.focused_surface;
     if (wlr_surface* grab = keyboard_grab()) {
         if (focused != grab)
-            server_.seat().focus_keyboard(grab);
+            seat_.focus_keyboard(grab);
         return;
     }
     // The keyboard was on a layer surface that no longer holds it (unmapped, gone, set to no keyboard
@@ -233,7 +234,7 @@ void LayerShell::update_keyboard(wlr_surface* leaving)
                                       : nullptr;
     if (!focused || (leaving && focused == leaving) || (wlr_surface_is_layer_surface(focused) && !layer) ||
         (layer && layer->current.keyboard_interactive == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE))
-        server_.focus_top_view();
+        desktop_.focus_top_view();
 }
 
 }  // namespace kiln::compositor

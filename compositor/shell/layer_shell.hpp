@@ -13,17 +13,19 @@
 
 namespace kiln::compositor {
 
+struct Core;
+class Desktop;
 class LayerSurface;
-class Server;
+class Seat;
 
 class LayerShell {
 public:
-    LayerShell(Server& server, const SceneLayers& layers);
+    LayerShell(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers);
     ~LayerShell();
     LayerShell(const LayerShell&) = delete;
     LayerShell& operator=(const LayerShell&) = delete;
 
-    Server& server() const { return server_; }
+    const Core& core() const { return core_; }
     const SceneLayers& layers() const { return layers_; }
     // The part of `output` (layout coordinates) no exclusive zone takes: the whole output when none does.
     wlr_box usable_area(wlr_output* output) const;
@@ -47,7 +49,9 @@ private:
     void arrange_all();
     void schedule_close(LayerSurface* surface);
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    Seat& seat_;
     SceneLayers layers_;
     wlr_layer_shell_v1* shell_;
     std::list<std::unique_ptr<LayerSurface>> surfaces_;

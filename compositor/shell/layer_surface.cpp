@@ -1,7 +1,7 @@
 // LayerSurface: scene trees, map and unmap, the size check wlroots 0.15 leaves out, popups kept on the output.
 #include "compositor/shell/layer_surface.hpp"
 
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
 #include "compositor/shell/layer_shell.hpp"
 
 #include <cstdlib>
@@ -131,7 +131,7 @@ void LayerSurface::add_popup(wlr_xdg_popup* popup)
     // Kept on the output: the box is the output's, in the layer surface's coordinates.
     if (!surface_->output)
         return;
-    const wlr_box* output = wlr_output_layout_get_box(shell_.server().layout(), surface_->output);
+    const wlr_box* output = wlr_output_layout_get_box(shell_.core().layout, surface_->output);
     if (!output)
         return;
     wlr_box box{output->x - x_, output->y - y_, output->width, output->height};

@@ -2,7 +2,8 @@
 #include "compositor/shell/toplevels.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/interactive.hpp"
 #include "compositor/shell/toplevel.hpp"
 
@@ -12,16 +13,16 @@
 
 namespace kiln::compositor {
 
-Toplevels::Toplevels(Server& server) : server_(server)
+Toplevels::Toplevels(const Core& core, Desktop& desktop) : core_(core), desktop_(desktop)
 {
     wl_signal_init(&events.add);
     wl_signal_init(&events.remove);
-    layout_change_.connect(&server.layout()->events.change, [this](void*) { rehome(); });
+    layout_change_.connect(&core.layout->events.change, [this](void*) { rehome(); });
 }
 
 void Toplevels::rehome()
 {
-    wlr_output_layout* layout = server_.layout();
+    wlr_output_layout* layout = core_.layout;
     wlr_output* home = wlr_output_layout_get_center_output(layout);
     if (!home)
         return;  // no output at all: windows wait where they are for one to come
@@ -32,7 +33,7 @@ void Toplevels::rehome()
         // Any part on an output is enough to reach it with the pointer; only windows wholly off every output move.
         if (wlr_output_layout_intersects(layout, nullptr, &box))
             continue;
-        const wlr_box area = server_.usable_area(home);
+        const wlr_box area = desktop_.usable_area(home);
         toplevel->move_to(area.x + std::max(0, (area.width - box.width) / 2),
                           area.y + std::max(0, (area.height - box.height) / 2));
         if (toplevel->fullscreen())
@@ -86,11 +87,11 @@ void Toplevels::hidden(Toplevel& toplevel)
     if (grab_ && &grab_->toplevel() == &toplevel)
         end_grab();
     order_.erase(std::remove(order_.begin(), order_.end(), &toplevel), order_.end());
-    wlr_seat* seat = server_.seat().wlr();
+    wlr_seat* seat = seat_->wlr();
     if (!toplevel.surface() || seat->keyboard_state.focused_surface != toplevel.surface())
         return;
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
+        if ((*it)->mapped() && !(*it)->minimized() && seat_->input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }
@@ -131,27 +132,27 @@ void Toplevels::focus(Toplevel* toplevel)
     if (toplevel->minimized())
         toplevel->set_minimized(false);
     toplevel->raise();
-    server_.raise_x_menus();
-    server_.seat().scene_changed();
+    desktop_.raise_x_menus();
+    seat_->scene_changed();
     order_.erase(std::remove(order_.begin(), order_.end(), toplevel), order_.end());
     order_.push_back(toplevel);
     // Locked, or a panel holds the keyboard, or another client holds the input inhibitor: the window comes to the
     // front, next in line, unfocused.
-    if (server_.focus_held_elsewhere() || !server_.seat().input_allowed(toplevel->surface()))
+    if (desktop_.focus_held_elsewhere() || !seat_->input_allowed(toplevel->surface()))
         return;
-    wlr_seat* seat = server_.seat().wlr();
+    wlr_seat* seat = seat_->wlr();
     wlr_surface* previous = seat->keyboard_state.focused_surface;
     if (previous == toplevel->surface())
         return;
     if (Toplevel* old = find(previous))
         old->set_activated(false);
     toplevel->set_activated(true);
-    server_.seat().focus_keyboard(toplevel->surface());
+    seat_->focus_keyboard(toplevel->surface());
 }
 
 Toplevel* Toplevels::focused() const
 {
-    Toplevel* toplevel = find(server_.seat().wlr()->keyboard_state.focused_surface);
+    Toplevel* toplevel = find(seat_->wlr()->keyboard_state.focused_surface);
     return toplevel && toplevel->mapped() ? toplevel : nullptr;
 }
 
@@ -184,7 +185,7 @@ void Toplevels::focus_next()
 void Toplevels::focus_latest()
 {
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized() && server_.seat().input_allowed((*it)->surface())) {
+        if ((*it)->mapped() && !(*it)->minimized() && seat_->input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }
@@ -206,16 +207,16 @@ void Toplevels::begin_resize(Toplevel& toplevel, uint32_t edges)
 void Toplevels::start_grab(Toplevel& toplevel, uint32_t edges)
 {
     end_grab();
-    wlr_cursor* cursor = server_.seat().cursor();
+    wlr_cursor* cursor = seat_->cursor();
     grab_ = std::make_unique<InteractiveGrab>(*this, toplevel, edges, cursor->x, cursor->y);
-    server_.seat().start_grab(*grab_);
+    seat_->start_grab(*grab_);
 }
 
 void Toplevels::end_grab()
 {
     if (!grab_)
         return;
-    server_.seat().cancel_grab(*grab_);  // a no-op when the seat has already let go (the button's release)
+    seat_->cancel_grab(*grab_);  // a no-op when the seat has already let go (the button's release)
     grab_.reset();
 }
 
@@ -223,7 +224,7 @@ bool Toplevels::press_decoration(double lx, double ly, uint32_t button)
 {
     double sx = 0;
     double sy = 0;
-    wlr_scene_node* node = wlr_scene_node_at(&server_.scene()->node, lx, ly, &sx, &sy);
+    wlr_scene_node* node = wlr_scene_node_at(&core_.scene->node, lx, ly, &sx, &sy);
     if (!node || node->type == WLR_SCENE_NODE_SURFACE)
         return false;
     // Only kiln's decorations are rectangles or buffers in a window's tree, which carries its Toplevel in `data`.
@@ -236,7 +237,7 @@ bool Toplevels::press_decoration(double lx, double ly, uint32_t button)
     if (part.action == ServerDecoration::Action::none)
         return false;
     // While another client holds the input inhibitor, a press on this window's decoration does nothing.
-    if (!server_.seat().input_allowed(toplevel->surface()))
+    if (!seat_->input_allowed(toplevel->surface()))
         return true;
     focus(toplevel);
     if (button != BTN_LEFT)

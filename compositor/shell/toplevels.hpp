@@ -10,16 +10,21 @@
 
 namespace kiln::compositor {
 
+struct Core;
+class Desktop;
 class InteractiveGrab;
-class Server;
+class Seat;
 class Toplevel;
 
 class Toplevels {
 public:
-    explicit Toplevels(Server& server);
+    Toplevels(const Core& core, Desktop& desktop);
     ~Toplevels();
     Toplevels(const Toplevels&) = delete;
     Toplevels& operator=(const Toplevels&) = delete;
+    // The seat comes after the shell it watches, so after this list: it is attached as soon as it is made, before
+    // any window can be.
+    void attach(Seat& seat) { seat_ = &seat; }
 
     // A window's owner adds it as it is made and removes it before it goes (`remove` carries it too).
     void add(Toplevel& toplevel);
@@ -71,7 +76,9 @@ private:
     // The shown modal dialog of `toplevel`, if any.
     Toplevel* modal_dialog_of(const Toplevel& toplevel) const;
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    Seat* seat_ = nullptr;
     std::vector<Toplevel*> all_;    // in the order they appeared
     std::vector<Toplevel*> order_;  // most recently focused last
     std::unique_ptr<InteractiveGrab> grab_;

@@ -3,7 +3,7 @@
 #include "compositor/shell/view.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
 #include "compositor/shell/decorations.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/toplevels.hpp"
@@ -23,9 +23,8 @@ placement::Box to_box(const wlr_box& box)
 
 }  // namespace
 
-View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
-    : server_(server),
-      shell_(shell),
+View::View(XdgShell& shell, wlr_xdg_surface* surface)
+    : shell_(shell),
       xdg_(surface),
       node_(wlr_scene_xdg_surface_create(shell.layer(XdgShell::Layer::normal), surface))
 {
@@ -39,7 +38,7 @@ View::View(Server& server, XdgShell& shell, wlr_xdg_surface* surface)
     unmap_.connect(&xdg_->events.unmap, [this](void*) {
         mapped_ = false;
         end_resize();
-        server_.toplevels().hidden(*this);
+        shell_.toplevels().hidden(*this);
         wl_signal_emit(&events.unmap, static_cast<Toplevel*>(this));
     });
     destroy_.connect(&xdg_->events.destroy, [this](void*) {
@@ -102,7 +101,7 @@ void View::move_to(int x, int y)
     x_ = x;
     y_ = y;
     wlr_scene_node_set_position(node_, x, y);
-    server_.seat().scene_changed();
+    shell_.seat().scene_changed();
 }
 
 void View::set_activated(bool activated)
@@ -130,8 +129,8 @@ wlr_output* View::output() const
         return shell_.output_under_pointer();
     const wlr_box box = geometry();
     wlr_output* output =
-        wlr_output_layout_output_at(server_.layout(), box.x + box.width / 2.0, box.y + box.height / 2.0);
-    return output ? output : wlr_output_layout_get_center_output(server_.layout());
+        wlr_output_layout_output_at(shell_.core().layout, box.x + box.width / 2.0, box.y + box.height / 2.0);
+    return output ? output : wlr_output_layout_get_center_output(shell_.core().layout);
 }
 
 void View::initial_commit()
@@ -185,7 +184,7 @@ void View::map()
 {
     mapped_ = true;
     // A KDE server-decoration object may have come before the surface was a toplevel: its answer applies now.
-    set_server_decorated(server_.decorations().server_side(surface()));
+    set_server_decorated(shell_.decorations().server_side(surface()));
     if (!placed_)
         place();
     update_decoration();
@@ -193,7 +192,7 @@ void View::map()
     if (Toplevel* owner = parent(); owner && owner->mapped() && owner->fullscreen() && owner->output() == output())
         wlr_scene_node_reparent(node_, shell_.layer(XdgShell::Layer::fullscreen));
     wlr_scene_node_raise_to_top(node_);
-    server_.toplevels().mapped(*this);
+    shell_.toplevels().mapped(*this);
     wl_signal_emit(&events.map, static_cast<Toplevel*>(this));
 }
 
@@ -279,10 +278,10 @@ void View::set_minimized(bool minimized)
         return;
     minimized_ = minimized;
     wlr_scene_node_set_enabled(node_, !minimized);
-    server_.seat().scene_changed();
+    shell_.seat().scene_changed();
     if (minimized) {
         set_activated(false);
-        server_.toplevels().hidden(*this);
+        shell_.toplevels().hidden(*this);
     }
     wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
@@ -291,7 +290,7 @@ void View::apply_state()
 {
     // Fullscreen windows sit in a layer above all others; the scene then lets an opaque one be scanned out.
     wlr_scene_node_reparent(node_, shell_.layer(fullscreen_ ? XdgShell::Layer::fullscreen : XdgShell::Layer::normal));
-    server_.seat().scene_changed();
+    shell_.seat().scene_changed();
     wlr_xdg_toplevel_set_fullscreen(xdg_, fullscreen_);
     wlr_xdg_toplevel_set_maximized(xdg_, maximized_);
     update_decoration();  // none while fullscreen
@@ -315,7 +314,7 @@ void View::apply_state()
 wlr_box View::state_box() const
 {
     if (fullscreen_) {
-        const wlr_box* box = wlr_output_layout_get_box(server_.layout(), fullscreen_output_);
+        const wlr_box* box = wlr_output_layout_get_box(shell_.core().layout, fullscreen_output_);
         if (box)
             return *box;
     }
@@ -355,7 +354,7 @@ void View::set_server_decorated(bool decorated)
     else
         decoration_.reset();
     update_decoration();
-    server_.seat().scene_changed();
+    shell_.seat().scene_changed();
     // The area a maximized window fills changed. Not while going away: wlroots unmaps a surface before its
     // decoration object goes with it, and a configure scheduled then would outlive the toplevel.
     if (maximized_ && !fullscreen_ && (decorated ? configured_ : mapped_))

@@ -12,12 +12,11 @@
 
 namespace kiln::compositor {
 
-class Server;
 class XdgShell;
 
 class View final : public Toplevel {
 public:
-    View(Server& server, XdgShell& shell, wlr_xdg_surface* surface);
+    View(XdgShell& shell, wlr_xdg_surface* surface);
     ~View() override;
 
     // The View of a toplevel xdg_surface, if kiln made one.
@@ -82,7 +81,6 @@ private:
     placement::Box area(wlr_output* output) const;
     void update_decoration();
 
-    Server& server_;
     XdgShell& shell_;
     wlr_xdg_surface* xdg_;
     wlr_scene_node* node_;

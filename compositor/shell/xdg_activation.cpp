@@ -1,12 +1,12 @@
 // xdg-activation requests turned into focus.
 #include "compositor/shell/xdg_activation.hpp"
 
-#include "compositor/server.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/view.hpp"
 
 namespace kiln::compositor {
 
-XdgActivation::XdgActivation(wl_display* display, Server& server) : server_(server)
+XdgActivation::XdgActivation(wl_display* display, Desktop& desktop) : desktop_(desktop)
 {
     wlr_xdg_activation_v1* activation = wlr_xdg_activation_v1_create(display);  // freed with the display
     request_activate_.connect(&activation->events.request_activate, [this](void* data) {
@@ -18,7 +18,7 @@ XdgActivation::XdgActivation(wl_display* display, Server& server) : server_(serv
         wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(event->surface);
         View* view = View::from(xdg);
         if (view && view->mapped())
-            server_.focus(view);
+            desktop_.focus(view);
     });
 }
 

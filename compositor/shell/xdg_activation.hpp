@@ -7,16 +7,16 @@
 
 namespace kiln::compositor {
 
-class Server;
+class Desktop;
 
 class XdgActivation {
 public:
-    XdgActivation(wl_display* display, Server& server);
+    XdgActivation(wl_display* display, Desktop& desktop);
     XdgActivation(const XdgActivation&) = delete;
     XdgActivation& operator=(const XdgActivation&) = delete;
 
 private:
-    Server& server_;
+    Desktop& desktop_;
     wl::Listener request_activate_;
 };
 

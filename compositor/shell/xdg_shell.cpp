@@ -2,7 +2,8 @@
 #include "compositor/shell/xdg_shell.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/popup_grab_guard.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/view.hpp"
@@ -12,18 +13,20 @@
 
 namespace kiln::compositor {
 
-XdgShell::XdgShell(Server& server, wl_display* display)
-    : server_(server),
+XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_display* display)
+    : core_(core),
+      desktop_(desktop),
+      toplevels_(toplevels),
       shell_(wlr_xdg_shell_create(display)),  // freed with the display
-      normal_(server.layers().windows),
-      fullscreen_(server.layers().fullscreen),
+      normal_(core.layers.windows),
+      fullscreen_(core.layers.fullscreen),
       popup_grab_guard_(std::make_unique<PopupGrabGuard>(display))
 {
     new_surface_.connect(&shell_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_xdg_surface*>(data);
         if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-            views_.push_back(std::make_unique<View>(server_, *this, surface));
-            server_.toplevels().add(*views_.back());
+            views_.push_back(std::make_unique<View>(*this, surface));
+            toplevels_.add(*views_.back());
         } else if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
             add_popup(*this, surface);
         }
@@ -33,7 +36,7 @@ XdgShell::XdgShell(Server& server, wl_display* display)
 XdgShell::~XdgShell()
 {
     for (const auto& view : views_)
-        server_.toplevels().remove(*view);
+        toplevels_.remove(*view);
     views_.clear();
 }
 
@@ -44,7 +47,7 @@ wlr_scene_node* XdgShell::layer(Layer layer) const
 
 void XdgShell::remove_view(View* view)
 {
-    server_.toplevels().remove(*view);
+    toplevels_.remove(*view);
     views_.remove_if([view](const auto& v) { return v.get() == view; });
 }
 
@@ -59,22 +62,22 @@ void XdgShell::request_grab(View& view, wlr_seat_client* client, uint32_t serial
                                "%u is not a resize edge", edges);
         return;
     }
-    wlr_seat* seat = server_.seat().wlr();
+    wlr_seat* seat = seat_->wlr();
     // Only the press that is still held (the one button down) and went to this client may start a grab; a stale or
     // forged serial, or a second grab, is a no-op.
-    if (!view.mapped() || view.fullscreen() || view.maximized() || server_.toplevels().grabbing() || !client ||
+    if (!view.mapped() || view.fullscreen() || view.maximized() || toplevels_.grabbing() || !client ||
         client->seat != seat)
         return;
     if (!wlr_seat_validate_pointer_grab_serial(seat, nullptr, serial) || seat->pointer_state.focused_client != client)
         return;
-    server_.toplevels().start_grab(view, edges);
+    toplevels_.start_grab(view, edges);
 }
 
 wlr_output* XdgShell::output_under_pointer() const
 {
-    wlr_cursor* cursor = server_.seat().cursor();
-    wlr_output* output = wlr_output_layout_output_at(server_.layout(), cursor->x, cursor->y);
-    return output ? output : wlr_output_layout_get_center_output(server_.layout());
+    wlr_cursor* cursor = seat_->cursor();
+    wlr_output* output = wlr_output_layout_output_at(core_.layout, cursor->x, cursor->y);
+    return output ? output : wlr_output_layout_get_center_output(core_.layout);
 }
 
 void XdgShell::usable_area_changed(wlr_output* output)
@@ -86,10 +89,10 @@ void XdgShell::usable_area_changed(wlr_output* output)
 
 placement::Box XdgShell::usable_area(wlr_output* output) const
 {
-    if (!output || !wlr_output_layout_get_box(server_.layout(), output))
+    if (!output || !wlr_output_layout_get_box(core_.layout, output))
         return {};
     // Less the exclusive zones of panels (layer-shell).
-    const wlr_box box = server_.usable_area(output);
+    const wlr_box box = desktop_.usable_area(output);
     return {box.x, box.y, box.width, box.height};
 }
 

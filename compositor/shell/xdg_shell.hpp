@@ -12,18 +12,35 @@
 
 namespace kiln::compositor {
 
+struct Core;
+class Decorations;
+class Desktop;
 class PopupGrabGuard;
-class Server;
+class Seat;
+class Toplevels;
 class View;
 
 class XdgShell {
 public:
     enum class Layer { normal, fullscreen };
 
-    XdgShell(Server& server, wl_display* display);
+    XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_display* display);
     ~XdgShell();
     XdgShell(const XdgShell&) = delete;
     XdgShell& operator=(const XdgShell&) = delete;
+    // The seat watches this shell's surfaces, so it comes after, and decorations later still: both are attached
+    // as soon as they are made, before any client can connect.
+    void attach(Seat& seat, Decorations& decorations)
+    {
+        seat_ = &seat;
+        decorations_ = &decorations;
+    }
+
+    // What its windows share.
+    const Core& core() const { return core_; }
+    Toplevels& toplevels() const { return toplevels_; }
+    Seat& seat() const { return *seat_; }
+    Decorations& decorations() const { return *decorations_; }
 
     wlr_xdg_shell* wlr() const { return shell_; }
     wlr_scene_node* layer(Layer layer) const;
@@ -42,7 +59,11 @@ public:
     std::vector<placement::Point> taken_spots(const View* except) const;
 
 private:
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    Toplevels& toplevels_;
+    Seat* seat_ = nullptr;
+    Decorations* decorations_ = nullptr;
     wlr_xdg_shell* shell_;
     wlr_scene_tree* normal_;
     wlr_scene_tree* fullscreen_;

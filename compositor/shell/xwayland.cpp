@@ -2,7 +2,7 @@
 #include "compositor/shell/xwayland.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xwayland_view.hpp"
 
@@ -15,28 +15,30 @@
 
 namespace kiln::compositor {
 
-std::unique_ptr<Xwayland> Xwayland::create(Server& server, wlr_compositor* compositor, bool lazy, std::string& error)
+std::unique_ptr<Xwayland> Xwayland::create(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels,
+                                           wlr_compositor* compositor, bool lazy, std::string& error)
 {
-    wlr_xwayland* xwayland = wlr_xwayland_create(server.display(), compositor, lazy);
+    wlr_xwayland* xwayland = wlr_xwayland_create(core.display, compositor, lazy);
     if (!xwayland) {
         error = "cannot open an X11 display for Xwayland (see wlroots' log above)";
         return nullptr;
     }
-    return std::unique_ptr<Xwayland>(new Xwayland(server, compositor, xwayland));
+    return std::unique_ptr<Xwayland>(new Xwayland(core, desktop, seat, toplevels, compositor, xwayland));
 }
 
-Xwayland::Xwayland(Server& server, wlr_compositor* compositor, wlr_xwayland* xwayland)
-    : server_(server), xwayland_(xwayland), unmanaged_(wlr_scene_tree_create(&server.layers().windows->node)),
-      late_map_(server.display(), compositor, xwayland)
+Xwayland::Xwayland(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels, wlr_compositor* compositor,
+                   wlr_xwayland* xwayland)
+    : core_(core), desktop_(desktop), seat_(seat), toplevels_(toplevels), xwayland_(xwayland),
+      unmanaged_(wlr_scene_tree_create(&core.layers.windows->node)), late_map_(core.display, compositor, xwayland)
 {
     // The X window manager owns X's CLIPBOARD and PRIMARY for the seat's selections and offers X's to the seat, so
     // copy and paste work both ways (only while an X window has focus: wlroots' rule for X clients).
-    wlr_xwayland_set_seat(xwayland_, server_.seat().wlr());
+    wlr_xwayland_set_seat(xwayland_, seat_.wlr());
     ready_.connect(&xwayland_->events.ready, [this](void*) { ready(); });
     new_surface_.connect(&xwayland_->events.new_surface, [this](void* data) {
         auto* surface = static_cast<wlr_xwayland_surface*>(data);
-        views_.push_back(std::make_unique<XwaylandView>(server_, *this, surface));
-        server_.toplevels().add(*views_.back());
+        views_.push_back(std::make_unique<XwaylandView>(*this, surface));
+        toplevels_.add(*views_.back());
     });
 }
 
@@ -51,7 +53,7 @@ Xwayland::~Xwayland()
     wlr_xwayland_server* x_server = xwayland_->server;
     if (xwayland_->xwm && x_server && x_server->wm_fd[0] >= 0) {
         shutdown(x_server->wm_fd[0], SHUT_RDWR);
-        wl_event_loop* loop = wl_display_get_event_loop(server_.display());
+        wl_event_loop* loop = wl_display_get_event_loop(core_.display);
         for (int turn = 0; turn < 10 && xwayland_->xwm; ++turn)
             wl_event_loop_dispatch(loop, 10);
         if (!xwayland_->xwm)
@@ -64,7 +66,7 @@ Xwayland::~Xwayland()
         kill(x_server->pid, SIGKILL);
     wlr_xwayland_destroy(xwayland_);
     for (const auto& view : views_)
-        server_.toplevels().remove(*view);
+        toplevels_.remove(*view);
     views_.clear();
     if (xcursor_)
         wlr_xcursor_manager_destroy(xcursor_);
@@ -154,7 +156,7 @@ void Xwayland::raise_unmanaged()
 
 void Xwayland::remove_view(XwaylandView* view)
 {
-    server_.toplevels().remove(*view);
+    toplevels_.remove(*view);
     views_.remove_if([view](const auto& v) { return v.get() == view; });
 }
 

@@ -12,14 +12,18 @@
 
 namespace kiln::compositor {
 
-class Server;
+struct Core;
+class Desktop;
+class Seat;
+class Toplevels;
 class XwaylandView;
 
 class Xwayland {
 public:
     // Opens an X display (sockets :N and a lock file) and, unless `lazy`, starts Xwayland now. nullptr (with
     // `error`) when wlroots cannot.
-    static std::unique_ptr<Xwayland> create(Server& server, wlr_compositor* compositor, bool lazy, std::string& error);
+    static std::unique_ptr<Xwayland> create(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels,
+                                            wlr_compositor* compositor, bool lazy, std::string& error);
     ~Xwayland();
     Xwayland(const Xwayland&) = delete;
     Xwayland& operator=(const Xwayland&) = delete;
@@ -37,11 +41,21 @@ public:
     wlr_scene_node* unmanaged_layer() const { return &unmanaged_->node; }
     void remove_view(XwaylandView* view);
 
+    // What its windows share.
+    const Core& core() const { return core_; }
+    Desktop& desktop() const { return desktop_; }
+    Seat& seat() const { return seat_; }
+    Toplevels& toplevels() const { return toplevels_; }
+
 private:
-    Xwayland(Server& server, wlr_compositor* compositor, wlr_xwayland* xwayland);
+    Xwayland(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels, wlr_compositor* compositor,
+             wlr_xwayland* xwayland);
     void ready();
 
-    Server& server_;
+    const Core& core_;
+    Desktop& desktop_;
+    Seat& seat_;
+    Toplevels& toplevels_;
     wlr_xwayland* xwayland_;
     wlr_scene_tree* unmanaged_;  // override-redirect windows, kept on top
     wlr_xcursor_manager* xcursor_ = nullptr;  // the cursor X shows over its own windows' backgrounds

@@ -4,7 +4,8 @@
 #include "compositor/shell/xwayland_view.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/server.hpp"
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xwayland.hpp"
 
@@ -16,15 +17,15 @@ namespace kiln::compositor {
 namespace {
 
 // A move or resize asked for with _NET_WM_MOVERESIZE starts only while the press that asked for it is still held.
-bool button_held(Server& server)
+bool button_held(Seat& seat)
 {
-    return server.seat().wlr()->pointer_state.button_count > 0;
+    return seat.wlr()->pointer_state.button_count > 0;
 }
 
 }  // namespace
 
-XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface* surface)
-    : server_(server), owner_(owner), xsurface_(surface)
+XwaylandView::XwaylandView(Xwayland& owner, wlr_xwayland_surface* surface)
+    : owner_(owner), xsurface_(surface)
 {
     xsurface_->data = this;
     destroy_.connect(&xsurface_->events.destroy, [this](void*) {
@@ -48,16 +49,16 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
     // _NET_ACTIVE_WINDOW: an X client asks for one of its windows to be focused.
     request_activate_.connect(&xsurface_->events.request_activate, [this](void*) {
         if (mapped())
-            server_.focus(this);
+            owner_.desktop().focus(this);
     });
     // _NET_WM_MOVERESIZE: a title bar's drag (a move with the pointer) or a frame's (a resize from its edges).
     request_move_.connect(&xsurface_->events.request_move, [this](void*) {
-        if (mapped() && button_held(server_))
-            server_.toplevels().begin_move(*this);
+        if (mapped() && button_held(owner_.seat()))
+            owner_.toplevels().begin_move(*this);
     });
     request_resize_.connect(&xsurface_->events.request_resize, [this](void* data) {
-        if (mapped() && button_held(server_))
-            server_.toplevels().begin_resize(*this, static_cast<wlr_xwayland_resize_event*>(data)->edges);
+        if (mapped() && button_held(owner_.seat()))
+            owner_.toplevels().begin_resize(*this, static_cast<wlr_xwayland_resize_event*>(data)->edges);
     });
     set_geometry_.connect(&xsurface_->events.set_geometry, [this](void*) { follow_geometry(); });
     set_title_.connect(&xsurface_->events.set_title, [this](void*) {
@@ -71,8 +72,8 @@ XwaylandView::XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface
     set_override_redirect_.connect(&xsurface_->events.set_override_redirect, [this](void*) {
         if (!node_)
             return;
-        wlr_scene_node_reparent(node_, managed() ? &server_.layers().windows->node : owner_.unmanaged_layer());
-        server_.seat().scene_changed();
+        wlr_scene_node_reparent(node_, managed() ? &owner_.core().layers.windows->node : owner_.unmanaged_layer());
+        owner_.seat().scene_changed();
         if (managed())
             shown();
         else
@@ -100,7 +101,7 @@ XwaylandView::~XwaylandView()
 void XwaylandView::map()
 {
     // Managed windows stack with the Wayland toplevels; override-redirect ones in their own layer above them.
-    wlr_scene_node* parent = managed() ? &server_.layers().windows->node : owner_.unmanaged_layer();
+    wlr_scene_node* parent = managed() ? &owner_.core().layers.windows->node : owner_.unmanaged_layer();
     // The window's tree holds the surface's and, when kiln decorates it, the decoration around it.
     wlr_scene_tree* tree = wlr_scene_tree_create(parent);
     if (!tree)
@@ -114,7 +115,7 @@ void XwaylandView::map()
     update_decoration();
     if (decoration_ && !xsurface_->fullscreen && !(xsurface_->maximized_vert && xsurface_->maximized_horz))
         keep_decoration_visible();
-    server_.seat().scene_changed();  // the pointer's surface may be another now
+    owner_.seat().scene_changed();  // the pointer's surface may be another now
     if (managed())
         shown();
 }
@@ -126,7 +127,7 @@ void XwaylandView::unmap()
     decoration_.reset();
     wlr_scene_node_destroy(node_);
     node_ = nullptr;
-    server_.seat().scene_changed();
+    owner_.seat().scene_changed();
     if (managed())
         hidden();
 }
@@ -140,7 +141,7 @@ void XwaylandView::shown()
         set_fullscreen(true, nullptr);
     else if (xsurface_->maximized_vert && xsurface_->maximized_horz)
         set_maximized(true);
-    server_.toplevels().mapped(*this);
+    owner_.toplevels().mapped(*this);
     wl_signal_emit(&events.map, static_cast<Toplevel*>(this));
 }
 
@@ -150,16 +151,16 @@ void XwaylandView::hidden()
         node_->data = nullptr;
     end_resize();
     // It is no longer X's active window; the keyboard goes to the window focused before it, if any.
-    wlr_seat* seat = server_.seat().wlr();
+    wlr_seat* seat = owner_.seat().wlr();
     if (xsurface_->surface && seat->keyboard_state.focused_surface == xsurface_->surface)
         set_activated(false);
-    server_.toplevels().hidden(*this);
+    owner_.toplevels().hidden(*this);
     wl_signal_emit(&events.unmap, static_cast<Toplevel*>(this));
 }
 
 wlr_output* XwaylandView::output() const
 {
-    wlr_output_layout* layout = server_.layout();
+    wlr_output_layout* layout = owner_.core().layout;
     wlr_output* output = wlr_output_layout_output_at(layout, xsurface_->x + xsurface_->width / 2.0,
                                                      xsurface_->y + xsurface_->height / 2.0);
     return output ? output : wlr_output_layout_get_center_output(layout);
@@ -213,7 +214,7 @@ void XwaylandView::configure(const wlr_box& box)
     if (node_) {
         wlr_scene_node_set_position(node_, box.x, box.y);
         update_decoration();
-        server_.seat().scene_changed();
+        owner_.seat().scene_changed();
     }
 }
 
@@ -223,7 +224,7 @@ void XwaylandView::follow_geometry()
     if (node_) {
         wlr_scene_node_set_position(node_, xsurface_->x, xsurface_->y);
         update_decoration();
-        server_.seat().scene_changed();
+        owner_.seat().scene_changed();
     }
 }
 
@@ -286,18 +287,18 @@ void XwaylandView::set_minimized(bool minimized)
     wlr_xwayland_surface_set_minimized(xsurface_, minimized);
     if (node_) {
         wlr_scene_node_set_enabled(node_, !minimized);
-        server_.seat().scene_changed();
+        owner_.seat().scene_changed();
     }
     if (minimized) {
         set_activated(false);
-        server_.toplevels().hidden(*this);
+        owner_.toplevels().hidden(*this);
     }
     wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
 
 void XwaylandView::apply_state(wlr_output* output)
 {
-    wlr_output_layout* layout = server_.layout();
+    wlr_output_layout* layout = owner_.core().layout;
     if (!output)
         output = this->output();
     const wlr_box* output_box = output ? wlr_output_layout_get_box(layout, output) : nullptr;
@@ -310,9 +311,9 @@ void XwaylandView::apply_state(wlr_output* output)
     if (fullscreen_) {
         configure(*output_box);
         raise();
-        server_.raise_x_menus();
+        owner_.desktop().raise_x_menus();
     } else if (maximized_) {
-        const wlr_box area = server_.usable_area(output);
+        const wlr_box area = owner_.desktop().usable_area(output);
         // The title bar and borders stay inside the usable area too.
         configure(decorated() ? ServerDecoration::inside(area) : area);
     } else if (saved_.width > 0 && saved_.height > 0) {
@@ -338,7 +339,7 @@ void XwaylandView::update_decoration()
         else
             decoration_.reset();
         if (node_)
-            server_.seat().scene_changed();
+            owner_.seat().scene_changed();
     }
     if (decoration_)
         decoration_->update(xsurface_->width, xsurface_->height, activated_, !fullscreen_,
@@ -350,7 +351,7 @@ void XwaylandView::keep_decoration_visible()
     wlr_output* output = this->output();
     if (!output)
         return;
-    const wlr_box area = server_.usable_area(output);
+    const wlr_box area = owner_.desktop().usable_area(output);
     constexpr ServerDecoration::Insets insets = ServerDecoration::insets;
     const int x = std::max(static_cast<int>(xsurface_->x), area.x + insets.left);
     const int y = std::max(static_cast<int>(xsurface_->y), area.y + insets.top);

@@ -11,12 +11,11 @@
 
 namespace kiln::compositor {
 
-class Server;
 class Xwayland;
 
 class XwaylandView final : public Toplevel {
 public:
-    XwaylandView(Server& server, Xwayland& owner, wlr_xwayland_surface* surface);
+    XwaylandView(Xwayland& owner, wlr_xwayland_surface* surface);
     ~XwaylandView() override;
 
     // Override-redirect windows (menus, tooltips, drag icons) are X's own: never focused, never moved by kiln.
@@ -77,7 +76,6 @@ private:
     // 0,0 (most X programs' default) would have them off screen.
     void keep_decoration_visible();
 
-    Server& server_;
     Xwayland& owner_;
     wlr_xwayland_surface* xsurface_;
     wlr_scene_node* node_ = nullptr;  // while mapped: a tree of the surface, its subsurfaces and the decoration

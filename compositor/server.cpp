@@ -1,4 +1,4 @@
-// Server set-up and life cycle: globals, outputs, windows, focus, signals and the startup commands.
+// Server set-up and life cycle: the Core, the globals and rooms, outputs, reload, signals and the startup commands.
 #include "compositor/server.hpp"
 
 #include "compositor/session/backend.hpp"
@@ -55,6 +55,7 @@
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/layer_shell.hpp"
+#include "compositor/shell/shell_desktop.hpp"
 #include "compositor/protocols/ext_session_lock_v1.hpp"
 #include "compositor/session/output_management.hpp"
 #include "compositor/session/output_power.hpp"
@@ -417,9 +418,9 @@ bool Server::start(std::string& error)
     xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(display_);
 
     // The shell first: the seat watches its surfaces for what changes under the pointer.
-    toplevels_ = std::make_unique<Toplevels>(core_, *this);
-    shell_ = std::make_unique<XdgShell>(core_, *this, *toplevels_, display_);
-    seat_ = std::make_unique<Seat>(core_, *this, *toplevels_,
+    toplevels_ = std::make_unique<Toplevels>(core_, desktop_);
+    shell_ = std::make_unique<XdgShell>(core_, desktop_, *toplevels_, display_);
+    seat_ = std::make_unique<Seat>(core_, desktop_, *toplevels_,
                                    SessionActions{[this](int status) { terminate(status); },
                                                   [this](int vt) { switch_vt(vt); }},
                                    backend_, compositor_, shell_->wlr());
@@ -451,8 +452,8 @@ bool Server::start(std::string& error)
     seat_->on_activity([this]() { idle_->activity(); });
     ext_idle_notify_ = std::make_unique<ExtIdleNotifyV1>(display_);
     idle_->also_notify(ext_idle_notify_.get());
-    xdg_activation_ = std::make_unique<XdgActivation>(display_, *this);
-    foreign_toplevels_ = std::make_unique<ForeignToplevels>(core_, *toplevels_, *this, *seat_);
+    xdg_activation_ = std::make_unique<XdgActivation>(display_, desktop_);
+    foreign_toplevels_ = std::make_unique<ForeignToplevels>(core_, *toplevels_, desktop_, *seat_);
     privileged_->guard(foreign_toplevels_->global(), "foreign-toplevel-management", false);
     toplevel_list_ = std::make_unique<ExtForeignToplevelListV1>(display_, *toplevels_);
     privileged_->guard(toplevel_list_->global(), "ext-foreign-toplevel-list",
@@ -472,15 +473,15 @@ bool Server::start(std::string& error)
     // Embedded, the host owns the process and its environment: no X display of kiln's.
     if (options_.xwayland != XwaylandMode::off && !options_.embedded) {
         std::string xwayland_error;
-        xwayland_ = Xwayland::create(core_, *this, *seat_, *toplevels_, compositor_,
+        xwayland_ = Xwayland::create(core_, desktop_, *seat_, *toplevels_, compositor_,
                                      options_.xwayland == XwaylandMode::lazy, xwayland_error);
         if (!xwayland_)
             std::fprintf(stderr, "kiln: no X11 clients: %s\n", xwayland_error.c_str());
     }
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
-    layer_shell_ = std::make_unique<LayerShell>(core_, *this, *seat_, layers_);
-    session_lock_ = std::make_unique<ExtSessionLockV1>(core_, *this, *seat_, layers_);
+    layer_shell_ = std::make_unique<LayerShell>(core_, desktop_, *seat_, layers_);
+    session_lock_ = std::make_unique<ExtSessionLockV1>(core_, desktop_, *seat_, layers_);
     pointer_constraints_ = std::make_unique<PointerConstraints>(display_, seat_->wlr(), seat_->cursor());
     seat_->constrain_motion([this](double& dx, double& dy) {
         if (pointer_constraints_)
@@ -635,26 +636,6 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
                                                 scene_output, presentation_));
 }
 
-void Server::usable_area_changed(wlr_output* output)
-{
-    if (shell_)
-        shell_->usable_area_changed(output);
-}
-
-wlr_box Server::usable_area(wlr_output* output) const
-{
-    if (!layer_shell_) {
-        const wlr_box* box = wlr_output_layout_get_box(layout_, output);
-        return box ? *box : wlr_box{};
-    }
-    return layer_shell_->usable_area(output);
-}
-
-bool Server::locked() const
-{
-    return session_lock_ && session_lock_->locked();
-}
-
 renderer::Color Server::background() const
 {
     const uint32_t rgb = options_.background.rgb;
@@ -665,55 +646,6 @@ renderer::Color Server::background() const
 void Server::remove_output(Output* output)
 {
     outputs_.remove_if([output](const auto& o) { return o.get() == output; });
-}
-
-Toplevel* Server::toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)
-{
-    wlr_scene_node* node = wlr_scene_node_at(&scene_->node, lx, ly, sx, sy);
-    if (!node || node->type != WLR_SCENE_NODE_SURFACE)
-        return nullptr;
-    *surface = wlr_scene_surface_from_node(node)->surface;
-    // Walk up to the window's tree, which carries its Toplevel.
-    for (wlr_scene_node* n = node; n; n = n->parent)
-        if (n->data)
-            return static_cast<Toplevel*>(n->data);
-    return nullptr;
-}
-
-void Server::focus(Toplevel* toplevel)
-{
-    toplevels_->focus(toplevel);
-}
-
-void Server::focus_top_view()
-{
-    toplevels_->focus_latest();
-}
-
-bool Server::focus_held_elsewhere() const
-{
-    return locked() || (layer_shell_ && layer_shell_->keyboard_grab());
-}
-
-Toplevel* Server::focused_toplevel() const
-{
-    return toplevels_->focused();
-}
-
-void Server::focus_next()
-{
-    toplevels_->focus_next();
-}
-
-void Server::restore_focus()
-{
-    if (locked())
-        return;
-    wlr_surface* grab = layer_shell_->keyboard_grab();
-    if (grab && seat_->input_allowed(grab))
-        seat_->focus_keyboard(grab);
-    else
-        focus_top_view();
 }
 
 bool Server::session_active() const
@@ -769,12 +701,6 @@ void Server::reload(const Options& options)
         wlr_output_schedule_frame(wlr);
     }
     std::fprintf(stderr, "kiln: reloaded kiln.ini\n");
-}
-
-void Server::raise_x_menus()
-{
-    if (xwayland_)
-        xwayland_->raise_unmanaged();
 }
 
 std::string Server::x_display() const

@@ -4,8 +4,8 @@
 #include "compositor/core.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/session/options.hpp"
-#include "compositor/shell/desktop.hpp"
 #include "compositor/shell/scene_layers.hpp"
+#include "compositor/shell/shell_desktop.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 
@@ -73,8 +73,8 @@ class ExtDataControlV1;
 class XdgForeign;
 class SessionActivity;
 
-// The composition root: it builds the Core and then the rooms, and answers what they ask of the desktop.
-class Server : public Desktop {
+// The composition root: it builds the Core, then the rooms, each given the Core and the narrow things it needs.
+class Server {
 public:
     Server(const Options& options, Stats& stats);
     ~Server();
@@ -91,40 +91,11 @@ public:
     wlr_backend* backend() const { return backend_; }
     wlr_renderer* renderer() const { return renderer_; }
     wlr_scene* scene() const { return scene_; }
-    // The scene's trees in stacking order: layer-shell layers around the windows, the lock on top.
-    const SceneLayers& layers() const { return layers_; }
-    // The part of `output` (layout coordinates) windows are placed and maximized in: the output less the
-    // exclusive zones of panels (layer-shell). Empty for an output outside the layout.
-    wlr_box usable_area(wlr_output* output) const override;
-    void usable_area_changed(wlr_output* output) override;
-    // A session locker (ext-session-lock-v1) holds the session: no other surface is shown or gets input.
-    bool locked() const override;
     wlr_output_layout* layout() const { return layout_; }
-    Seat& seat() { return *seat_; }
-    XdgShell& shell() { return *shell_; }
-    Decorations& decorations() { return *decorations_; }
-    // Every window kiln manages, xdg and X11: focus, Alt+Tab, interactive move and resize.
-    Toplevels& toplevels() { return *toplevels_; }
-    Stats& stats() { return stats_; }
     const Options& options() const { return options_; }
-    const std::string& socket() const { return socket_; }
     // What no window covers: kiln.ini's [background] color, opaque.
     renderer::Color background() const;
 
-    // The topmost surface under a layout point and its surface-local coordinates, and the window it is in, if any.
-    Toplevel* toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy) override;
-    // Keyboard focus to a window (raised, and shown if minimized).
-    void focus(Toplevel* toplevel) override;
-    // Keyboard focus to the most recently focused window still shown (none: no focus).
-    void focus_top_view() override;
-    // Windows may not take the keyboard: the session is locked, or a panel holds it (layer-shell exclusive).
-    bool focus_held_elsewhere() const override;
-    // After a lock or a keyboard-grabbing panel let go: the panel that still grabs it, else the topmost window.
-    void restore_focus() override;
-    // The window with keyboard focus, or null.
-    Toplevel* focused_toplevel() const override;
-    // Focus goes to the next shown window after the focused one, in the order they appeared (Alt+Tab).
-    void focus_next() override;
     // False while kiln's VT is switched away (DRM through libseat): output commits fail until it comes back.
     bool session_active() const;
     // Switches to VT `vt` where kiln has a session (DRM through libseat); elsewhere it says why not.
@@ -136,8 +107,6 @@ public:
     void reload(const Options& options);
     // DISPLAY for X11 clients; empty without Xwayland.
     std::string x_display() const;
-    // X11 menus and tooltips stay above the windows.
-    void raise_x_menus() override;
     void remove_output(Output* output);
     // Puts an enabled output in the layout at `position` (unset: right of the others), and gives it kiln's frame
     // pipeline if it has none yet (an output kiln.ini left off, turned on by output management).
@@ -229,6 +198,8 @@ private:
     std::unique_ptr<ExtDataControlV1> data_control_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
+    // What rooms ask of the desktop as a whole, answered from the rooms above.
+    ShellDesktop desktop_{core_, {toplevels_, seat_, shell_, layer_shell_, session_lock_, xwayland_}};
     std::list<std::unique_ptr<Output>> outputs_;
     std::vector<double> frame_cpu_ms_;
     uint64_t frames_rendered_ = 0;

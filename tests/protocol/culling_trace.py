@@ -66,6 +66,11 @@ def traced_scene(*args):
     kiln = Kiln("--composition", "gl", *args, size=f"{FULLSCREEN[0]}x{FULLSCREEN[1]}")
     trace = Path(kiln.tmp) / "gallium-trace.xml"
     kiln.env["GALLIUM_TRACE"] = str(trace)  # kiln's only: the clients' environment was copied before
+    if os.environ.get("KILN_SANITIZED"):
+        # Mesa's trace driver leaks its wrapped contexts at exit (libgallium's own allocations, 1.6 MiB in 36 blocks
+        # under LeakSanitizer, none of them kiln's): leak checking is off for this traced kiln only. Every other
+        # test keeps it, and this one still fails on any ASan or UBSan report.
+        kiln.env["ASAN_OPTIONS"] = kiln.env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
     with kiln:
         for size, color in BELOW:
             wait_drawn(kiln.spawn([client_binary("kiln-demo-shm"), "--size", size, "--color", color,

@@ -1,6 +1,8 @@
 // wp_commit_timing_manager_v1 and wp_commit_timer_v1: timestamps kept until their commit, commits held until due.
 #include "compositor/protocols/commit_timing_v1.hpp"
 
+#include "compositor/protocols/surface_attachment.hpp"
+
 #include "commit-timing-v1-protocol.h"
 
 #include <new>
@@ -31,14 +33,14 @@ struct CommitTimingV1::Timer {
     CommitTimingV1* owner = nullptr;
     wl_resource* resource = nullptr;
     wlr_surface* surface = nullptr;
-    wlr_addon addon{};
+    SurfaceAttachment attachment;
     std::optional<int64_t> target_ns;  // set_timestamp since the last commit
 
     void forget_surface()
     {
         if (!surface)
             return;
-        wlr_addon_finish(&addon);
+        attachment.detach();
         surface = nullptr;
     }
 };
@@ -53,14 +55,6 @@ struct CommitTimingV1::Held {
 };
 
 namespace {
-
-const wlr_addon_interface surface_addon = {
-    .name = "kiln_commit_timer_v1",
-    .destroy = [](wlr_addon* addon) noexcept {
-        auto* timer = wl_container_of(addon, static_cast<CommitTimingV1::Timer*>(nullptr), addon);
-        timer->forget_surface();
-    },
-};
 
 CommitTimingV1::Timer* timer_of(wl_resource* resource)
 {
@@ -163,7 +157,7 @@ void CommitTimingV1::get_timer(wl_client* client, wl_resource* manager, uint32_t
     };
     auto* self = static_cast<CommitTimingV1*>(wl_resource_get_user_data(manager));
     wlr_surface* surface = wlr_surface_from_resource(surface_resource);
-    if (wlr_addon_find(&surface->addons, self, &surface_addon)) {
+    if (SurfaceAttachment::find(surface, self)) {
         wl_resource_post_error(manager, WP_COMMIT_TIMING_MANAGER_V1_ERROR_COMMIT_TIMER_EXISTS,
                                "wl_surface@%u already has a wp_commit_timer_v1", wl_resource_get_id(surface_resource));
         return;
@@ -181,7 +175,8 @@ void CommitTimingV1::get_timer(wl_client* client, wl_resource* manager, uint32_t
     timer->owner = self;
     timer->resource = resource;
     timer->surface = surface;
-    wlr_addon_init(&timer->addon, &surface->addons, self, &surface_addon);
+    timer->attachment.attach(surface, self, timer,
+                             [](void* gone) noexcept { static_cast<Timer*>(gone)->forget_surface(); });
     self->timers_.push_back(timer);
     wl_resource_set_implementation(resource, &requests, timer, [](wl_resource* gone) noexcept {
         Timer* timer = timer_of(gone);
@@ -194,10 +189,9 @@ void CommitTimingV1::get_timer(wl_client* client, wl_resource* manager, uint32_t
 
 void CommitTimingV1::before_commit(wlr_surface* surface)
 {
-    wlr_addon* addon = wlr_addon_find(&surface->addons, this, &surface_addon);
-    if (!addon)
+    auto* timer = static_cast<Timer*>(SurfaceAttachment::find(surface, this));
+    if (!timer)
         return;
-    Timer* timer = wl_container_of(addon, timer, addon);
     if (!timer->target_ns)
         return;
     const int64_t target = *timer->target_ns;

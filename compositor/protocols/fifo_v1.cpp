@@ -1,6 +1,8 @@
 // wp_fifo_manager_v1 and wp_fifo_v1: barriers set when an update is applied, cleared after the frame that latched it.
 #include "compositor/protocols/fifo_v1.hpp"
 
+#include "compositor/protocols/surface_attachment.hpp"
+
 #include "fifo-v1-protocol.h"
 
 #include <algorithm>
@@ -20,7 +22,7 @@ struct FifoV1::Fifo {
     FifoV1* owner = nullptr;
     wl_resource* resource = nullptr;
     wlr_surface* surface = nullptr;
-    wlr_addon addon{};
+    SurfaceAttachment attachment;
     bool set_pending = false;   // set_barrier since the last commit
     bool wait_pending = false;  // wait_barrier since the last commit
     std::vector<uint32_t> setting;  // commits (surface state seqs) that set a barrier once applied
@@ -34,7 +36,7 @@ struct FifoV1::Fifo {
     {
         if (!surface)
             return;
-        wlr_addon_finish(&addon);
+        attachment.detach();
         commit.disconnect();
         if (timeout)
             wl_event_source_remove(timeout);
@@ -45,14 +47,6 @@ struct FifoV1::Fifo {
 };
 
 namespace {
-
-const wlr_addon_interface surface_addon = {
-    .name = "kiln_fifo_v1",
-    .destroy = [](wlr_addon* addon) noexcept {
-        auto* fifo = wl_container_of(addon, static_cast<FifoV1::Fifo*>(nullptr), addon);
-        fifo->forget_surface();
-    },
-};
 
 void destroy_request(wl_client*, wl_resource* resource) noexcept
 {
@@ -132,7 +126,7 @@ void FifoV1::get_fifo(wl_client* client, wl_resource* manager, uint32_t id, wl_r
     };
     auto* self = static_cast<FifoV1*>(wl_resource_get_user_data(manager));
     wlr_surface* surface = wlr_surface_from_resource(surface_resource);
-    if (wlr_addon_find(&surface->addons, self, &surface_addon)) {
+    if (SurfaceAttachment::find(surface, self)) {
         wl_resource_post_error(manager, WP_FIFO_MANAGER_V1_ERROR_ALREADY_EXISTS, "wl_surface@%u already has a wp_fifo_v1",
                                wl_resource_get_id(surface_resource));
         return;
@@ -149,7 +143,8 @@ void FifoV1::get_fifo(wl_client* client, wl_resource* manager, uint32_t id, wl_r
     fifo->owner = self;
     fifo->resource = resource;
     fifo->surface = surface;
-    wlr_addon_init(&fifo->addon, &surface->addons, self, &surface_addon);
+    fifo->attachment.attach(surface, self, fifo,
+                            [](void* gone) noexcept { static_cast<Fifo*>(gone)->forget_surface(); });
     // An update is applied (at once, or later from the cache): the barriers it carries go up.
     fifo->commit.connect(&surface->events.commit, [fifo](void*) {
         const uint32_t applied = fifo->surface->current.seq;
@@ -192,10 +187,9 @@ void FifoV1::get_fifo(wl_client* client, wl_resource* manager, uint32_t id, wl_r
 
 void FifoV1::before_commit(wlr_surface* surface)
 {
-    wlr_addon* addon = wlr_addon_find(&surface->addons, this, &surface_addon);
-    if (!addon)
+    auto* fifo = static_cast<Fifo*>(SurfaceAttachment::find(surface, this));
+    if (!fifo)
         return;
-    Fifo* fifo = wl_container_of(addon, fifo, addon);
     const uint32_t seq = surface->pending.seq;
     // Held while a barrier is up, or may come up from an update before this one that is not applied yet.
     const bool earlier_sets = std::any_of(fifo->setting.begin(), fifo->setting.end(), [seq](uint32_t s) { return s < seq; });

@@ -1,6 +1,8 @@
 // wp_fractional_scale_manager_v1 and wp_fractional_scale_v1: one object a surface, its preferred scale kept current.
 #include "compositor/protocols/fractional_scale_v1.hpp"
 
+#include "compositor/protocols/surface_attachment.hpp"
+
 #include "fractional-scale-v1-protocol.h"
 
 #include <algorithm>
@@ -14,7 +16,7 @@ struct FractionalScaleV1::Object {
     FractionalScaleV1* owner = nullptr;
     wl_resource* resource = nullptr;
     wlr_surface* surface = nullptr;
-    wlr_addon addon{};  // on the surface: how a second object for it is found
+    SurfaceAttachment attachment;  // on the surface: how a second object for it is found
     uint32_t sent = 0;  // 0: nothing sent yet
     wl::Listener commit;
 
@@ -22,21 +24,13 @@ struct FractionalScaleV1::Object {
     {
         if (!surface)
             return;
-        wlr_addon_finish(&addon);
+        attachment.detach();
         commit.disconnect();
         surface = nullptr;
     }
 };
 
 namespace {
-
-const wlr_addon_interface surface_addon = {
-    .name = "kiln_fractional_scale_v1",
-    .destroy = [](wlr_addon* addon) noexcept {
-        auto* object = wl_container_of(addon, static_cast<FractionalScaleV1::Object*>(nullptr), addon);
-        object->forget_surface();
-    },
-};
 
 void destroy_request(wl_client*, wl_resource* resource) noexcept
 {
@@ -103,7 +97,7 @@ void FractionalScaleV1::get_fractional_scale(wl_client* client, wl_resource* man
 {
     auto* self = static_cast<FractionalScaleV1*>(wl_resource_get_user_data(manager));
     wlr_surface* surface = wlr_surface_from_resource(surface_resource);
-    if (wlr_addon_find(&surface->addons, self, &surface_addon)) {
+    if (SurfaceAttachment::find(surface, self)) {
         wl_resource_post_error(manager, WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS,
                                "wl_surface@%u already has a wp_fractional_scale_v1", wl_resource_get_id(surface_resource));
         return;
@@ -121,7 +115,8 @@ void FractionalScaleV1::get_fractional_scale(wl_client* client, wl_resource* man
     object->owner = self;
     object->resource = resource;
     object->surface = surface;
-    wlr_addon_init(&object->addon, &surface->addons, self, &surface_addon);
+    object->attachment.attach(surface, self, object,
+                              [](void* gone) noexcept { static_cast<Object*>(gone)->forget_surface(); });
     object->commit.connect(&surface->events.commit, [self, object](void*) { self->update(*object); });
     self->objects_.push_back(object);
     wl_resource_set_implementation(resource, &object_requests, object, [](wl_resource* gone) noexcept {

@@ -10,6 +10,7 @@
 #include "renderer/render_fence.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 
 namespace kiln::compositor {
@@ -184,6 +185,11 @@ void Output::render()
     Region damage;
     damage.add(&scene_output_->damage->current);
     pixman_region32_clear(&scene_output_->damage->current);
+    if (output_->scale != std::floor(output_->scale)) {
+        // wlroots rounds a node's damage by its absolute edges, VisibleSet places it by offsets rounded one by one
+        // (visible_set.cpp): the two can differ by a pixel at a fractional scale.
+        wlr_region_expand(damage.get(), damage.get(), 1);
+    }
     damage.intersect_rect(0, 0, output_->width, output_->height);
     ring_.add_damage(damage);
 

@@ -1,23 +1,34 @@
 // VisibleSet::build: collect surfaces, buffers and solid rectangles in stacking order, then cull from the top down.
 #include "compositor/output/visible_set.hpp"
 
+#include "compositor/output/opaque_pixels.hpp"
+
 #include <cmath>
 
 namespace kiln::compositor {
 namespace {
 
-// A node to draw and its box in layout coordinates.
+// A node to draw: where its top-left corner falls in output pixels and its size in layout coordinates.
 struct Stacked {
     wlr_scene_node* node;
-    wlr_box layout;
+    wlr_box layout;  // x and y: output buffer pixels
 };
 
-void collect(wlr_scene_node* node, int x, int y, std::vector<Stacked>& out)
+// Each node's offset from its parent is scaled and rounded on its own, then added to the parent's rounded position:
+// a subsurface or decoration that meets its parent's edge in layout coordinates meets it in pixels too (no seam,
+// no overlap) at any scale, and every surface keeps round(size x scale) pixels, the buffer size a fractional-scale
+// client draws, so its texels land 1:1.
+int scaled(int length, float scale)
+{
+    return static_cast<int>(std::lround(length * static_cast<double>(scale)));
+}
+
+void collect(wlr_scene_node* node, int x, int y, float scale, std::vector<Stacked>& out)
 {
     if (!node->state.enabled)
         return;
-    x += node->state.x;
-    y += node->state.y;
+    x += scaled(node->state.x, scale);
+    y += scaled(node->state.y, scale);
     if (node->type == WLR_SCENE_NODE_SURFACE) {
         wlr_scene_surface* scene_surface = wlr_scene_surface_from_node(node);
         wlr_surface* surface = scene_surface->surface;
@@ -44,7 +55,7 @@ void collect(wlr_scene_node* node, int x, int y, std::vector<Stacked>& out)
     wlr_scene_node* child = nullptr;
     // Children are listed bottom to top.
     wl_list_for_each(child, &node->state.children, state.link)
-        collect(child, x, y, out);
+        collect(child, x, y, scale, out);
 }
 
 }  // namespace
@@ -56,19 +67,16 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
     draws_.clear();
     culled_ = 0;
 
-    std::vector<Stacked> stack;
-    collect(&scene->node, 0, 0, stack);
-
     const float scale = output->scale;
+    std::vector<Stacked> stack;
+    collect(&scene->node, -scaled(ox, scale), -scaled(oy, scale), scale, stack);
+
     Region covered;  // opaque area of the surfaces above, output buffer coordinates
     std::vector<VisibleNode> top_down;
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
         VisibleNode v;
         const wlr_box layout = it->layout;
-        v.box = wlr_box{static_cast<int>(std::lround((layout.x - ox) * scale)),
-                        static_cast<int>(std::lround((layout.y - oy) * scale)),
-                        static_cast<int>(std::lround(layout.width * scale)),
-                        static_cast<int>(std::lround(layout.height * scale))};
+        v.box = wlr_box{layout.x, layout.y, scaled(layout.width, scale), scaled(layout.height, scale)};
         wlr_surface* surface = nullptr;
         if (it->node->type == WLR_SCENE_NODE_SURFACE) {
             surface = wlr_scene_surface_from_node(it->node)->surface;
@@ -116,10 +124,8 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
         } else if (v.texture ? wlr_texture_is_opaque(v.texture) : v.color.a >= 1.0f) {
             opaque_area = Region(v.box.x, v.box.y, v.box.width, v.box.height);
             v.fully_opaque = true;
-        } else if (surface && pixman_region32_not_empty(&surface->opaque_region) && scale == 1.0f) {
-            opaque_area.add(&surface->opaque_region);
-            opaque_area.translate(v.box.x, v.box.y);
-            opaque_area.intersect_rect(v.box.x, v.box.y, v.box.width, v.box.height);
+        } else if (surface && pixman_region32_not_empty(&surface->opaque_region)) {
+            opaque_area = opaque_pixels(&surface->opaque_region, layout.width, layout.height, v.box);
             v.fully_opaque = opaque_area.area() == static_cast<uint64_t>(v.box.width) * v.box.height;
         }
 

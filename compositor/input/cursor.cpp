@@ -40,6 +40,7 @@ CursorImage::CursorImage(wlr_seat* seat, wlr_cursor* cursor, wlr_output_layout* 
             return;
         wlr_cursor_set_surface(cursor_, event->surface, event->hotspot_x, event->hotspot_y);
         client_image_ = true;
+        theme_image_.clear();
     });
     // A surface that gains the pointer gets the default arrow until its client sets a cursor (as it should on
     // enter); so does the desktop when the pointer leaves every window. The last client's image never lingers.
@@ -51,12 +52,30 @@ CursorImage::CursorImage(wlr_seat* seat, wlr_cursor* cursor, wlr_output_layout* 
         if (shown_ && !tool_image_)
             show_default();
     });
+    // wlroots gives an output's cursor only an image loaded at that output's scale: after a scale change (or an
+    // output added) the theme's image is loaded at the new scale and set again, so it stays the theme's own pixels.
+    layout_change_.connect(&layout_->events.change, [this](void*) {
+        // Each output cursor's position in pixels follows the new scale. wlroots 0.15's wlr_output_cursor_move
+        // compares the new layout position with the old pixel one before scaling, so a warp to where the pointer
+        // is can be taken for no move (at 1 -> 1.5 it always is): a step aside first.
+        const double x = cursor_->x;
+        const double y = cursor_->y;
+        if (!wlr_cursor_warp(cursor_, nullptr, x + 0.5, y))
+            wlr_cursor_warp(cursor_, nullptr, x - 0.5, y);
+        wlr_cursor_warp(cursor_, nullptr, x, y);
+        if (!shown_ || theme_image_.empty())
+            return;
+        const std::string name = theme_image_;
+        const char* const names[] = {name.c_str()};
+        show_named(names);
+    });
 }
 
 CursorImage::~CursorImage()
 {
     request_set_cursor_.disconnect();
     focus_change_.disconnect();
+    layout_change_.disconnect();
     wlr_xcursor_manager_destroy(xcursor_);
 }
 
@@ -74,6 +93,7 @@ void CursorImage::show_tool_image(wlr_surface* surface, int32_t hotspot_x, int32
 {
     wlr_cursor_set_surface(cursor_, surface, hotspot_x, hotspot_y);
     tool_image_ = true;
+    theme_image_.clear();
 }
 
 void CursorImage::drop_tool_image()
@@ -119,6 +139,7 @@ bool CursorImage::show_named(std::span<const char* const> names)
     for (const char* name : names) {
         if (wlr_xcursor_manager_get_xcursor(xcursor_, name, 1)) {
             wlr_xcursor_manager_set_cursor_image(xcursor_, name, cursor_);
+            theme_image_ = name;
             return true;
         }
     }

@@ -6,6 +6,7 @@
 #include "compositor/wlr.hpp"
 
 #include <span>
+#include <string>
 
 namespace kiln::compositor {
 
@@ -44,9 +45,12 @@ private:
     bool shown_ = false;
     bool client_image_ = false;  // the focused client set the image (or hid it)
     bool tool_image_ = false;    // a tablet tool's client set it
+    std::string theme_image_;    // the theme's cursor shown now (empty while a surface is), drawn again on a change
+                                 // of any output's scale, mode or place
 
     wl::Listener request_set_cursor_;
     wl::Listener focus_change_;
+    wl::Listener layout_change_;
 };
 
 }  // namespace kiln::compositor

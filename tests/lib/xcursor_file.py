@@ -45,20 +45,33 @@ def over(pixel, background):
     return tuple(round(c + bg * (255 - a) / 255) for c, bg in zip((r, g, b), background))
 
 
-def drawn_exactly(shot, path, nominal, point, tolerance=2):
+def drawn_exactly(shot, path, nominal, point, tolerance=2, background=None):
     """How many pixels of the cursor's image at `nominal`, with its hotspot on output pixel `point`, differ from the
     screenshot by more than `tolerance`, and how many of the ring of pixels just outside it are not background
-    (the background taken from the screenshot's corner)."""
+    (by default the screenshot's corner pixel). Only the part on the screenshot counts: an image across an
+    output's edge is checked up to it."""
     width, height, hot_x, hot_y, pixels = image(path, nominal)
-    background = shot.at(0, 0)
+    background = background or shot.at(0, 0)
     x0, y0 = point[0] - hot_x, point[1] - hot_y
     wrong = 0
     for y in range(height):
         for x in range(width):
+            if not (0 <= x0 + x < shot.width and 0 <= y0 + y < shot.height):
+                continue
             want = over(pixels[y * width + x], background)
             got = shot.at(x0 + x, y0 + y)
             wrong += any(abs(a - b) > tolerance for a, b in zip(want, got))
     ring = [(x0 + x, y0 - 1) for x in range(-1, width + 1)] + [(x0 + x, y0 + height) for x in range(-1, width + 1)]
     ring += [(x0 - 1, y0 + y) for y in range(height)] + [(x0 + width, y0 + y) for y in range(height)]
+    ring = [(x, y) for x, y in ring if 0 <= x < shot.width and 0 <= y < shot.height]
     spill = sum(1 for x, y in ring if any(abs(a - b) > tolerance for a, b in zip(shot.at(x, y), background)))
     return wrong, spill
+
+
+def drawn_near(shot, path, nominal, point, background=None):
+    """The hotspot pixel, `point` or a pixel above or left of it, where the image is drawn exactly; else None. (An
+    absolute pointer position can come out a hair under a whole pixel, which wlroots truncates.)"""
+    for p in ((point[0], point[1]), (point[0] - 1, point[1]), (point[0], point[1] - 1), (point[0] - 1, point[1] - 1)):
+        if drawn_exactly(shot, path, nominal, p, background=background) == (0, 0):
+            return p
+    return None

@@ -6,7 +6,6 @@ pattern, and the screenshot shows that checkerboard pixel for pixel (no blur, no
 subsurface), at a window position whose logical x scale is not whole; a client that knows only wl_output.scale is
 told 2 and its 2x buffer is drawn scaled down, each pixel within tolerance of a reference; a reload to scale 2 tells
 it 240; a second object for one surface is the protocol's fractional_scale_exists error."""
-import mmap
 import os
 import signal
 import struct
@@ -15,39 +14,12 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from checkerboard import checkerboard, checkerboard_on_screen, shm_buffer_of  # noqa: E402
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 from wayland_wire import Connection, Toplevel, expect_protocol_error  # noqa: E402
 
-A = 0xffff0000  # red
-B = 0xff0000ff  # blue
 LOGICAL = (101, 81)  # centred on these outputs, at a logical position whose x and y times the scale are not whole
 BESIDE = 40  # the subsurface's logical width, at x = LOGICAL[0] in the window
-
-
-def shm_buffer_of(conn, width, height, rows):
-    """A wl_buffer (ARGB8888) holding `rows`, the buffer's bytes row after row."""
-    shm = conn.bind("wl_shm", 1)
-    size = width * height * 4
-    fd = os.memfd_create("kiln-fractional-test", os.MFD_CLOEXEC)
-    try:
-        os.ftruncate(fd, size)
-        with mmap.mmap(fd, size) as pixels:
-            for row in rows:
-                pixels.write(row)
-        pool = conn.new_id("wl_shm_pool")
-        conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
-    finally:
-        os.close(fd)
-    return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4), ("u", 1))
-
-
-def checkerboard(conn, width, height, phase=0):
-    """A wl_buffer whose pixel (x, y) is A where x + y + phase is even, else B."""
-    even, odd = struct.pack("=II", A, B), struct.pack("=II", B, A)
-    if phase % 2:
-        even, odd = odd, even
-    return shm_buffer_of(conn, width, height,
-                         (((even if y % 2 == 0 else odd) * (width // 2 + 1))[:width * 4] for y in range(height)))
 
 
 BLOCK = 8  # texels of the legacy client's blocks
@@ -92,30 +64,6 @@ def off_reference(shot, origin, size, buffer_size, tolerance=3):
 
 def preferred_scales(conn, obj):
     return [e.args("u")[0] for e in conn.take(obj, 0)]
-
-
-RED, BLUE = b"\xff\x00\x00", b"\x00\x00\xff"
-
-
-def checkerboard_on_screen(shot, width, height):
-    """Where the checkerboard's top-left pixel is, and how many of its pixels differ from the buffer's, exactly."""
-    first = shot.pixels.find(RED)  # the first red pixel in raster order is the pattern's top-left one
-    while first >= 0 and first % 3:
-        first = shot.pixels.find(RED, first + 1)
-    if first < 0:
-        return None, None
-    x0, y0 = (first // 3) % shot.width, (first // 3) // shot.width
-    wrong = 0
-    for y in range(height):
-        want = ((RED + BLUE) if y % 2 == 0 else (BLUE + RED)) * (width // 2 + 1)
-        row = (y0 + y) * shot.width + x0
-        got = shot.pixels[row * 3:(row + min(width, shot.width - x0)) * 3] if y0 + y < shot.height else b""
-        wrong += sum(1 for i in range(width) if got[i * 3:i * 3 + 3] != want[i * 3:i * 3 + 3])
-    # Nothing of the pattern outside: the pixels right of and below it are not red or blue.
-    right = shot.at(x0 + width, y0 + 1) if x0 + width < shot.width else (0, 0, 0)
-    below = shot.at(x0 + 1, y0 + height) if y0 + height < shot.height else (0, 0, 0)
-    spill = bytes(right) in (RED, BLUE) or bytes(below) in (RED, BLUE)
-    return (x0, y0, x0 + width + spill, y0 + height + spill), wrong
 
 
 def rounded(length, scale):

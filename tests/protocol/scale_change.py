@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, run_test, skip  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection, Toplevel  # noqa: E402
-from xcursor_file import best_size, drawn_exactly, theme_cursor  # noqa: E402
+from xcursor_file import best_size, drawn_exactly, drawn_near, theme_cursor  # noqa: E402
 
 THEME = "Adwaita"
 SIZE = (960, 720)  # output pixels
@@ -46,16 +46,9 @@ class Watcher:
 def cursor_drawn(kiln, left_ptr, scale):
     nominal = best_size(left_ptr, int(24 * scale))
     point = (round(POINT[0] * scale), round(POINT[1] * scale))
-    # The hotspot may land a pixel short: the absolute motion's fraction times the layout's size can come out a hair
-    # under the whole pixel, which wlroots truncates. The image itself must be exact.
-    near = [(point[0] + dx, point[1] + dy) for dy in (0, -1) for dx in (0, -1)]
-
-    def exact():
-        shot = kiln.screenshot()
-        return next((p for p in near if drawn_exactly(shot, left_ptr, nominal, p) == (0, 0)), None)
-
     try:
-        at = kiln.wait_for(exact, f"the theme's {nominal} px arrow at {point}")
+        at = kiln.wait_for(lambda: drawn_near(kiln.screenshot(), left_ptr, nominal, point),
+                           f"the theme's {nominal} px arrow at {point}")
     except AssertionError:
         wrong, spill = drawn_exactly(kiln.screenshot(), left_ptr, nominal, point)
         check(False, f"scale {scale}: the cursor is the theme's {nominal} px left_ptr pixel for pixel, hotspot on "

@@ -46,6 +46,7 @@ public:
 
     wl_display* display() const { return display_; }
     wl_surface* surface() const { return surface_; }
+    wl_compositor* compositor() const { return compositor_; }
     wl_shm* shm() const { return shm_; }
     zwp_linux_dmabuf_v1* dmabuf() const { return dmabuf_; }
     wl_drm* drm() const { return drm_; }

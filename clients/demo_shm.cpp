@@ -11,9 +11,10 @@
 namespace {
 
 constexpr const char* usage = R"(Usage: kiln-demo-shm [--size WxH] [--color RRGGBB] [--frames N [--stay]] [--fullscreen]
-                     [--alpha 0..255] [--server-decoration] [--stamp]
+                     [--alpha 0..255] [--opaque-region] [--server-decoration] [--stamp]
 An animated wl_shm window: a static colour with a white square sliding across; each frame damages only the square's
-old and new places. --alpha makes the window translucent (ARGB8888, premultiplied); --stay keeps it shown after
+old and new places. --alpha makes the window translucent (ARGB8888, premultiplied); --opaque-region draws opaque
+pixels in ARGB8888 and says so with wl_surface.set_opaque_region (the whole window); --stay keeps it shown after
 its frames; --server-decoration asks for server-side decorations (xdg-decoration) and prints the mode it gets.
 --stamp paints the frame's number into the window's top-left 8x8 pixels (red = low byte, green = high byte, blue =
 their complement's low byte): tests read it from screenshots to see frames advance, which the square's motion
@@ -46,9 +47,14 @@ int main(int argc, char** argv)
     options.title = "kiln-demo-shm";
     uint8_t alpha = 255;
     bool stamp = false;
+    bool opaque_region = false;
     auto extra = [&](const std::string& flag, const char* value, bool& used) {
         if (flag == "--stamp") {
             stamp = true;
+            return true;
+        }
+        if (flag == "--opaque-region") {
+            opaque_region = true;
             return true;
         }
         if (flag != "--alpha" || !value)
@@ -83,12 +89,18 @@ int main(int argc, char** argv)
         const int32_t h = window.height();
         if (w != buffer_w || h != buffer_h) {
             for (auto& b : buffers) {
-                b = ShmBuffer::create(window.shm(), w, h, error, alpha);
+                b = ShmBuffer::create(window.shm(), w, h, error, alpha, opaque_region);
                 if (!b) {
                     std::fprintf(stderr, "kiln-demo-shm: %s\n", error.c_str());
                     return false;
                 }
                 b->fill(0, 0, w, h, options.color);
+            }
+            if (opaque_region) {
+                wl_region* region = wl_compositor_create_region(window.compositor());
+                wl_region_add(region, 0, 0, w, h);
+                wl_surface_set_opaque_region(window.surface(), region);
+                wl_region_destroy(region);
             }
             drawn_square = {};
             previous.reset();

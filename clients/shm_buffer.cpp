@@ -14,7 +14,7 @@ const wl_buffer_listener ShmBuffer::listener = {
 };
 
 std::unique_ptr<ShmBuffer> ShmBuffer::create(wl_shm* shm, int32_t width, int32_t height, std::string& error,
-                                             uint8_t alpha)
+                                             uint8_t alpha, bool argb)
 {
     std::unique_ptr<ShmBuffer> self(new ShmBuffer());
     self->alpha_ = alpha;
@@ -37,7 +37,8 @@ std::unique_ptr<ShmBuffer> ShmBuffer::create(wl_shm* shm, int32_t width, int32_t
     self->pixels_ = static_cast<uint32_t*>(map);
     wl_shm_pool* pool = wl_shm_create_pool(shm, fd, static_cast<int32_t>(self->size_));
     self->buffer_ = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4,
-                                             alpha == 255 ? WL_SHM_FORMAT_XRGB8888 : WL_SHM_FORMAT_ARGB8888);
+                                             alpha == 255 && !argb ? WL_SHM_FORMAT_XRGB8888
+                                                                                : WL_SHM_FORMAT_ARGB8888);
     wl_shm_pool_destroy(pool);
     close(fd);
     wl_buffer_add_listener(self->buffer_, &listener, self.get());

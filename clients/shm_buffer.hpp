@@ -12,9 +12,10 @@ namespace kiln::clients {
 class ShmBuffer {
 public:
     // XRGB8888 of the given size; nullptr with `error` on failure.
-    // `alpha` < 255 makes an ARGB8888 buffer whose fills are translucent (premultiplied), else XRGB8888.
+    // `alpha` < 255 makes an ARGB8888 buffer whose fills are translucent (premultiplied), else XRGB8888 (or
+    // ARGB8888 with `argb`: opaque pixels the compositor knows opaque only from the surface's opaque region).
     static std::unique_ptr<ShmBuffer> create(wl_shm* shm, int32_t width, int32_t height, std::string& error,
-                                             uint8_t alpha = 255);
+                                             uint8_t alpha = 255, bool argb = false);
     ~ShmBuffer();
     ShmBuffer(const ShmBuffer&) = delete;
     ShmBuffer& operator=(const ShmBuffer&) = delete;

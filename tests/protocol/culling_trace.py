@@ -2,9 +2,11 @@
 """Culling seen by the GL driver, not by kiln: Mesa's gallium trace (GALLIUM_TRACE) records every draw kiln's GL
 context hands llvmpipe and the texture it samples. Once an opaque fullscreen window covers two others, no draw
 samples their textures, while a --debug-full-redraw run (nothing culled) draws them under it every frame; kiln's own
-frames.culled_surfaces plays no part."""
+frames.culled_surfaces plays no part. Again at output scale 1.5 with the fullscreen window in ARGB8888 (opaque to kiln only
+through its opaque region): culled there too."""
 import os
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -61,7 +63,7 @@ def sampled_sizes(path):
     return draws
 
 
-def traced_scene(*args):
+def traced_scene(*args, fullscreen_args=()):
     """Runs the scene on kiln (GL composition: the trace sees only GL) with the trace on; the sampled sizes."""
     kiln = Kiln("--composition", "gl", *args, size=f"{FULLSCREEN[0]}x{FULLSCREEN[1]}")
     trace = Path(kiln.tmp) / "gallium-trace.xml"
@@ -76,7 +78,7 @@ def traced_scene(*args):
             wait_drawn(kiln.spawn([client_binary("kiln-demo-shm"), "--size", size, "--color", color,
                                    "--frames", "10", "--stay"]))
         wait_drawn(kiln.spawn([client_binary("kiln-demo-shm"), "--fullscreen", "--color", "884422",
-                               "--frames", str(FULLSCREEN_FRAMES), "--stay"]))
+                               "--frames", str(FULLSCREEN_FRAMES), "--stay", *fullscreen_args]))
         status, _ = kiln.stop()
         check(status == 0, f"kiln exits 0 ({' '.join(args) or 'culling'})")
         if not trace.exists():
@@ -87,9 +89,9 @@ def traced_scene(*args):
             raise AssertionError(f"the gallium trace is not whole XML ({error})")
 
 
-def after_fullscreen(draws):
+def after_fullscreen(draws, fullscreen=FULLSCREEN):
     """Draws from the fullscreen window's first on, counted by the size of the texture each sampled."""
-    first = next((i for i, size in enumerate(draws) if size == FULLSCREEN), None)
+    first = next((i for i, size in enumerate(draws) if size == fullscreen), None)
     check(first is not None, f"the trace shows the fullscreen window drawn ({len(draws)} draws)")
     counts = {}
     for size in draws[first:]:
@@ -118,6 +120,21 @@ def main():
               f"window ({culled.get(size, 0)} draws)")
     print(f"draws after the fullscreen window's first, by sampled texture size: culled {culled}, "
           f"full redraw {reference}")
+
+    # At scale 1.5 the fullscreen window is 426x320 logical, its buffer as large (the client draws at 1x), and it
+    # is opaque only by its opaque region.
+    with tempfile.TemporaryDirectory(prefix="kiln-culling-trace-") as tmp:
+        config = Path(tmp) / "kiln.ini"
+        config.write_text("[output HEADLESS-1]\nscale=1.5\n")
+        fullscreen = (426, 320)
+        scaled = after_fullscreen(traced_scene("--config", str(config), fullscreen_args=("--opaque-region",)),
+                                  fullscreen)
+    frames = scaled.get(fullscreen, 0)
+    check(frames >= FULLSCREEN_FRAMES // 2, f"scale 1.5: the fullscreen window drawn in {frames} frames")
+    for size in below:
+        check(scaled.get(size, 0) == 0, f"scale 1.5, opaque region: no draw sampled the covered {size[0]}x{size[1]} "
+              f"window ({scaled.get(size, 0)} draws)")
+    print(f"scale 1.5: {scaled}")
 
 
 run_test(main)

@@ -16,12 +16,14 @@ if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +360 2>/dev/null)" ] || ! ap
   $SUDO mkdir -p "$(dirname "$stamp")" && $SUDO touch "$stamp"
 fi
 
-# From backports: the versions kiln is written against (Mesa 25, libwayland 1.23, protocols 1.43, meson 1.7, weston 14).
+# From backports: the versions kiln is written against (Mesa 25, libwayland 1.23, protocols 1.43, meson 1.7, weston 14;
+# Mesa 25's lavapipe, whose Vulkan WSI uses fifo-v1 and commit-timing-v1, for vkcube in tests/protocol/vkcube_fifo.py).
 backports=(
   meson libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libgbm-dev libegl-mesa0 libgl1-mesa-dri mesa-utils
   libdrm-dev catch2 weston
   libdrm-tests
+  mesa-vulkan-drivers
 )
 # From bookworm itself. clang + libclang-rt-14-dev (libclang_rt.fuzzer, -fsanitize=fuzzer) build the fuzzers;
 # gcc's own libasan/libubsan (build-essential) serve the sanitizer job. wlcs (1.5.0) is the conformance suite's runner
@@ -43,6 +45,7 @@ base=(
   foot fonts-dejavu-core gtk-3-examples gtk-4-examples qmlscene qml-module-qtquick2 qtwayland5
   glmark2-es2-wayland mpv imv kanshi
   chromium firefox-esr
+  vulkan-tools
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

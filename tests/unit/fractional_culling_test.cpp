@@ -16,9 +16,12 @@
 extern "C" {
 #include <wlr/render/pixman.h>  // the test's own renderer for client textures; kiln itself never uses it
 }
+#include "viewporter-protocol.h"  // wp_viewporter_interface (the marshalling tables both sides share)
 
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <utility>
 #include <vector>
 
 using namespace kiln;
@@ -49,6 +52,7 @@ public:
         renderer_ = wlr_pixman_renderer_create();
         wlr_renderer_init_wl_display(renderer_, display_);
         compositor_ = wlr_compositor_create(display_, renderer_);
+        wlr_viewporter_create(display_);
         new_surface_.notify = [](wl_listener* listener, void* data) noexcept {
             FractionalScene* self = wl_container_of(listener, self, new_surface_);
             self->server_surfaces_.push_back(static_cast<wlr_surface*>(data));
@@ -70,6 +74,9 @@ public:
                         wl_registry_bind(registry, name, &wl_compositor_interface, 4));
                 else if (std::strcmp(interface, wl_shm_interface.name) == 0)
                     self->shm_ = static_cast<wl_shm*>(wl_registry_bind(registry, name, &wl_shm_interface, 1));
+                else if (std::strcmp(interface, wp_viewporter_interface.name) == 0)
+                    self->viewporter_ = static_cast<wl_proxy*>(
+                        wl_registry_bind(registry, name, &wp_viewporter_interface, 1));
             },
             .global_remove = [](void*, wl_registry*, uint32_t) noexcept {},
         };
@@ -78,6 +85,7 @@ public:
         wl_registry_destroy(registry);
         REQUIRE(wl_compositor_);
         REQUIRE(shm_);
+        REQUIRE(viewporter_);
     }
     ~FractionalScene()
     {
@@ -93,9 +101,18 @@ public:
     FractionalScene& operator=(const FractionalScene&) = delete;
 
     // A translucent-format (ARGB8888) surface of w x h at layout (x, y), opaque where `opaque` says; its texture.
-    wlr_texture* add_surface(int x, int y, int w, int h, const std::vector<Rect>& opaque)
+    // With `logical`, its w x h buffer is shown at that size through wp_viewporter, as a fractional-scale client's.
+    wlr_texture* add_surface(int x, int y, int w, int h, const std::vector<Rect>& opaque,
+                             std::optional<std::pair<int, int>> logical = std::nullopt)
     {
         wl_surface* surface = wl_compositor_create_surface(wl_compositor_);
+        if (logical) {
+            // wp_viewporter.get_viewport (1), wp_viewport.set_destination (2), by hand: the test has the
+            // protocol's interface tables but no client header.
+            wl_proxy* viewport = wl_proxy_marshal_constructor(viewporter_, 1, &wp_viewport_interface, nullptr,
+                                                              surface);
+            wl_proxy_marshal(viewport, 2, logical->first, logical->second);
+        }
         const int stride = w * 4;
         const int size = stride * h;
         const int fd = memfd_create("kiln-fractional-culling", MFD_CLOEXEC);
@@ -167,6 +184,7 @@ private:
     ::wl_display* client_ = nullptr;
     ::wl_compositor* wl_compositor_ = nullptr;
     wl_shm* shm_ = nullptr;
+    wl_proxy* viewporter_ = nullptr;
 };
 
 Region region_of(const std::vector<renderer::Box>& boxes)
@@ -266,4 +284,29 @@ TEST_CASE("a node beside its parent's edge meets it in pixels at every scale, an
         CHECK(a.y + a.height == c.y);  // nor down
         CHECK(a.y == b.y);
     }
+}
+
+TEST_CASE("at scale 1.5 a buffer of round(size x 1.5) shown through a viewport maps 1:1 and samples NEAREST")
+{
+    FractionalScene s(1.5f);
+    wlr_texture* exact = s.add_surface(101, 0, 152, 122, {}, std::pair{101, 81});  // x at 151.5: rounded once
+    wlr_texture* scaled = s.add_surface(0, 120, 100, 60, {});                     // a 1x buffer, drawn 150x90
+    RecordingFrame frame = s.compose();
+    const RecordedCall* one = nullptr;
+    const RecordedCall* other = nullptr;
+    for (const auto& call : frame.calls) {
+        if (call.kind == RecordedCall::Kind::texture && call.texture == texture_handle(exact))
+            one = &call;
+        if (call.kind == RecordedCall::Kind::texture && call.texture == texture_handle(scaled))
+            other = &call;
+    }
+    REQUIRE(one);
+    CHECK(one->box.x == 152);
+    CHECK(one->box.width == 152);
+    CHECK(one->box.height == 122);
+    CHECK(one->source.width == 152);
+    CHECK(one->filter == renderer::Filter::nearest);
+    REQUIRE(other);
+    CHECK(other->box.width == 150);
+    CHECK(other->filter == renderer::Filter::linear);
 }

@@ -3,7 +3,9 @@
 rectangles drawn at the output's pixels, so every pixel across each edge is exactly the background, the decoration's
 colour or the window's, none blended; the borders are round(4 x scale) pixels and meet the window with no seam
 (each rectangle is placed by its offset from the window, rounded once); the close box is a solid square of
-round(12 x scale) pixels. (The title text is drawn at 1x and scaled: not checked here.)"""
+round(12 x scale) pixels; dragged by its title bar through odd logical steps it leaves nothing behind (the damage
+wlroots computes from absolute edges covers where kiln drew). (The title text is drawn at 1x and scaled: not checked
+here.)"""
 import sys
 import tempfile
 from pathlib import Path
@@ -11,6 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from decoration_pixels import ACTIVE, BACKGROUND, BORDER, CLOSE, TITLE  # noqa: E402
 from kiln_harness import Kiln, check, need, rgb, run_test  # noqa: E402
+from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection, Toplevel  # noqa: E402
 
 WINDOW, WINDOW_RGB = 0xff22aa44, rgb("22aa44")
@@ -71,6 +74,31 @@ def at_scale(scale):
             check(square is not None and (square[2] - square[0], square[3] - square[1]) == (close, close) and
                   count == close * close,
                   f"scale {scale}: the close box is a solid {close}x{close} square ({square}, {count} pixels)")
+
+            # Dragged by the title bar, 37 and 23 logical pixels in odd steps: what is left outside the decorated
+            # window is background only.
+            logical = (int(960 / scale), int(720 / scale))
+            with Connection(kiln.client_env) as mouse_conn:
+                mouse = VirtualPointer(mouse_conn, logical)
+                grip = (round((x0 + x1) / 2 / scale) - 20, round((y0 - title / 2) / scale))
+                mouse.move(*grip)
+                mouse.button(True)
+                for step in range(1, 6):
+                    mouse.move(grip[0] + 37 * step // 5, grip[1] + 23 * step // 5)
+                mouse.button(False)
+                moved = kiln.wait_for(lambda: (b := kiln.screenshot().bounding_box(WINDOW_RGB, tolerance=0)) and
+                                      b != box and b, "the window dragged")
+                outer = (moved[0] - border, moved[1] - title, moved[2] + border, moved[3] + border)
+
+                def stale():
+                    shot = kiln.screenshot()
+                    return [(x, y) for y in range(shot.height) for x in range(shot.width)
+                            if not (outer[0] <= x < outer[2] and outer[1] <= y < outer[3]) and
+                            shot.at(x, y) != BACKGROUND]
+
+                left = stale()
+                check(left == [], f"scale {scale}: moved to {moved[:2]}, nothing is left outside its decoration "
+                                  f"{outer} ({len(left)} stale pixels, e.g. {left[:4]})")
             check(kiln.alive(), "kiln is alive")
 
 

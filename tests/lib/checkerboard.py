@@ -24,13 +24,19 @@ def shm_buffer_of(conn, width, height, rows):
     return conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4), ("u", 1))
 
 
-def checkerboard(conn, width, height, phase=0):
-    """A wl_buffer whose pixel (x, y) is A where x + y + phase is even, else B."""
+def checkerboard(conn, width, height, phase=0, patch=None):
+    """A wl_buffer whose pixel (x, y) is A where x + y + phase is even, else B; `patch` (x, y, w, h) is green."""
     even, odd = struct.pack("=II", A, B), struct.pack("=II", B, A)
     if phase % 2:
         even, odd = odd, even
-    return shm_buffer_of(conn, width, height,
-                         (((even if y % 2 == 0 else odd) * (width // 2 + 1))[:width * 4] for y in range(height)))
+
+    def row(y):
+        line = ((even if y % 2 == 0 else odd) * (width // 2 + 1))[:width * 4]
+        if patch and patch[1] <= y < patch[1] + patch[3]:
+            line = line[:patch[0] * 4] + struct.pack("=I", 0xff00ff00) * patch[2] + line[(patch[0] + patch[2]) * 4:]
+        return line
+
+    return shm_buffer_of(conn, width, height, (row(y) for y in range(height)))
 
 
 RED, BLUE = b"\xff\x00\x00", b"\x00\x00\xff"

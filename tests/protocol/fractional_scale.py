@@ -131,6 +131,25 @@ def at_scale(scale_text, expected_120ths):
                           f"({logical[0] * scale}, {logical[1] * scale}): rounded once, to {box[:2]}")
                 check(preferred_scales(conn, fractional) == [], "mapped on the output, it is told nothing new")
 
+                # A new buffer with a 3x3 green patch at an odd place, only the patch damaged: the damage, taken to
+                # surface and then output coordinates through fractional factors, still covers it whole.
+                patch = (37, 41, 3, 3)
+                conn.send(window.surface, 1, ("o", checkerboard(conn, width, height, patch=patch)), ("i", 0), ("i", 0))
+                conn.send(window.surface, 9, *(("i", v) for v in patch))  # damage_buffer
+                window.commit()
+                conn.roundtrip()
+
+                def patched():
+                    shot = kiln.screenshot()
+                    green = [(x, y) for y in range(box[1], box[3]) for x in range(box[0], box[0] + width)
+                             if shot.at(x, y) == (0, 255, 0)]
+                    return green if len(green) == 9 else None
+
+                green = kiln.wait_for(patched, "the green patch drawn whole")
+                check(min(green) == (box[0] + patch[0], box[1] + patch[1]) and max(green) == (box[0] + 39, box[1] + 43),
+                      f"scale={scale_text}: a 3x3 patch damaged alone at buffer ({patch[0]}, {patch[1]}) is drawn "
+                      f"whole at its 1:1 place ({min(green)}..{max(green)})")
+
                 # A second object for the same surface is the manager's fractional_scale_exists error.
                 conn.create("wp_fractional_scale_v1", manager, 1, ("o", window.surface))
                 error = expect_protocol_error(conn)

@@ -269,12 +269,11 @@ TEST_CASE("a node beside its parent's edge meets it in pixels at every scale, an
         wlr_scene_node_set_position(&window->node, 169, 3);
         const float red[4] = {1, 0, 0, 1};
         const float blue[4] = {0, 0, 1, 1};
-        wlr_scene_rect* content = wlr_scene_rect_create(&window->node, 101, 21, red);
+        wlr_scene_rect_create(&window->node, 101, 21, red);  // the content
         wlr_scene_rect* beside = wlr_scene_rect_create(&window->node, 40, 21, blue);
         wlr_scene_node_set_position(&beside->node, 101, 0);
         wlr_scene_rect* below = wlr_scene_rect_create(&window->node, 101, 5, blue);
         wlr_scene_node_set_position(&below->node, 0, 21);
-        (void)content;
         s.compose();
         const auto& draws = s.visible.draws();
         REQUIRE(draws.size() == 3);

@@ -90,6 +90,11 @@ public:
     ~FractionalScene()
     {
         wlr_scene_node_destroy(&scene->node);
+        for (wl_proxy* proxy : client_objects_)
+            wl_proxy_destroy(proxy);
+        wl_proxy_destroy(reinterpret_cast<wl_proxy*>(shm_));
+        wl_proxy_destroy(reinterpret_cast<wl_proxy*>(wl_compositor_));
+        wl_proxy_destroy(viewporter_);
         wl_display_disconnect(client_);
         wl_list_remove(&new_surface_.link);
         wl_display_destroy_clients(display_);
@@ -106,12 +111,14 @@ public:
                              std::optional<std::pair<int, int>> logical = std::nullopt)
     {
         wl_surface* surface = wl_compositor_create_surface(wl_compositor_);
+        client_objects_.push_back(reinterpret_cast<wl_proxy*>(surface));
         if (logical) {
             // wp_viewporter.get_viewport (1), wp_viewport.set_destination (2), by hand: the test has the
             // protocol's interface tables but no client header.
             wl_proxy* viewport = wl_proxy_marshal_constructor(viewporter_, 1, &wp_viewport_interface, nullptr,
                                                               surface);
             wl_proxy_marshal(viewport, 2, logical->first, logical->second);
+            client_objects_.push_back(viewport);
         }
         const int stride = w * 4;
         const int size = stride * h;
@@ -120,6 +127,7 @@ public:
         REQUIRE(ftruncate(fd, size) == 0);
         wl_shm_pool* pool = wl_shm_create_pool(shm_, fd, size);
         wl_buffer* buffer = wl_shm_pool_create_buffer(pool, 0, w, h, stride, WL_SHM_FORMAT_ARGB8888);
+        client_objects_.push_back(reinterpret_cast<wl_proxy*>(buffer));
         wl_shm_pool_destroy(pool);
         close(fd);
         if (!opaque.empty()) {
@@ -185,6 +193,7 @@ private:
     ::wl_compositor* wl_compositor_ = nullptr;
     wl_shm* shm_ = nullptr;
     wl_proxy* viewporter_ = nullptr;
+    std::vector<wl_proxy*> client_objects_;  // the client's surfaces, buffers and viewports, freed with it
 };
 
 Region region_of(const std::vector<renderer::Box>& boxes)

@@ -3,7 +3,7 @@
 of its own shm buffers:
 - an output capture has the pixels grim (screencopy) shows, the windows' colours where they are;
 - a window captured alone while another covers it has its own pixels (an inner square included), not the cover's,
-  and a change to it while covered comes as damage in the window's coordinates;
+  and a change to it while covered comes as damage in the window's coordinates; at output scale 2 at twice its size;
 - damage: after a change of one small square, the next frame reports damage covering that square and not the whole
   output, and only that is copied (the client's buffer keeps its own pixels elsewhere); a capture with nothing
   changed waits until something does;
@@ -12,8 +12,10 @@ of its own shm buffers:
 - `--restrict image-copy-capture` hides all three globals from a client kiln did not start."""
 import mmap
 import os
+import shutil
 import struct
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -244,6 +246,43 @@ def covered_window(kiln):
         cap.conn.close()
 
 
+def scaled():
+    """At output scale 2 a window is captured at 2x, its damage scaled with it; the output at its buffer size."""
+    scratch = tempfile.mkdtemp(prefix="kiln-capture-")
+    try:
+        config = Path(scratch) / "kiln.ini"
+        config.write_text("[output HEADLESS-1]\nscale=2\n")
+        with Kiln("--config", str(config), size="1280x960") as kiln, Connection(kiln.client_env) as app:
+            red = window(app, "scaled", 200, 150, 0xffff0000, (20, 30, 40, 50, 0xff00ff00))
+            grim = kiln.wait_for(lambda: (s := kiln.screenshot()).count((0, 255, 0), 0) > 70 * 90 and s,
+                                 "the window at scale 2")
+            cap = Capturer(kiln)
+            output = cap.session(cap.output_source())
+            check(output.size == (1280, 960), f"at scale 2 an output session asks for its buffer size ({output.size})")
+            shot = Buffer(cap.conn, 1280, 960)
+            output.capture(shot)
+            check(shot.image().pixels == grim.pixels, "and the capture equals grim's screenshot")
+            session = cap.session(cap.toplevel_source("scaled"))
+            check(session.size == (400, 300), f"a 200x150 window on a scale-2 output is captured at 400x300 "
+                  f"({session.size})")
+            buffer = Buffer(cap.conn, 400, 300)
+            session.capture(buffer)
+            image = buffer.image()
+            # Scaled up with linear filtering: the edges between the colours may blend by a pixel.
+            box = image.bounding_box((0, 255, 0), 100)
+            check(box and all(abs(a - b) <= 1 for a, b in zip(box, (40, 60, 120, 160))) and
+                  image.at(80, 110) == (0, 255, 0) and image.at(5, 5) == (255, 0, 0) and
+                  image.at(394, 294) == (255, 0, 0), f"with its pixels at 2x (green at {box})")
+            redraw(app, red, 200, 150, 0xffff0000, (150, 100, 10, 10, 0xffffff00))
+            damage = session.capture(buffer)
+            check(covers(damage, 300, 200, 20, 20) and area(damage) < 400 * 300 // 10,
+                  f"a 10x10 change is 20x20 damage in the window's buffer ({damage})")
+            check(buffer.image().at(310, 210) == (255, 255, 0), "with its new pixels")
+            cap.conn.close()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def damage_and_waiting(kiln):
     with Connection(kiln.client_env) as app:
         red = window(app, "damaged", 200, 150, 0xffff0000)
@@ -337,6 +376,20 @@ def cursor(kiln):
               f"({shot.pixel(*at):#x})")
         painted.capture(shot)
         check(shot.pixel(*at) == 0xffff00ff, f"with paint_cursors it is ({shot.pixel(*at):#x})")
+        # Over a window: the hotspot in the window's coordinates; leave once the cursor is off it.
+        window_cursor = cap.conn.create("ext_image_copy_capture_cursor_session_v1", cap.manager, 1,
+                                        ("o", cap.toplevel_source("pointer target")),
+                                        ("o", cap.conn.create("wl_pointer", cap.conn.bind("wl_seat", 5), 0)))
+        cap.conn.dispatch_until(lambda e: e.obj == window_cursor and e.opcode == HOTSPOT)
+        events = cap.conn.take(window_cursor)
+        position = [e.args("ii") for e in events if e.opcode == POSITION]
+        expected = [target[0] + 40 - x0, target[1] + 30 - y0]  # where the pointer was moved last
+        check(events[0].opcode == ENTER and position == [expected],
+              f"a window's cursor session has the hotspot relative to the window ({position})")
+        virtual.move(x1 + 60, y1 + 60)
+        cap.conn.dispatch_until(lambda e: e.obj == window_cursor and e.opcode == LEAVE)
+        check(True, "leave comes once the cursor is off the window")
+
         mover.close()
         cap.conn.close()
 
@@ -445,6 +498,7 @@ def main():
         cursor(kiln)
     with Kiln() as kiln:
         errors(kiln)
+    scaled()
     restricted()
 
 

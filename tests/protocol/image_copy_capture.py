@@ -9,7 +9,8 @@ of its own shm buffers:
   changed waits until something does;
 - the cursor session gives the cursor a client set (its colour and size), its hotspot and its position;
 - every protocol error of the two protocols, and failed(buffer_constraints) and failed(stopped);
-- `--restrict image-copy-capture` hides all three globals from a client kiln did not start."""
+- `--restrict image-copy-capture` (and `--restrict screencopy`: both read the screen) hides all three globals from a
+  client kiln did not start, while a -s command sees them."""
 import mmap
 import os
 import shutil
@@ -477,11 +478,22 @@ def errors(kiln):
 
 def restricted():
     need("wayland-info")
-    with Kiln("--restrict", "image-copy-capture") as kiln:
-        with Connection(kiln.client_env) as conn:
-            seen = [name for name in (OUTPUT_SOURCES, TOPLEVEL_SOURCES, MANAGER) if name in conn.globals]
-            check(not seen, f"--restrict image-copy-capture hides all three from a client kiln did not start "
-                  f"({seen})")
+    scratch = tempfile.mkdtemp(prefix="kiln-capture-")
+    try:
+        seen_file = Path(scratch) / "globals"
+        for name in ("image-copy-capture", "screencopy"):
+            command = f"wayland-info > {seen_file}.part; mv {seen_file}.part {seen_file}"
+            with Kiln("--restrict", name, "-s", command) as kiln:
+                with Connection(kiln.client_env) as conn:
+                    seen = [g for g in (OUTPUT_SOURCES, TOPLEVEL_SOURCES, MANAGER) if g in conn.globals]
+                    check(not seen, f"--restrict {name} hides all three from a client kiln did not start ({seen})")
+                kiln.wait_for(seen_file.exists, "the -s command's wayland-info")
+                listed = seen_file.read_text()
+                check(all(f"'{g}'" in listed for g in (OUTPUT_SOURCES, TOPLEVEL_SOURCES, MANAGER)),
+                      f"a command kiln started with --restrict {name} sees them")
+                seen_file.unlink()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def main():

@@ -466,7 +466,10 @@ bool Server::start(std::string& error)
     // screencopy restricts them too: both read the screen, and a restriction must not be bypassed by a newer protocol.
     capture_sources_ = std::make_unique<ExtImageCaptureSourceV1>(display_, *toplevels_);
     image_copy_capture_ = std::make_unique<ExtImageCopyCaptureV1>(
-        display_, CaptureContext{scene_, layout_, bridge_, [this] { return background(); }}, *toplevels_);
+        display_,
+        CaptureContext{scene_, layout_, bridge_, [this] { return background(); },
+                       [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; }},
+        *toplevels_);
     for (const wl_global* global : {capture_sources_->output_global(), capture_sources_->toplevel_global(),
                                     image_copy_capture_->global()})
         privileged_->guard(global, "image-copy-capture",

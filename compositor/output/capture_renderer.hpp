@@ -7,19 +7,24 @@
 #include "compositor/wlr.hpp"
 #include "renderer/types.hpp"
 
+#include <functional>
+
 namespace kiln::compositor {
 
 class RenderBridge;
 
 // The output as `scene_output` shows it (the background where no window is), cursors drawn only with `cursors`;
 // `damage` in the output's buffer pixels. False if the buffer cannot be drawn into.
-bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, renderer::Color background, bool cursors,
-                    wlr_buffer* destination, const Region& damage);
+// `alpha`: each surface's opacity factor (alpha-modifier), as output frames apply it; unset: 1.
+using SurfaceAlpha = std::function<float(wlr_surface*)>;
+
+bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, renderer::Color background,
+                    const SurfaceAlpha& alpha, bool cursors, wlr_buffer* destination, const Region& damage);
 
 // Everything in the scene tree `root` (a window: its surfaces, subsurfaces, popups) inside `area` (layout
 // coordinates) at `scale`, on a transparent background: what covers it elsewhere in the scene is not drawn.
 bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& area, float scale,
-                  wlr_buffer* destination, const Region& damage);
+                  const SurfaceAlpha& alpha, wlr_buffer* destination, const Region& damage);
 
 // `texture` (a cursor image) at the buffer's top left, the rest transparent.
 bool capture_texture(RenderBridge& bridge, wlr_texture* texture, wlr_buffer* destination);

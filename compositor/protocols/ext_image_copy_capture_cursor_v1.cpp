@@ -147,7 +147,7 @@ public:
         if (!texture) {
             // No cursor image: a transparent pixel.
             const Region all(0, 0, destination->width, destination->height);
-            return capture_tree(*capture_.context().bridge, nullptr, {}, 1.0f, destination, all);
+            return capture_tree(*capture_.context().bridge, nullptr, {}, 1.0f, {}, destination, all);
         }
         return capture_texture(*capture_.context().bridge, texture, destination);
     }

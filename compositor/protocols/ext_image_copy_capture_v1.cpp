@@ -66,8 +66,8 @@ public:
     bool render(wlr_buffer* destination, const Region& damage) override
     {
         wlr_scene_output* scene_output = output_ ? wlr_scene_get_scene_output(context_.scene, output_) : nullptr;
-        return scene_output && capture_output(*context_.bridge, scene_output, context_.background(), cursors_,
-                                              destination, damage);
+        return scene_output && capture_output(*context_.bridge, scene_output, context_.background(),
+                                              context_.surface_alpha, cursors_, destination, damage);
     }
 
 private:
@@ -127,7 +127,7 @@ public:
             return false;
         const wlr_box area = toplevel_->geometry();
         return capture_tree(*capture_.context().bridge, toplevel_->node(), area, capture_.scale_of(area),
-                            destination, damage);
+                            capture_.context().surface_alpha, destination, damage);
     }
 
 private:
@@ -458,8 +458,9 @@ void ExtImageCopyCaptureV1::watch_output(wlr_output* output)
     OutputWatch* raw = watch.get();
     watch->precommit.connect(&output->events.precommit, [this, output](void*) { output_precommit(output); });
     watch->destroy.connect(&output->events.destroy, [this, raw](void*) {
-        outputs_.remove_if([raw](const auto& w) { return w.get() == raw; });
         schedule_check();  // its sessions stop
+        // Last: this destroys the listener running now (wlroots' signal emission allows that).
+        outputs_.remove_if([raw](const auto& w) { return w.get() == raw; });
     });
     outputs_.push_back(std::move(watch));
 }

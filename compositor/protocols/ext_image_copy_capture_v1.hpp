@@ -46,6 +46,7 @@ struct CaptureContext {
     wlr_output_layout* layout = nullptr;
     RenderBridge* bridge = nullptr;
     std::function<renderer::Color()> background;
+    std::function<float(wlr_surface*)> surface_alpha;  // alpha-modifier's factor, as output frames draw it
 };
 
 class ExtImageCopyCaptureV1 {

@@ -195,7 +195,15 @@ def screen_pixels(kiln):
     with Connection(kiln.client_env) as app:
         window(app, "red", 200, 150, 0xffff0000)
         window(app, "blue", 120, 90, 0xff0000ff)
-        grim = kiln.wait_for(lambda: (s := kiln.screenshot()).count((0, 0, 255)) == 120 * 90 and s, "both windows")
+        # A third, half transparent through alpha-modifier: the capture blends it as the screen does.
+        faded = Toplevel(app, "faded")
+        modifier = app.create("wp_alpha_modifier_surface_v1", app.bind("wp_alpha_modifier_v1", 1), 1,
+                              ("o", faded.surface))
+        app.send(modifier, 1, ("u", 0x7fffffff))  # set_multiplier: one half
+        faded.commit()
+        faded.map(100, 80, 0xff00ff00)
+        grim = kiln.wait_for(lambda: (s := kiln.screenshot()).count((0, 0, 255)) > 0 and s.count((0, 255, 0), 0) == 0
+                             and s, "the windows, one faded")
         cap = Capturer(kiln)
         session = cap.session(cap.output_source())
         check(session.size == SIZE and set(session.formats) >= {ARGB8888, XRGB8888},
@@ -209,10 +217,12 @@ def screen_pixels(kiln):
         for color in ((255, 0, 0), (0, 0, 255)):
             check(image.bounding_box(color, 0) == grim.bounding_box(color, 0),
                   f"{color} is where grim shows it ({image.bounding_box(color, 0)} vs {grim.bounding_box(color, 0)})")
-        check(image.count((0, 0, 255), 0) == 120 * 90, "the blue window is whole")
-        same = sum(1 for i in range(0, len(image.pixels), 3) if image.pixels[i:i + 3] == grim.pixels[i:i + 3])
-        check(same >= SIZE[0] * SIZE[1] * 0.99, f"the capture equals grim's screenshot ({same} of "
-              f"{SIZE[0] * SIZE[1]} pixels the same)")
+        # grim's frame may be composed on the CPU (pixman) where the capture draws with GL: blending may round apart.
+        same = sum(1 for i in range(0, len(image.pixels), 3)
+                   if all(abs(a - b) <= 2 for a, b in zip(image.pixels[i:i + 3], grim.pixels[i:i + 3])))
+        check(same == SIZE[0] * SIZE[1], f"the capture equals grim's screenshot, the faded window too ({same} of "
+              f"{SIZE[0] * SIZE[1]} pixels within 2 of it)")
+        check(image.count((0, 255, 0), 0) == 0, "no pixel of the faded window is drawn unfaded")
         cap.conn.close()
 
 

@@ -191,6 +191,9 @@ public:
 private:
     void stop();
     void complete(Frame& frame);
+    // The frame's attached wl_buffer if it still exists and meets the constraints (shm, a format and the size
+    // offered), else null.
+    wl_resource* fits(const Frame& frame) const;
 
     ExtImageCopyCaptureV1* owner_;
     wl_resource* resource_;
@@ -287,15 +290,26 @@ void ExtImageCopyCaptureV1::Session::capture(Frame& frame)
         return;
     }
     check();  // the first frame is copied now; a later one once something changed
+    // One that waits is told now, not after the next change, if its buffer cannot take the frame.
+    if (frame.waiting() && !fits(frame))
+        frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
 }
 
-void ExtImageCopyCaptureV1::Session::complete(Frame& frame)
+wl_resource* ExtImageCopyCaptureV1::Session::fits(const Frame& frame) const
 {
     wl_resource* buffer = find_buffer(wl_resource_get_client(resource_), frame.buffer_id_);
     wl_shm_buffer* shm = buffer ? wl_shm_buffer_get(buffer) : nullptr;
     const uint32_t format = shm ? wl_shm_buffer_get_format(shm) : 0;
     if (!shm || std::find(std::begin(shm_formats), std::end(shm_formats), format) == std::end(shm_formats) ||
-        wl_shm_buffer_get_width(shm) != width_ || wl_shm_buffer_get_height(shm) != height_) {
+        wl_shm_buffer_get_width(shm) != width_ || wl_shm_buffer_get_height(shm) != height_)
+        return nullptr;
+    return buffer;
+}
+
+void ExtImageCopyCaptureV1::Session::complete(Frame& frame)
+{
+    wl_resource* buffer = fits(frame);
+    if (!buffer) {
         frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
         return;
     }

@@ -8,7 +8,8 @@ of its own shm buffers:
   output, and only that is copied (the client's buffer keeps its own pixels elsewhere); a capture with nothing
   changed waits until something does;
 - the cursor session gives the cursor a client set (its colour and size), its hotspot and its position;
-- every protocol error of the two protocols, and failed(buffer_constraints) and failed(stopped);
+- every protocol error of the two protocols, and failed(buffer_constraints) and failed(stopped); a new output mode
+  is new constraints, a turned output's frames say so;
 - `--restrict image-copy-capture` (and `--restrict screencopy`: both read the screen) hides all three globals from a
   client kiln did not start, while a -s command sees them."""
 import mmap
@@ -486,6 +487,52 @@ def errors(kiln):
         cap.conn.close()
 
 
+def output_changes(kiln):
+    """A new mode is new constraints (a waiting frame of the old size fails), a transform comes with the frame."""
+    need("wlr-randr")
+    with Connection(kiln.client_env) as app:
+        window(app, "resized", 100, 100, 0xffff0000)
+        kiln.wait_for(lambda: kiln.screenshot().count((255, 0, 0), 0) == 100 * 100, "the window")  # damage spent
+        cap = Capturer(kiln)
+        session = cap.session(cap.output_source())
+        old = Buffer(cap.conn, *SIZE)
+        session.capture(old)
+        frame = session.frame(old)  # waits: nothing changed
+        cap.conn.roundtrip()
+        result = kiln.run(["wlr-randr", "--output", "HEADLESS-1", "--custom-mode", "800x600"])
+        check(result.returncode == 0, f"wlr-randr sets 800x600 ({result.stdout.strip()})")
+        check(session.result(frame) == ("failed", BUFFER_CONSTRAINTS),
+              "the frame waiting with a 640x480 buffer fails: buffer_constraints")
+        session.constraints()
+        check(session.size == (800, 600), f"the session is told the new size ({session.size})")
+        new = Buffer(cap.conn, 800, 600)
+        damage = session.capture(new)
+        check(damage == [(0, 0, 800, 600)], f"the first frame at the new size is whole ({damage})")
+        result = kiln.run(["wlr-randr", "--output", "HEADLESS-1", "--transform", "90"])
+        check(result.returncode == 0, f"wlr-randr sets transform 90 ({result.stdout.strip()})")
+        frame = session.frame(new)
+        end = cap.conn.dispatch_until(lambda e: e.obj == frame and e.opcode in (READY, FAILED))
+        transform = [e.args("u")[0] for e in cap.conn.take(frame) if e.opcode == TRANSFORM]
+        cap.conn.send(frame, 0)  # destroy
+        check(end.opcode == READY and transform == [1], f"a frame of the turned output says transform 90 "
+              f"({transform})")
+
+        # A client that destroys its buffer, or leaves with a frame waiting, hurts nobody.
+        buffer = Buffer(cap.conn, 800, 600)
+        frame = cap.conn.create("ext_image_copy_capture_frame_v1", session.obj, 0)
+        cap.conn.send(frame, 1, ("o", buffer.obj))
+        cap.conn.send(buffer.obj, 0)  # wl_buffer.destroy
+        cap.conn.send(frame, 2, ("i", 0), ("i", 0), ("i", 800), ("i", 600))
+        cap.conn.send(frame, 3)
+        result = session.result(frame)
+        check(result[0] == "failed", f"a frame whose buffer was destroyed fails ({result})")
+        session.frame(new)
+        cap.conn.roundtrip()
+        cap.conn.close()
+        app.roundtrip()
+    check(kiln.alive(), "kiln keeps running after a client left with a frame waiting")
+
+
 def restricted():
     need("wayland-info")
     scratch = tempfile.mkdtemp(prefix="kiln-capture-")
@@ -520,6 +567,7 @@ def main():
         cursor(kiln)
     with Kiln() as kiln:
         errors(kiln)
+        output_changes(kiln)
     scaled()
     restricted()
 

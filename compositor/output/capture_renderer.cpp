@@ -100,7 +100,8 @@ bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, render
 }
 
 bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& area, float scale,
-                  const SurfaceAlpha& alpha, wlr_buffer* destination, const Region& damage)
+                  const SurfaceAlpha& alpha, const CaptureCursor* cursor, wlr_buffer* destination,
+                  const Region& damage)
 {
     std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage);
     if (!frame)
@@ -171,6 +172,11 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
             self(self, child, lx + child->state.x, ly + child->state.y);
     };
     draw(draw, root, x, y);
+    if (cursor && cursor->texture) {
+        const wlr_fbox source{0, 0, static_cast<double>(cursor->texture->width),
+                              static_cast<double>(cursor->texture->height)};
+        draw_blended(*frame, cursor->texture, source, cursor->box, WL_OUTPUT_TRANSFORM_NORMAL, projection, damage);
+    }
     return finish(bridge, *frame, destination, damage);
 }
 

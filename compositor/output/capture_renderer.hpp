@@ -22,9 +22,17 @@ bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, render
                     const SurfaceAlpha& alpha, bool cursors, wlr_buffer* destination, const Region& damage);
 
 // Everything in the scene tree `root` (a window: its surfaces, subsurfaces, popups) inside `area` (layout
-// coordinates) at `scale`, on a transparent background: what covers it elsewhere in the scene is not drawn.
+// coordinates) at `scale`, on a transparent background: what covers it elsewhere in the scene is not drawn; then
+// `cursor`, if given.
+// A cursor image drawn over a window's capture (paint_cursors): where the image lands, buffer pixels.
+struct CaptureCursor {
+    wlr_texture* texture = nullptr;
+    wlr_box box{};
+};
+
 bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& area, float scale,
-                  const SurfaceAlpha& alpha, wlr_buffer* destination, const Region& damage);
+                  const SurfaceAlpha& alpha, const CaptureCursor* cursor, wlr_buffer* destination,
+                  const Region& damage);
 
 // `texture` (a cursor image) at the buffer's top left, the rest transparent.
 bool capture_texture(RenderBridge& bridge, wlr_texture* texture, wlr_buffer* destination);

@@ -6,6 +6,7 @@
 #include "compositor/protocols/ext_image_copy_capture_v1.hpp"
 
 #include "compositor/output/capture_renderer.hpp"
+#include "compositor/protocols/capture_cursor.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 
@@ -13,7 +14,6 @@
 
 #include <cmath>
 #include <memory>
-#include <tuple>
 
 namespace kiln::compositor {
 namespace {
@@ -49,90 +49,24 @@ private:
     wl::Listener removed_;
 };
 
-// Where the cursor is relative to a source, and its image.
-struct CursorState {
-    wlr_output_cursor* cursor = nullptr;  // null: no cursor image anywhere
-    bool inside = false;                  // the image overlaps the source
-    int x = 0;                            // the hotspot, source buffer pixels
-    int y = 0;
-    // What identifies the image: a change is a new frame.
-    auto image() const
-    {
-        if (!cursor)
-            return std::tuple<const void*, const void*, uint32_t, uint32_t, uint32_t, int32_t, int32_t>{};
-        return std::tuple<const void*, const void*, uint32_t, uint32_t, uint32_t, int32_t, int32_t>{
-            cursor->texture, cursor->surface, cursor->surface ? cursor->surface->current.seq : 0u, cursor->width,
-            cursor->height, cursor->hotspot_x, cursor->hotspot_y};
-    }
-};
-
-wlr_texture* cursor_texture(const wlr_output_cursor* cursor)
-{
-    if (!cursor)
-        return nullptr;
-    // A client's cursor surface wins over an image set before it (wlroots keeps that texture), as when it draws.
-    return cursor->surface ? wlr_surface_get_texture(cursor->surface) : cursor->texture;
-}
-
-CursorState locate(const ExtImageCopyCaptureV1& capture, const CaptureTarget& target)
-{
-    CursorState state;
-    wlr_output_layout* layout = capture.context().layout;
-    wlr_output_layout_output* placed = nullptr;
-    wl_list_for_each(placed, &layout->outputs, link)
-    {
-        if (target.output && placed->output != target.output)
-            continue;
-        wlr_output_cursor* cursor = nullptr;
-        wl_list_for_each(cursor, &placed->output->cursors, link)
-        {
-            if (!cursor->enabled || !cursor->visible || !cursor_texture(cursor))
-                continue;
-            state.cursor = cursor;
-            if (target.output) {
-                state.inside = true;  // wlroots counts it visible where its image overlaps the output
-                state.x = static_cast<int>(std::lround(cursor->x));
-                state.y = static_cast<int>(std::lround(cursor->y));
-                return state;
-            }
-            if (!target.toplevel)
-                return state;
-            // The hotspot in layout coordinates, then in the window's buffer pixels.
-            const double output_scale = placed->output->scale > 0 ? placed->output->scale : 1.0;
-            const double lx = placed->x + cursor->x / output_scale;
-            const double ly = placed->y + cursor->y / output_scale;
-            const wlr_box area = target.toplevel->geometry();
-            const double scale = capture.scale_of(area);
-            state.x = static_cast<int>(std::lround((lx - area.x) * scale));
-            state.y = static_cast<int>(std::lround((ly - area.y) * scale));
-            const double left = lx - cursor->hotspot_x / output_scale;
-            const double top = ly - cursor->hotspot_y / output_scale;
-            state.inside = left < area.x + area.width && top < area.y + area.height &&
-                           left + cursor->width / output_scale > area.x && top + cursor->height / output_scale > area.y;
-            return state;
-        }
-    }
-    return state;
-}
-
 // The cursor image as a capture session's content: a frame when the image changes.
 class CursorContent final : public CaptureContent {
 public:
     CursorContent(const ExtImageCopyCaptureV1& capture, CaptureTarget target)
         : capture_(capture), watch_(capture.toplevels(), target)
     {
-        image_ = locate(capture_, watch_.target()).image();
+        image_ = locate_cursor(capture_, watch_.target()).image();
     }
     bool gone() const override { return watch_.target().gone(); }
     void size(int& width, int& height) const override
     {
-        const wlr_texture* texture = cursor_texture(locate(capture_, watch_.target()).cursor);
+        const wlr_texture* texture = cursor_texture(locate_cursor(capture_, watch_.target()).cursor);
         width = texture ? static_cast<int>(texture->width) : 1;
         height = texture ? static_cast<int>(texture->height) : 1;
     }
     void output_frame(wlr_output*, const Region&, Region& out) override
     {
-        const auto image = locate(capture_, watch_.target()).image();
+        const auto image = locate_cursor(capture_, watch_.target()).image();
         if (image == image_)
             return;
         image_ = image;
@@ -143,11 +77,11 @@ public:
     }
     bool render(wlr_buffer* destination, const Region&) override
     {
-        wlr_texture* texture = cursor_texture(locate(capture_, watch_.target()).cursor);
+        wlr_texture* texture = cursor_texture(locate_cursor(capture_, watch_.target()).cursor);
         if (!texture) {
             // No cursor image: a transparent pixel.
             const Region all(0, 0, destination->width, destination->height);
-            return capture_tree(*capture_.context().bridge, nullptr, {}, 1.0f, {}, destination, all);
+            return capture_tree(*capture_.context().bridge, nullptr, {}, 1.0f, {}, nullptr, destination, all);
         }
         return capture_texture(*capture_.context().bridge, texture, destination);
     }
@@ -155,7 +89,7 @@ public:
 private:
     const ExtImageCopyCaptureV1& capture_;
     TargetWatch watch_;
-    decltype(CursorState{}.image()) image_;
+    CursorState::Image image_;
 };
 
 // One ext_image_copy_capture_cursor_session_v1.
@@ -185,7 +119,7 @@ public:
     // Sends enter or leave, and the hotspot's position and the hotspot when they changed.
     void update()
     {
-        const CursorState state = locate(capture_, watch_.target());
+        const CursorState state = locate_cursor(capture_, watch_.target());
         const bool inside = state.cursor && state.inside;
         if (inside != inside_) {
             inside_ = inside;

@@ -3,6 +3,7 @@
 #include "compositor/protocols/ext_image_copy_capture_v1.hpp"
 
 #include "compositor/output/capture_renderer.hpp"
+#include "compositor/protocols/capture_cursor.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 
@@ -80,8 +81,8 @@ private:
 // One window alone: its scene tree inside its geometry, whatever covers it.
 class ToplevelContent final : public CaptureContent {
 public:
-    ToplevelContent(const ExtImageCopyCaptureV1& capture, Toplevels& toplevels, Toplevel& toplevel)
-        : capture_(capture), toplevel_(&toplevel)
+    ToplevelContent(const ExtImageCopyCaptureV1& capture, Toplevels& toplevels, Toplevel& toplevel, bool cursors)
+        : capture_(capture), toplevel_(&toplevel), cursors_(cursors)
     {
         unmapped_.connect(&toplevel.events.unmap, [this](void*) { forget(); });
         removed_.connect(&toplevels.events.remove, [this](void* data) {
@@ -126,8 +127,18 @@ public:
         if (!toplevel_)
             return false;
         const wlr_box area = toplevel_->geometry();
+        // The cursor, with paint_cursors, where it is over the window (its moves are output damage here too).
+        CaptureCursor cursor;
+        if (const CursorState state = locate_cursor(capture_, {nullptr, toplevel_}); cursors_ && state.inside) {
+            const wlr_output_cursor* c = state.cursor;
+            cursor.texture = cursor_texture(c);
+            cursor.box = {state.x - static_cast<int>(std::lround(c->hotspot_x * state.scale)),
+                          state.y - static_cast<int>(std::lround(c->hotspot_y * state.scale)),
+                          static_cast<int>(std::lround(c->width * state.scale)),
+                          static_cast<int>(std::lround(c->height * state.scale))};
+        }
         return capture_tree(*capture_.context().bridge, toplevel_->node(), area, capture_.scale_of(area),
-                            capture_.context().surface_alpha, destination, damage);
+                            capture_.context().surface_alpha, &cursor, destination, damage);
     }
 
 private:
@@ -140,6 +151,7 @@ private:
 
     const ExtImageCopyCaptureV1& capture_;
     Toplevel* toplevel_;
+    bool cursors_;
     wl::Listener unmapped_;
     wl::Listener removed_;
 };
@@ -556,7 +568,9 @@ void ExtImageCopyCaptureV1::bind(wl_client* client, void* data, uint32_t version
                 content = std::make_unique<OutputContent>(
                     self->context_, target.output, options & EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS);
             else if (target.toplevel)
-                content = std::make_unique<ToplevelContent>(*self, self->toplevels_, *target.toplevel);
+                content = std::make_unique<ToplevelContent>(
+                    *self, self->toplevels_, *target.toplevel,
+                    options & EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS);
             self->create_session(manager, id, std::move(content));
         },
         .create_pointer_cursor_session = [](wl_client*, wl_resource* manager, uint32_t id, wl_resource* source,

@@ -388,6 +388,14 @@ def cursor(kiln):
               f"({shot.pixel(*at):#x})")
         painted.capture(shot)
         check(shot.pixel(*at) == 0xffff00ff, f"with paint_cursors it is ({shot.pixel(*at):#x})")
+        # A window's frames alike: the cursor over it only with paint_cursors.
+        local = (at[0] - x0, at[1] - y0)
+        for options, expected in ((0, 0xff808080), (1, 0xffff00ff)):
+            s = cap.session(cap.toplevel_source("pointer target"), options)
+            window_shot = Buffer(cap.conn, 300, 200)
+            s.capture(window_shot)
+            check(window_shot.pixel(*local) == expected, f"a window's frame with options={options} has "
+                  f"{expected:#x} under the cursor ({window_shot.pixel(*local):#x})")
         # Over a window: the hotspot in the window's coordinates; leave once the cursor is off it.
         window_cursor = cap.conn.create("ext_image_copy_capture_cursor_session_v1", cap.manager, 1,
                                         ("o", cap.toplevel_source("pointer target")),

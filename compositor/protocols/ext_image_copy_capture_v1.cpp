@@ -81,7 +81,7 @@ private:
 // One window alone: its scene tree inside its geometry, whatever covers it.
 class ToplevelContent final : public CaptureContent {
 public:
-    ToplevelContent(const ExtImageCopyCaptureV1& capture, Toplevels& toplevels, Toplevel& toplevel, bool cursors)
+    ToplevelContent(ExtImageCopyCaptureV1& capture, Toplevels& toplevels, Toplevel& toplevel, bool cursors)
         : capture_(capture), toplevel_(&toplevel), cursors_(cursors)
     {
         unmapped_.connect(&toplevel.events.unmap, [this](void*) { forget(); });
@@ -147,9 +147,10 @@ private:
         toplevel_ = nullptr;
         unmapped_.disconnect();
         removed_.disconnect();
+        capture_.schedule_check();  // the session stops now, not at some output's next frame
     }
 
-    const ExtImageCopyCaptureV1& capture_;
+    ExtImageCopyCaptureV1& capture_;
     Toplevel* toplevel_;
     bool cursors_;
     wl::Listener unmapped_;

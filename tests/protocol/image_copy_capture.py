@@ -150,6 +150,7 @@ class Capturer:
                     handles[handle] = e.args("s")[0]
             found = [h for h, t in handles.items() if t == title]
             if found:
+                self.handle = found[0]
                 return self.conn.create("ext_image_capture_source_v1", self.toplevel_sources, 0, ("o", found[0]))
             time.sleep(0.05)
         raise AssertionError(f"no handle titled {title!r}")
@@ -503,6 +504,8 @@ def errors(kiln):
         check(result == ("failed", FAILED_STOPPED), f"a waiting frame of a window that unmaps fails: stopped "
               f"({result})")
         check(any(e.opcode == STOPPED for e in cap.conn.take(s.obj)), "and its session is stopped")
+        gone = cap.conn.create("ext_image_capture_source_v1", cap.toplevel_sources, 0, ("o", cap.handle))
+        check(cap.session(gone).stopped, "a session from the closed handle of a window that went is stopped at once")
         cap.conn.close()
 
 

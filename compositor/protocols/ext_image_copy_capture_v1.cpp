@@ -252,9 +252,10 @@ public:
 ExtImageCopyCaptureV1::Session::~Session()
 {
     if (frame_) {
-        // "Doesn't affect frames": a frame left waiting fails as the session is gone.
+        // "Doesn't affect frames": a frame left waiting fails as the session is gone, one captured later too.
         frame_->session_ = nullptr;
-        frame_->fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED);
+        if (frame_->waiting())
+            frame_->fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED);
     }
     if (owner_)
         std::erase(owner_->sessions_, this);
@@ -265,7 +266,7 @@ void ExtImageCopyCaptureV1::Session::stop()
     if (stopped_)
         return;
     stopped_ = true;
-    if (frame_)
+    if (frame_ && frame_->waiting())  // one not captured yet fails when it is (capture())
         frame_->fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED);
     ext_image_copy_capture_session_v1_send_stopped(resource_);
 }

@@ -504,6 +504,9 @@ def errors(kiln):
         check(result == ("failed", FAILED_STOPPED), f"a waiting frame of a window that unmaps fails: stopped "
               f"({result})")
         check(any(e.opcode == STOPPED for e in cap.conn.take(s.obj)), "and its session is stopped")
+        result = s.result(s.frame(buffer))
+        check(result == ("failed", FAILED_STOPPED), f"a frame captured on the stopped session fails: stopped "
+              f"({result})")
         gone = cap.conn.create("ext_image_capture_source_v1", cap.toplevel_sources, 0, ("o", cap.handle))
         check(cap.session(gone).stopped, "a session from the closed handle of a window that went is stopped at once")
         cap.conn.close()

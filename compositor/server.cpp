@@ -24,6 +24,8 @@
 #include "compositor/protocols/tearing_control_v1.hpp"
 #include "compositor/protocols/alpha_modifier_v1.hpp"
 #include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
+#include "compositor/protocols/ext_image_capture_source_v1.hpp"
+#include "compositor/protocols/ext_image_copy_capture_v1.hpp"
 #include "compositor/protocols/ext_data_control_v1.hpp"
 #include "compositor/shell/title_text.hpp"
 #include "compositor/shell/view.hpp"
@@ -131,6 +133,8 @@ Server::~Server()
     relative_pointer_.reset();
     foreign_toplevels_.reset();
     toplevel_list_.reset();
+    image_copy_capture_.reset();
+    capture_sources_.reset();
     dialogs_.reset();
     toplevel_icons_.reset();
     content_type_.reset();
@@ -458,6 +462,18 @@ bool Server::start(std::string& error)
     toplevel_list_ = std::make_unique<ExtForeignToplevelListV1>(display_, *toplevels_);
     privileged_->guard(toplevel_list_->global(), "ext-foreign-toplevel-list",
                        restricts(PrivilegedProtocol::foreign_toplevel_list));
+    // Screen and window capture: the sources name what is captured, so all three are guarded as one. Restricting
+    // screencopy restricts them too: both read the screen, and a restriction must not be bypassed by a newer protocol.
+    capture_sources_ = std::make_unique<ExtImageCaptureSourceV1>(display_, *toplevels_);
+    image_copy_capture_ = std::make_unique<ExtImageCopyCaptureV1>(
+        display_,
+        CaptureContext{scene_, layout_, bridge_, [this] { return background(); },
+                       [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; }},
+        *toplevels_);
+    for (const wl_global* global : {capture_sources_->output_global(), capture_sources_->toplevel_global(),
+                                    image_copy_capture_->global()})
+        privileged_->guard(global, "image-copy-capture",
+                           restricts(PrivilegedProtocol::image_copy_capture) || restricts(PrivilegedProtocol::screencopy));
     relative_pointer_ = std::make_unique<RelativePointer>(display_, seat_->wlr(), seat_->cursor());
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.

@@ -69,6 +69,8 @@ class ContentTypeV1;
 class TearingControlV1;
 class AlphaModifierV1;
 class ExtForeignToplevelListV1;
+class ExtImageCaptureSourceV1;
+class ExtImageCopyCaptureV1;
 class ExtDataControlV1;
 class XdgForeign;
 class SessionActivity;
@@ -195,6 +197,8 @@ private:
     std::unique_ptr<TearingControlV1> tearing_control_;
     std::unique_ptr<AlphaModifierV1> alpha_modifier_;
     std::unique_ptr<ExtForeignToplevelListV1> toplevel_list_;
+    std::unique_ptr<ExtImageCaptureSourceV1> capture_sources_;
+    std::unique_ptr<ExtImageCopyCaptureV1> image_copy_capture_;
     std::unique_ptr<ExtDataControlV1> data_control_;
     std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only

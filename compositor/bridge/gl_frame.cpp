@@ -78,8 +78,9 @@ std::shared_ptr<renderer::RenderFence> GlFrame::finish()
     renderer::Renderer& renderer = bridge_.renderer();
     renderer.set_scissor(std::nullopt);
     renderer.set_blending(true);
-    // Cursors without a plane of their own (headless, some KMS drivers) are drawn into the frame.
-    wlr_output_render_software_cursors(output_, damage_.get());
+    // Cursors without a plane of their own (headless, some KMS drivers) are drawn into an output's frame.
+    if (output_)
+        wlr_output_render_software_cursors(output_, damage_.get());
     end();
     std::shared_ptr<renderer::RenderFence> fence = renderer::RenderFence::create(bridge_.display());
     if (!fence)

@@ -19,8 +19,9 @@ class RenderBridge;
 
 class GlFrame final : public renderer::Frame {
 public:
-    // Binds `buffer` (an output ring buffer) and begins drawing into it; nullptr if it cannot be drawn into.
-    // `damage` (output buffer pixels) is where software cursors are drawn at finish().
+    // Binds `buffer` (an output ring buffer, or a capture client's) and begins drawing into it; nullptr if it cannot
+    // be drawn into. `damage` (output buffer pixels) is where `output`'s software cursors are drawn at finish();
+    // without an output (a capture) none are.
     static std::unique_ptr<GlFrame> begin(RenderBridge& bridge, wlr_buffer* buffer, wlr_output* output,
                                           const Region& damage);
     ~GlFrame() override;

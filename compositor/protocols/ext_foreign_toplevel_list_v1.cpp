@@ -12,6 +12,13 @@
 #include <random>
 
 namespace kiln::compositor {
+namespace {
+
+const struct ext_foreign_toplevel_handle_v1_interface handle_requests = {
+    .destroy = [](wl_client*, wl_resource* resource) noexcept { wl_resource_destroy(resource); },
+};
+
+}  // namespace
 
 // One window kiln manages; while it is mapped it has a handle per list and an identifier.
 class ExtForeignToplevelListV1::Window {
@@ -41,10 +48,7 @@ public:
             wl_resource_post_no_memory(list);
             return;
         }
-        static const struct ext_foreign_toplevel_handle_v1_interface requests = {
-            .destroy = [](wl_client*, wl_resource* resource) noexcept { wl_resource_destroy(resource); },
-        };
-        wl_resource_set_implementation(handle, &requests, this, [](wl_resource* resource) noexcept {
+        wl_resource_set_implementation(handle, &handle_requests, this, [](wl_resource* resource) noexcept {
             if (auto* window = static_cast<Window*>(wl_resource_get_user_data(resource)))
                 std::erase(window->handles_, resource);
         });
@@ -109,6 +113,14 @@ ExtForeignToplevelListV1::ExtForeignToplevelListV1(wl_display* display, Toplevel
         auto* toplevel = static_cast<Toplevel*>(data);
         windows_.remove_if([toplevel](const auto& w) { return &w->toplevel() == toplevel; });
     });
+}
+
+Toplevel* ExtForeignToplevelListV1::toplevel_of(wl_resource* handle)
+{
+    if (!handle || !wl_resource_instance_of(handle, &ext_foreign_toplevel_handle_v1_interface, &handle_requests))
+        return nullptr;
+    auto* window = static_cast<Window*>(wl_resource_get_user_data(handle));
+    return window ? &window->toplevel() : nullptr;
 }
 
 ExtForeignToplevelListV1::~ExtForeignToplevelListV1()

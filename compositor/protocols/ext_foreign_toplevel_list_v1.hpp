@@ -27,6 +27,8 @@ public:
     ExtForeignToplevelListV1& operator=(const ExtForeignToplevelListV1&) = delete;
 
     const wl_global* global() const { return global_; }
+    // The window an ext_foreign_toplevel_handle_v1 of ours names, or null once it closed (image capture sources).
+    static Toplevel* toplevel_of(wl_resource* handle);
 
     class Window;
 

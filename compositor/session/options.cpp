@@ -89,6 +89,8 @@ std::optional<PrivilegedProtocol> parse_privileged(std::string_view name)
         return PrivilegedProtocol::foreign_toplevel_list;
     if (name == "data-control")
         return PrivilegedProtocol::data_control;
+    if (name == "image-copy-capture")
+        return PrivilegedProtocol::image_copy_capture;
     return std::nullopt;
 }
 
@@ -187,6 +189,7 @@ const char* protocol_name(PrivilegedProtocol protocol)
     case PrivilegedProtocol::input_inhibit: return "input-inhibit";
     case PrivilegedProtocol::foreign_toplevel_list: return "foreign-toplevel-list";
     case PrivilegedProtocol::data_control: return "data-control";
+    case PrivilegedProtocol::image_copy_capture: return "image-copy-capture";
     }
     return "?";
 }
@@ -229,7 +232,8 @@ A Wayland compositor with a zero-copy buffer pipeline.
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock,
                              input-method, gamma-control, export-dmabuf, input-inhibit, foreign-toplevel-list,
-                             data-control) from clients kiln did not start with -s (repeatable)
+                             data-control, image-copy-capture) from clients kiln did not start with -s
+                             (repeatable)
       --xwayland MODE        lazy|eager|off: start Xwayland on the first X11 connection (default), at start-up,
                              or never (then DISPLAY is not set for clients)
       --config FILE          read FILE instead of kiln.ini from $XDG_CONFIG_HOME/kiln or $XDG_CONFIG_DIRS/kiln;

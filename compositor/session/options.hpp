@@ -31,14 +31,14 @@ enum class PrivilegedProtocol {
     input_inhibit,
     foreign_toplevel_list,
     data_control,
+    image_copy_capture,  // ext-image-copy-capture and its two capture-source managers
 };
 // Their names, as --restrict and [security] restrict= take them.
 inline constexpr const char* privileged_protocol_names =
     "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf, input-inhibit, "
-    "foreign-toplevel-list, data-control";
+    "foreign-toplevel-list, data-control, image-copy-capture";
 // The protocols kiln hides from every client that connected through a security context (a sandbox such as
-// Flatpak), whatever --restrict says, by the names kiln.ini's [security] allow-sandboxed= grants them with. The last
-// three name protocols kiln does not offer yet: a grant of them is accepted and changes nothing until it does.
+// Flatpak), whatever --restrict says, by the names kiln.ini's [security] allow-sandboxed= grants them with.
 inline constexpr std::string_view sandbox_hidden_protocols[] = {
     "screencopy", "export-dmabuf", "virtual-keyboard", "virtual-pointer", "input-method", "data-control",
     "output-management", "output-power", "gamma-control", "input-inhibit", "session-lock",

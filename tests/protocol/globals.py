@@ -12,7 +12,10 @@ EXPECTED = {"wl_compositor": 4, "wl_subcompositor": 1, "wl_shm": 2, "xdg_wm_base
             "wp_viewporter": 1, "zxdg_output_manager_v1": 3, "zwlr_screencopy_manager_v1": 3,
             "wl_data_device_manager": 3, "wl_seat": 7, "wl_output": 4, "zwp_text_input_manager_v3": 1,
             "zwp_input_method_manager_v2": 1, "zwlr_input_inhibit_manager_v1": 1, "zwp_tablet_manager_v2": 1,
-            "zwp_pointer_gestures_v1": 3, "zwlr_layer_shell_v1": 4}
+            "zwp_pointer_gestures_v1": 3, "zwlr_layer_shell_v1": 4,
+            # ext-image-capture-source and ext-image-copy-capture, kiln's own (wayland-protocols 1.43's newest)
+            "ext_output_image_capture_source_manager_v1": 1, "ext_foreign_toplevel_image_capture_source_manager_v1": 1,
+            "ext_image_copy_capture_manager_v1": 1}
 
 
 def offered(stdout):

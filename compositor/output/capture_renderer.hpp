@@ -1,0 +1,40 @@
+// Capture drawing for ext-image-copy-capture: an output's scene, one window's scene tree alone, or a cursor image,
+// drawn through kiln's renderer (GlFrame) into a client's buffer, only inside the damage, and copied into the
+// buffer's memory there.
+#pragma once
+
+#include "compositor/output/region.hpp"
+#include "compositor/wlr.hpp"
+#include "renderer/types.hpp"
+
+#include <functional>
+
+namespace kiln::compositor {
+
+class RenderBridge;
+
+// The output as `scene_output` shows it (the background where no window is), cursors drawn only with `cursors`;
+// `damage` in the output's buffer pixels. False if the buffer cannot be drawn into.
+// `alpha`: each surface's opacity factor (alpha-modifier), as output frames apply it; unset: 1.
+using SurfaceAlpha = std::function<float(wlr_surface*)>;
+
+bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, renderer::Color background,
+                    const SurfaceAlpha& alpha, bool cursors, wlr_buffer* destination, const Region& damage);
+
+// Everything in the scene tree `root` (a window: its surfaces, subsurfaces, popups) inside `area` (layout
+// coordinates) at `scale`, on a transparent background: what covers it elsewhere in the scene is not drawn; then
+// `cursor`, if given.
+// A cursor image drawn over a window's capture (paint_cursors): where the image lands, buffer pixels.
+struct CaptureCursor {
+    wlr_texture* texture = nullptr;
+    wlr_box box{};
+};
+
+bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& area, float scale,
+                  const SurfaceAlpha& alpha, const CaptureCursor* cursor, wlr_buffer* destination,
+                  const Region& damage);
+
+// `texture` (a cursor image) at the buffer's top left, the rest transparent.
+bool capture_texture(RenderBridge& bridge, wlr_texture* texture, wlr_buffer* destination);
+
+}  // namespace kiln::compositor

@@ -31,7 +31,9 @@ class RenderBridge;
 class LinuxDmabufV1;
 class WaylandDrm;
 class FenceEvents;
-class AcquireFences;
+class CommitGate;
+class ImplicitFences;
+class WlrSurfaceStates;
 class LinuxDrmSyncobjV1;
 class WlShmValidation;
 class DefunctRoleGuard;
@@ -152,7 +154,9 @@ private:
     bool backend_started_ = false;
 
     std::unique_ptr<FenceEvents> fence_events_;
-    std::unique_ptr<AcquireFences> acquire_fences_;
+    std::unique_ptr<WlrSurfaceStates> surface_states_;
+    std::unique_ptr<CommitGate> commit_gate_;  // fences, syncobj points, fifo and commit timing hold commits here
+    std::unique_ptr<ImplicitFences> implicit_fences_;
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj_;

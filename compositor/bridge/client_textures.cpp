@@ -23,16 +23,14 @@ struct DmabufTextureCache {
 // wlr_texture handed to wlroots; several may share one imported dma-buf texture.
 //
 // wlroots 0.15 unlocks a client's buffer right after wrapping it in a wlr_client_buffer, which sends
-// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture holds a
-// lock on the client's buffer; the texture lives as long as the wlr_client_buffer, which the frame pipeline keeps
-// locked until the render-done fence of the last frame that drew it. (shm textures are copies: the upload is the
-// last read of the client's memory, so wlroots may release those at commit.)
+// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture owns the
+// BufferRelease that keeps the client's buffer; the texture lives as long as the wlr_client_buffer (one per commit),
+// which the surface, the frames that sample it and an output showing it keep, and its end is the release. (shm
+// textures are copies: the upload is the last read of the client's memory, so wlroots may release those at commit.)
 struct BridgeTexture {
     wlr_texture base;
     std::shared_ptr<renderer::Texture> texture;
-    RenderBridge* bridge = nullptr;
-    wlr_buffer* source = nullptr;
-    bool sampled = false;
+    std::unique_ptr<BufferRelease> release;
 };
 
 namespace {
@@ -73,10 +71,9 @@ const wlr_texture_impl texture_impl{
     },
     [](wlr_texture* texture) noexcept {
         auto* wrapper = reinterpret_cast<BridgeTexture*>(texture);
-        if (wrapper->source) {
-            wrapper->bridge->count_release(wrapper->sampled);
-            wlr_buffer_unlock(wrapper->source);
-        }
+        // The wlr_client_buffer is gone: every holder of the commit's buffer has let go.
+        if (wrapper->release)
+            wrapper->release->release();
         delete wrapper;
     },
 };
@@ -89,9 +86,8 @@ wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_
     wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
                      static_cast<uint32_t>(texture->height()));
     wrapper->texture = std::move(texture);
-    wrapper->bridge = this;
     if (source)
-        wrapper->source = wlr_buffer_lock(source);
+        wrapper->release = std::make_unique<BufferRelease>(source, releases_);
     return &wrapper->base;
 }
 
@@ -100,14 +96,9 @@ renderer::Texture& RenderBridge::texture(wlr_texture* texture)
     return texture_of(texture);
 }
 
-bool RenderBridge::samples_in_place(wlr_texture* texture)
+BufferRelease* RenderBridge::buffer_release(wlr_texture* texture)
 {
-    return texture_of(texture).from_dmabuf();
-}
-
-void RenderBridge::mark_sampled(wlr_texture* texture)
-{
-    reinterpret_cast<BridgeTexture*>(texture)->sampled = true;
+    return reinterpret_cast<BridgeTexture*>(texture)->release.get();
 }
 
 DmabufTextureCache* RenderBridge::cached_dmabuf(wlr_buffer* buffer)

@@ -7,6 +7,7 @@
 #include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/frame_composer.hpp"
+#include "compositor/output/sync/buffer_release.hpp"
 #include "renderer/render_fence.hpp"
 
 #include <algorithm>
@@ -235,11 +236,13 @@ void Output::render()
     }
     compose_frame(visible_, {output_->transform_matrix, hooks_.background(), full_redraw}, *gl);
     for (auto& v : visible_.draws()) {
-        // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
-        // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
-        if (v.texture && v.surface && RenderBridge::samples_in_place(v.texture)) {
-            RenderBridge::mark_sampled(v.texture);
-            frame->sampled.push_back(wlr_buffer_lock(&v.surface->buffer->base));
+        // A dma-buf is read in place until the fence: its BufferRelease keeps it for this frame. An shm texture is
+        // kiln's own copy, and GL orders a later upload into it after this frame's reads; holding it would only make
+        // wlroots upload whole buffers.
+        BufferRelease* release = v.texture && v.surface ? RenderBridge::buffer_release(v.texture) : nullptr;
+        if (release && std::find(frame->sampled.begin(), frame->sampled.end(), release) == frame->sampled.end()) {
+            release->sampled_by({this, frame->id}, &v.surface->buffer->base);
+            frame->sampled.push_back(release);
         }
     }
     std::shared_ptr<renderer::RenderFence> fence = gl->finish();
@@ -365,7 +368,8 @@ bool Output::try_scanout(const VisibleSet& visible)
     if (presentation_)
         if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
             feedback_.push_back({feedback, output_->commit_seq + 1, true});
-    RenderBridge::mark_sampled(v.texture);
+    if (BufferRelease* release = RenderBridge::buffer_release(v.texture))
+        release->shown();
     // The backend holds the buffer while it is on screen; the client gets it back when the next frame replaces it.
     Region carried;
     carried.add(&scene_output_->damage->current);
@@ -506,8 +510,8 @@ bool Output::commit_composited(wlr_buffer* buffer)
 
 void Output::finish(Frame& frame)
 {
-    for (wlr_buffer* buffer : frame.sampled)
-        wlr_buffer_unlock(buffer);  // the last frame that read it is done: the client may have it back
+    for (BufferRelease* release : frame.sampled)
+        release->render_done({this, frame.id});  // the last frame that read it done, the client may have it back
     frame.sampled.clear();
     if (frame.buffer)
         OutputRing::release(frame.buffer);

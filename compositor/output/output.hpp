@@ -21,6 +21,7 @@ namespace kiln::compositor {
 
 class RenderBridge;
 class FenceEvents;
+class BufferRelease;
 
 class Output {
 public:
@@ -41,7 +42,7 @@ private:
         uint64_t id = 0;
         wlr_buffer* buffer = nullptr;        // the ring slot's buffer, locked by kiln
         Region damage;                       // what this frame drew (the slot's missing area)
-        std::vector<wlr_buffer*> sampled;    // client buffers it drew from, locked until the fence
+        std::vector<BufferRelease*> sampled;  // client buffers it read in place, each kept until its render-done
         std::vector<wlr_presentation_feedback*> feedback;
         bool fence_done = false;
         bool readback = false;   // its pixels must be copied into the buffer's memory before it is committed

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
-#include "compositor/protocols/surface_commit_hook.hpp"
+#include "compositor/output/sync/surface_commit_hook.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>

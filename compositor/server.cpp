@@ -389,8 +389,8 @@ bool Server::start(std::string& error)
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
     // FIFO presentation and timed commits (Mesa's Vulkan WSI): updates held back through wlroots' cached state.
-    fifo_ = std::make_unique<FifoV1>(display_);
-    commit_timing_ = std::make_unique<CommitTimingV1>(display_, layout_);
+    fifo_ = std::make_unique<FifoV1>(display_, *commit_gate_);
+    commit_timing_ = std::make_unique<CommitTimingV1>(display_, *commit_gate_);
     content_type_ = std::make_unique<ContentTypeV1>(display_);
     tearing_control_ = std::make_unique<TearingControlV1>(display_);  // a hint kept; kiln keeps vsync
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
@@ -631,7 +631,11 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         .surface_alpha = [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; },
         .debug_render_delay_ms = options_.debug_render_delay_ms,
         .destroyed = [this](Output* o) { remove_output(o); },
-        .frame_callbacks_sent = [this](wlr_output* o) { if (fifo_) fifo_->frame_drawn(o); },
+        .latched = [this](wlr_output*, std::span<const LatchedSurface> s) { if (fifo_) fifo_->latched(s); },
+        .composing = [this](wlr_output* o, int64_t at) { if (commit_timing_) commit_timing_->composing(o, at); },
+        .presented = [this](wlr_output* o, int64_t at, int64_t period) {
+            if (commit_timing_) commit_timing_->presented(o, at, period);
+        },
         .frame_rendered = [this](double cpu_ms, bool direct) { frame_rendered(cpu_ms, direct); },
         .frame_culled = [this](size_t surfaces) { frame_culled(surfaces); },
         .frame_fenced = [this](double ms) { frame_fenced(ms); },

@@ -25,7 +25,9 @@ struct ClientBuffer {
         buffer = new wlr_buffer{};
         wlr_buffer_init(buffer, &plain_impl, 4, 4);
         on_release.notify = [](wl_listener* l, void*) noexcept {
-            ++reinterpret_cast<ClientBuffer*>(reinterpret_cast<char*>(l) - offsetof(ClientBuffer, on_release))->released;
+            auto* self = reinterpret_cast<ClientBuffer*>(reinterpret_cast<char*>(l) - offsetof(ClientBuffer,
+                                                                                             on_release));
+            ++self->released;
         };
         wl_signal_add(&buffer->events.release, &on_release);
     }
@@ -124,10 +126,11 @@ TEST_CASE("the release happens exactly once")
         commit.release->signal_on_release([&] { ++signalled; });
         commit.release->sampled_by({&output_a, 1}, &commit.committed->base);
         commit.release->sampled_by({&output_a, 1}, &commit.committed->base);  // one frame drawing it twice
-        commit.replace();
         commit.release->render_done({&output_a, 1});
-        REQUIRE(client.released == 1);
         commit.release->render_done({&output_a, 1});  // a stray second render-done
+        REQUIRE(client.released == 0);                 // the surface still shows it
+        commit.replace();  // its wlr_client_buffer dies: the texture releases (and the release object goes with it)
+        REQUIRE(client.released == 1);
     }
     REQUIRE(client.released == 1);
     REQUIRE(signalled == 1);

@@ -1,7 +1,10 @@
-// The commit gate on fake surfaces, no EGL: a model of wlroots 0.15's cached surface state (held
-// commits cached in order, applied when their last lock goes) shows which commits are applied, and when.
+// The commit gate, fifo barriers and commit targets on fake surfaces, no EGL: a model of wlroots 0.15's cached
+// surface state (held commits cached in order, applied when their last lock goes) shows which commits are applied,
+// and when.
 #include "compositor/output/sync/commit_gate.hpp"
+#include "compositor/output/sync/commit_targets.hpp"
 #include "compositor/output/sync/fd_watch.hpp"
+#include "compositor/output/sync/fifo_barriers.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 
@@ -231,3 +234,178 @@ TEST_CASE("an fd watch says ready once every fd is readable, and closes them")
     wl_event_loop_destroy(loop);
 }
 
+namespace {
+
+// A surface with fifo: each commit says set_barrier / wait_barrier, and may also wait for an acquire fence.
+struct EventLoop {
+    EventLoop() : loop(wl_event_loop_create()) {}
+    ~EventLoop() { wl_event_loop_destroy(loop); }
+    wl_event_loop* loop;
+};
+
+struct FifoRig {
+    FifoRig() : loop(event_loop.loop), gate(states), barriers(gate, loop) {}
+    ~FifoRig() { s.destroy(); }
+
+    uint32_t commit(bool set, bool wait, bool fenced = false)
+    {
+        next = {set, wait, fenced};
+        return states.commit(gate, &s.surface);
+    }
+    void latch(uint32_t seq)
+    {
+        const LatchedSurface shown{&s.surface, seq};
+        barriers.latched(std::span(&shown, 1));
+        wl_event_loop_dispatch_idle(loop);  // barriers clear on the next idle turn
+    }
+
+    struct Next {
+        bool set = false, wait = false, fenced = false;
+    } next;
+    EventLoop event_loop;  // first: it outlives everything that has sources on it
+    wl_event_loop* loop;
+    FakeStates states;
+    CommitGate gate;
+    FifoBarriers barriers;
+    FakeSurface s;
+    CommitGate::Source source{gate, [this](wlr_surface* surface) {
+                                  if (next.fenced)
+                                      gate.hold(surface, Condition::implicit_fence);
+                                  barriers.commit(surface, next.set, next.wait);
+                              }};
+};
+
+}  // namespace
+
+TEST_CASE("fifo: each update with a barrier waits for the previous one to be latched")
+{
+    FifoRig rig;
+    const uint32_t first = rig.commit(true, true);
+    const uint32_t second = rig.commit(true, true);
+    const uint32_t third = rig.commit(true, true);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first});  // no barrier before it
+    rig.latch(first - 1);  // a frame drawn before the first update was applied: its barrier stays
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first});
+    rig.latch(first);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first, second});
+    rig.latch(second);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first, second, third});
+}
+
+TEST_CASE("fifo: a barrier-setting update held by a fence still holds the update after it")
+{
+    // Before the gate, clearing a barrier let go of every held fifo update in a row while the barrier was down; one
+    // still held by its acquire fence set no barrier yet, so the next was let go too and applied right behind it
+    // when the fence signalled: two FIFO updates in one frame.
+    FifoRig rig;
+    const uint32_t first = rig.commit(true, false);
+    const uint32_t fenced = rig.commit(true, true, true);
+    const uint32_t after = rig.commit(false, true);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first});
+    rig.latch(first);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first});  // the fence still holds it
+    rig.gate.ready(&rig.s.surface, fenced, Condition::implicit_fence);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first, fenced});  // `after` waits for its barrier
+    REQUIRE(rig.gate.holds(&rig.s.surface, after, Condition::fifo_barrier));
+    rig.latch(fenced);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first, fenced, after});
+}
+
+TEST_CASE("fifo: a barrier no frame latches clears for forward progress")
+{
+    FifoRig rig;
+    const uint32_t first = rig.commit(true, false);
+    const uint32_t waiting = rig.commit(false, true);
+    REQUIRE_FALSE(applied(rig.states, waiting));
+    REQUIRE(dispatch_until(rig.loop, [&] { return applied(rig.states, waiting); }));
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first, waiting});
+}
+
+TEST_CASE("fifo: a surface on no output is latched by any output's frame")
+{
+    FakeStates states;
+    wl_event_loop* loop = wl_event_loop_create();
+    {
+        CommitGate gate(states);
+        FifoBarriers barriers(gate, loop);
+        FakeSurface s(false);
+        bool set = true;
+        CommitGate::Source source(gate, [&](wlr_surface* surface) { barriers.commit(surface, set, true); });
+        const uint32_t first = states.commit(gate, &s.surface);
+        set = false;
+        const uint32_t second = states.commit(gate, &s.surface);
+        REQUIRE(states.applied == std::vector<uint32_t>{first});
+        barriers.latched({});
+        wl_event_loop_dispatch_idle(loop);
+        REQUIRE(states.applied == std::vector<uint32_t>{first, second});
+    }
+    wl_event_loop_destroy(loop);
+}
+
+TEST_CASE("fifo: a surface destroyed with updates held leaves nothing behind")
+{
+    FifoRig rig;
+    rig.commit(true, true);
+    rig.commit(true, true);
+    REQUIRE(rig.gate.held_commits() == 1);
+    rig.s.destroy();
+    REQUIRE(rig.gate.held_commits() == 0);
+    REQUIRE(rig.barriers.barriers(&rig.s.surface) == 0);
+    rig.latch(100);  // a frame that still names the surface: nothing to clear, nothing applied
+    REQUIRE(rig.states.applied.size() == 1);
+}
+
+namespace {
+
+int64_t now_ns()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+TEST_CASE("commit timing: an update is applied for the first frame presented at or after its target")
+{
+    EventLoop event_loop;
+    FakeStates states;
+    CommitGate gate(states);
+    CommitTargets targets(gate, event_loop.loop);
+    int here_tag = 0, there_tag = 0;
+    auto* here = reinterpret_cast<wlr_output*>(&here_tag);  // only compared, never touched
+    auto* there = reinterpret_cast<wlr_output*>(&there_tag);
+    FakeSurface s;
+    s.entered.output = here;
+    const int64_t target = now_ns() + 60'000'000'000;  // far enough that no timer fires during the test
+    CommitGate::Source source(gate, [&](wlr_surface* surface) { targets.commit(surface, target); });
+    const uint32_t seq = states.commit(gate, &s.surface);
+    REQUIRE(states.applied.empty());
+    targets.composing(here, target - 1);  // a frame presented just before the target: not yet
+    REQUIRE(states.applied.empty());
+    targets.composing(there, target + 1'000'000);  // another output's frame: the surface is not on it
+    REQUIRE(states.applied.empty());
+    targets.composing(here, target);  // the first frame presented at the target
+    REQUIRE(states.applied == std::vector<uint32_t>{seq});
+    REQUIRE(targets.held() == 0);
+}
+
+TEST_CASE("commit timing: a target already past holds nothing, a surface gone drops its hold")
+{
+    EventLoop event_loop;
+    FakeStates states;
+    CommitGate gate(states);
+    CommitTargets targets(gate, event_loop.loop);
+    FakeSurface s;
+    int64_t target = now_ns() - 1'000'000;
+    CommitGate::Source source(gate, [&](wlr_surface* surface) { targets.commit(surface, target); });
+    const uint32_t past = states.commit(gate, &s.surface);
+    REQUIRE(states.applied == std::vector<uint32_t>{past});
+    target = now_ns() + 60'000'000'000;
+    states.commit(gate, &s.surface);
+    REQUIRE(targets.held() == 1);
+    s.destroy();
+    REQUIRE(targets.held() == 0);
+    REQUIRE(gate.held_commits() == 0);
+    REQUIRE(states.applied.size() == 1);
+}

@@ -4,10 +4,10 @@
 // Then release() is the one call that gives it back: the commit's syncobj release point is signalled (explicit sync)
 // and the client's wl_buffer is let go, which sends wl_buffer.release. It happens exactly once.
 //
-// The chain: commit → CommitGate (acquire fence / syncobj point / fifo / target) → applied, wlroots wraps the buffer
-// in a wlr_client_buffer whose texture (bridge/client_textures.cpp) owns this BufferRelease → Output draws it:
-// sampled_by(F) → F's render-done: render_done(F) → the last holder gone, the wlr_client_buffer dies with its texture
-// → release().
+// The chain: commit → CommitGate (acquire fence / syncobj point / fifo / target) → applied: wlroots wraps the
+// buffer in a wlr_client_buffer whose texture (bridge/client_textures.cpp) owns this BufferRelease → Output draws
+// it: sampled_by(F) → F's render-done: render_done(F) → the last holder gone, the wlr_client_buffer dies with its
+// texture → release().
 #pragma once
 
 #include "compositor/wlr.hpp"

@@ -409,3 +409,28 @@ TEST_CASE("commit timing: a target already past holds nothing, a surface gone dr
     REQUIRE(gate.held_commits() == 0);
     REQUIRE(states.applied.size() == 1);
 }
+
+TEST_CASE("commit timing: where no output draws the target's frame, the update goes just after its target")
+{
+    wlr_log_init(WLR_ERROR, nullptr);
+    wl_display* display = wl_display_create();
+    wlr_backend* backend = wlr_headless_backend_create(display);
+    wlr_output* output = wlr_headless_add_output(backend, 64, 64);  // never started: it draws no frame
+    {
+        FakeStates states;
+        CommitGate gate(states);
+        CommitTargets targets(gate, wl_display_get_event_loop(display));
+        FakeSurface s;
+        s.entered.output = output;
+        const int64_t target = now_ns() + 30'000'000;
+        CommitGate::Source source(gate, [&](wlr_surface* surface) { targets.commit(surface, target); });
+        const uint32_t seq = states.commit(gate, &s.surface);
+        int64_t applied_at = 0;
+        kiln::wl::Listener applied_listener(&s.surface.events.commit, [&](void*) { applied_at = now_ns(); });
+        REQUIRE(dispatch_until(wl_display_get_event_loop(display), [&] { return applied(states, seq); }));
+        REQUIRE(applied_at >= target);  // never before its target, even without a frame
+        REQUIRE(targets.held() == 0);
+    }
+    wlr_backend_destroy(backend);
+    wl_display_destroy(display);
+}

@@ -345,8 +345,7 @@ bool Server::start(std::string& error)
     }
 
     fence_events_ = std::make_unique<FenceEvents>(wl_display_get_event_loop(display_));
-    surface_states_ = std::make_unique<WlrSurfaceStates>();
-    commit_gate_ = std::make_unique<CommitGate>(*surface_states_);
+    commit_gate_ = std::make_unique<CommitGate>();
     commit_gate_->watch_commits(display_);
     implicit_fences_ = std::make_unique<ImplicitFences>(*commit_gate_, wl_display_get_event_loop(display_));
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).

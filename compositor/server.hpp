@@ -33,7 +33,6 @@ class WaylandDrm;
 class FenceEvents;
 class CommitGate;
 class ImplicitFences;
-class WlrSurfaceStates;
 class LinuxDrmSyncobjV1;
 class WlShmValidation;
 class DefunctRoleGuard;
@@ -154,7 +153,6 @@ private:
     bool backend_started_ = false;
 
     std::unique_ptr<FenceEvents> fence_events_;
-    std::unique_ptr<WlrSurfaceStates> surface_states_;
     std::unique_ptr<CommitGate> commit_gate_;  // fences, syncobj points, fifo and commit timing hold commits here
     std::unique_ptr<ImplicitFences> implicit_fences_;
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;

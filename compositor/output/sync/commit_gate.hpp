@@ -52,6 +52,8 @@ public:
         virtual ~Watch() = default;
     };
 
+    // Holds through wlroots' cached state.
+    CommitGate() : states_(wlr_states_) {}
     explicit CommitGate(SurfaceStates& states) : states_(states) {}
     ~CommitGate();
     CommitGate(const CommitGate&) = delete;
@@ -108,6 +110,7 @@ private:
         wl::Listener destroy;
     };
 
+    WlrSurfaceStates wlr_states_;
     SurfaceStates& states_;
     std::map<uint64_t, std::function<void(wlr_surface*)>> sources_;  // by id: in the order made
     uint64_t next_source_ = 1;

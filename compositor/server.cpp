@@ -4,7 +4,8 @@
 #include "compositor/session/backend.hpp"
 #include "compositor/protocols/linux_dmabuf_v1.hpp"
 #include "compositor/protocols/linux_drm_syncobj_v1.hpp"
-#include "compositor/output/acquire_fences.hpp"
+#include "compositor/output/sync/commit_gate.hpp"
+#include "compositor/output/sync/implicit_fences.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/output.hpp"
 #include "compositor/output/output_settings.hpp"
@@ -151,7 +152,7 @@ Server::~Server()
     virtual_input_.reset();
     data_control_.reset();
     clipboard_.reset();
-    acquire_fences_.reset();
+    implicit_fences_.reset();
     drm_syncobj_.reset();
     wayland_drm_.reset();
     linux_dmabuf_.reset();
@@ -163,6 +164,7 @@ Server::~Server()
     fractional_scale_.reset();  // listens to the layout
     fifo_.reset();
     commit_timing_.reset();     // likewise
+    commit_gate_.reset();       // after every source that holds commits in it
     cursor_shape_.reset();
     viewporter_.reset();
     system_bell_.reset();
@@ -347,12 +349,15 @@ bool Server::start(std::string& error)
     }
 
     fence_events_ = std::make_unique<FenceEvents>(wl_display_get_event_loop(display_));
-    acquire_fences_ = std::make_unique<AcquireFences>(display_);
+    commit_gate_ = std::make_unique<CommitGate>();
+    commit_gate_->watch_commits(display_);
+    implicit_fences_ = std::make_unique<ImplicitFences>(*commit_gate_, wl_display_get_event_loop(display_));
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf_) {
-        drm_syncobj_ = LinuxDrmSyncobjV1::create(display_, wlr_backend_get_drm_fd(backend_));
+        drm_syncobj_ = LinuxDrmSyncobjV1::create(display_, wlr_backend_get_drm_fd(backend_), *commit_gate_,
+                                                 [](wlr_client_buffer* b) { return RenderBridge::buffer_release(b->texture); });
         if (drm_syncobj_)
-            acquire_fences_->set_explicit_sync([this](wlr_surface* s) { return drm_syncobj_->is_explicit(s); });
+            implicit_fences_->set_explicit_sync([this](wlr_surface* s) { return drm_syncobj_->is_explicit(s); });
     }
     // wlroots' *_create return null when memory or a global cannot be had: kiln says which and does not start.
     auto made = [&error](const void* object, const char* what) {
@@ -387,8 +392,8 @@ bool Server::start(std::string& error)
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
     // FIFO presentation and timed commits (Mesa's Vulkan WSI): updates held back through wlroots' cached state.
-    fifo_ = std::make_unique<FifoV1>(display_);
-    commit_timing_ = std::make_unique<CommitTimingV1>(display_, layout_);
+    fifo_ = std::make_unique<FifoV1>(display_, *commit_gate_);
+    commit_timing_ = std::make_unique<CommitTimingV1>(display_, *commit_gate_);
     content_type_ = std::make_unique<ContentTypeV1>(display_);
     tearing_control_ = std::make_unique<TearingControlV1>(display_);  // a hint kept; kiln keeps vsync
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
@@ -641,7 +646,11 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         .surface_alpha = [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; },
         .debug_render_delay_ms = options_.debug_render_delay_ms,
         .destroyed = [this](Output* o) { remove_output(o); },
-        .frame_callbacks_sent = [this](wlr_output* o) { if (fifo_) fifo_->frame_drawn(o); },
+        .latched = [this](wlr_output*, std::span<const LatchedSurface> s) { if (fifo_) fifo_->latched(s); },
+        .composing = [this](wlr_output* o, int64_t at) { if (commit_timing_) commit_timing_->composing(o, at); },
+        .presented = [this](wlr_output* o, int64_t at, int64_t period) {
+            if (commit_timing_) commit_timing_->presented(o, at, period);
+        },
         .frame_rendered = [this](double cpu_ms, bool direct) { frame_rendered(cpu_ms, direct); },
         .frame_culled = [this](size_t surfaces) { frame_culled(surfaces); },
         .frame_fenced = [this](double ms) { frame_fenced(ms); },
@@ -873,17 +882,19 @@ void Server::report_stats(Stats& stats) const
         stats.set("session.frames_while_inactive", frames_while_inactive_);
         stats.set("session.input_reopens", session_activity_->input_reopens());
     }
-    if (acquire_fences_) {
-        stats.set("fences.acquire_waits", acquire_fences_->waits());
-        stats.set("fences.acquire_waiting", uint64_t{acquire_fences_->waiting()});
-        stats.set("fences.acquire_wait_ms_p50", percentile(acquire_fences_->wait_ms(), 0.5));
-        stats.set("fences.acquire_wait_ms_p99", percentile(acquire_fences_->wait_ms(), 0.99));
+    if (commit_gate_) {
+        using C = CommitGate::Condition;
+        stats.set("fences.acquire_waits", commit_gate_->waits(C::implicit_fence));
+        stats.set("fences.acquire_waiting", uint64_t{commit_gate_->waiting(C::implicit_fence)});
+        stats.set("fences.acquire_wait_ms_p50", percentile(commit_gate_->wait_ms(C::implicit_fence), 0.5));
+        stats.set("fences.acquire_wait_ms_p99", percentile(commit_gate_->wait_ms(C::implicit_fence), 0.99));
     }
     stats.set("fences.syncobj_offered", uint64_t{drm_syncobj_ != nullptr});
     if (drm_syncobj_) {
-        stats.set("fences.syncobj_acquire_waits", drm_syncobj_->acquire_waits());
-        stats.set("fences.syncobj_acquire_wait_ms_p50", percentile(drm_syncobj_->acquire_wait_ms(), 0.5));
-        stats.set("fences.syncobj_acquire_wait_ms_p99", percentile(drm_syncobj_->acquire_wait_ms(), 0.99));
+        using C = CommitGate::Condition;
+        stats.set("fences.syncobj_acquire_waits", commit_gate_->waits(C::syncobj_acquire));
+        stats.set("fences.syncobj_acquire_wait_ms_p50", percentile(commit_gate_->wait_ms(C::syncobj_acquire), 0.5));
+        stats.set("fences.syncobj_acquire_wait_ms_p99", percentile(commit_gate_->wait_ms(C::syncobj_acquire), 0.99));
         stats.set("fences.syncobj_release_points_signalled", drm_syncobj_->release_points_signalled());
     }
 }

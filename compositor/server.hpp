@@ -31,7 +31,8 @@ class RenderBridge;
 class LinuxDmabufV1;
 class WaylandDrm;
 class FenceEvents;
-class AcquireFences;
+class CommitGate;
+class ImplicitFences;
 class LinuxDrmSyncobjV1;
 class WlShmValidation;
 class DefunctRoleGuard;
@@ -154,7 +155,8 @@ private:
     bool backend_started_ = false;
 
     std::unique_ptr<FenceEvents> fence_events_;
-    std::unique_ptr<AcquireFences> acquire_fences_;
+    std::unique_ptr<CommitGate> commit_gate_;  // fences, syncobj points, fifo and commit timing hold commits here
+    std::unique_ptr<ImplicitFences> implicit_fences_;
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj_;

@@ -1,36 +1,21 @@
-// The wlr_renderer / wlr_texture vtables over kiln's renderer; dma-buf textures and render targets are cached on
-// their wlr_buffer (wlr_addon) so a buffer is imported once for its whole life.
+// The wlr_renderer vtable over kiln's renderer: EGL start-up, render targets cached on their wlr_buffer (wlr_addon),
+// drawing and pixel reads. Client buffers as textures are in client_textures.cpp.
 #include "compositor/bridge/render_bridge.hpp"
 
+#include "compositor/bridge/dmabuf_attributes.hpp"
 #include "renderer/cpu_compositor.hpp"
-
 #include "renderer/formats.hpp"
 
 #include <drm_fourcc.h>
 
 #include <cstring>
-#include <sys/stat.h>
 
 namespace kiln::compositor {
 
 using renderer::Box;
-using renderer::DmabufAttributes;
 using renderer::Matrix3;
 
 namespace {
-
-DmabufAttributes to_attributes(const wlr_dmabuf_attributes& in)
-{
-    DmabufAttributes out;
-    out.width = in.width;
-    out.height = in.height;
-    out.fourcc = in.format;
-    out.modifier = in.modifier;
-    out.plane_count = static_cast<uint32_t>(in.n_planes > 0 ? in.n_planes : 0);
-    for (uint32_t i = 0; i < out.plane_count && i < renderer::max_planes; ++i)
-        out.planes[i] = {in.fd[i], in.offset[i], in.stride[i]};
-    return out;
-}
 
 Matrix3 to_matrix(const float m[9])
 {
@@ -54,28 +39,6 @@ struct MemoryCurrentMark {
     wlr_addon addon;
 };
 
-// The texture of a client dma-buf, kept on the wlr_buffer so every later commit samples the same EGLImage.
-struct DmabufTextureCache {
-    wlr_addon addon;
-    std::shared_ptr<renderer::Texture> texture;
-    RenderBridge::DmabufIdentity identity;  // which dma-buf it holds, so a second live import of it shows
-};
-
-// wlr_texture handed to wlroots; several may share one imported dma-buf texture.
-//
-// wlroots 0.15 unlocks a client's buffer right after wrapping it in a wlr_client_buffer, which sends
-// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture holds a
-// lock on the client's buffer; the texture lives as long as the wlr_client_buffer, which the frame pipeline keeps
-// locked until the render-done fence of the last frame that drew it. (shm textures are copies: the upload is the
-// last read of the client's memory, so wlroots may release those at commit.)
-struct BridgeTexture {
-    wlr_texture base;
-    std::shared_ptr<renderer::Texture> texture;
-    RenderBridge* bridge = nullptr;
-    wlr_buffer* source = nullptr;
-    bool sampled = false;
-};
-
 namespace {
 
 const wlr_addon_interface target_addon_impl{
@@ -96,16 +59,6 @@ const wlr_addon_interface memory_current_impl{
     },
 };
 
-const wlr_addon_interface texture_addon_impl{
-    "kiln_dmabuf_texture",
-    [](wlr_addon* addon) noexcept {
-        auto* cache = reinterpret_cast<DmabufTextureCache*>(addon);
-        RenderBridge::from_owner(addon->owner)->forget_import(cache->identity);
-        wlr_addon_finish(addon);
-        delete cache;
-    },
-};
-
 // Whether a buffer's pixels are in memory kiln can map (shm, dumb buffers), as CPU composition draws them.
 bool has_memory(wlr_buffer* buffer)
 {
@@ -117,40 +70,6 @@ bool has_memory(wlr_buffer* buffer)
     wlr_buffer_end_data_ptr_access(buffer);
     return true;
 }
-
-renderer::Texture& texture_of(wlr_texture* texture)
-{
-    return *reinterpret_cast<BridgeTexture*>(texture)->texture;
-}
-
-const wlr_texture_impl texture_impl{
-    [](wlr_texture* texture) noexcept -> bool { return texture_of(texture).opaque(); },
-    [](wlr_texture* texture, uint32_t stride, uint32_t width, uint32_t height, uint32_t src_x, uint32_t src_y,
-       uint32_t dst_x, uint32_t dst_y, const void* data) noexcept -> bool {
-        // wlroots uploads damage with src == dst; other offsets are served by moving the data pointer.
-        const auto info = renderer::format_info(texture_of(texture).fourcc());
-        if (!info || src_x < dst_x || src_y < dst_y)
-            return false;
-        const auto* base = static_cast<const uint8_t*>(data) + static_cast<size_t>(src_y - dst_y) * stride +
-                           static_cast<size_t>(src_x - dst_x) * info->planes[0].bytes_per_pixel;
-        // wlroots hands the start of the client's buffer, of texture-height rows; libwayland checked that much lies
-        // inside the pool, so rows reaching past it are refused by the texture.
-        const size_t span = static_cast<size_t>(stride) * static_cast<size_t>(texture_of(texture).height()) -
-                            static_cast<size_t>(base - static_cast<const uint8_t*>(data));
-        return texture_of(texture).write_pixels(stride,
-                                                Box{static_cast<int32_t>(dst_x), static_cast<int32_t>(dst_y),
-                                                    static_cast<int32_t>(width), static_cast<int32_t>(height)},
-                                                base, span);
-    },
-    [](wlr_texture* texture) noexcept {
-        auto* wrapper = reinterpret_cast<BridgeTexture*>(texture);
-        if (wrapper->source) {
-            wrapper->bridge->count_release(wrapper->sampled);
-            wlr_buffer_unlock(wrapper->source);
-        }
-        delete wrapper;
-    },
-};
 
 RenderBridge& bridge(wlr_renderer* renderer)
 {
@@ -430,7 +349,7 @@ bool RenderBridge::render_subtexture(wlr_texture* texture, const wlr_fbox* box, 
 {
     if (!renderer_)
         return false;
-    return renderer_->draw_texture(texture_of(texture), {box->x, box->y, box->width, box->height},
+    return renderer_->draw_texture(RenderBridge::texture(texture), {box->x, box->y, box->width, box->height},
                                    to_matrix(matrix), alpha);
 }
 
@@ -505,18 +424,6 @@ bool RenderBridge::refuse_read(const std::string& why)
     return false;
 }
 
-wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source)
-{
-    auto* wrapper = new BridgeTexture{};
-    wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
-                     static_cast<uint32_t>(texture->height()));
-    wrapper->texture = std::move(texture);
-    wrapper->bridge = this;
-    if (source)
-        wrapper->source = wlr_buffer_lock(source);
-    return &wrapper->base;
-}
-
 renderer::RenderTarget* RenderBridge::render_target(wlr_buffer* buffer)
 {
     if (!ensure_egl("a frame drawn with GL"))
@@ -540,63 +447,6 @@ bool RenderBridge::read_back(wlr_buffer* buffer, std::span<const renderer::Box> 
     return ok;
 }
 
-renderer::Texture& RenderBridge::texture(wlr_texture* texture)
-{
-    return texture_of(texture);
-}
-
-bool RenderBridge::samples_in_place(wlr_texture* texture)
-{
-    return texture_of(texture).from_dmabuf();
-}
-
-void RenderBridge::mark_sampled(wlr_texture* texture)
-{
-    reinterpret_cast<BridgeTexture*>(texture)->sampled = true;
-}
-
-DmabufTextureCache* RenderBridge::cached_dmabuf(wlr_buffer* buffer)
-{
-    wlr_addon* addon = wlr_addon_find(&buffer->addons, this, &texture_addon_impl);
-    return addon ? reinterpret_cast<DmabufTextureCache*>(addon) : nullptr;
-}
-
-bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
-{
-    if (cached_dmabuf(buffer))
-        return true;
-    wlr_dmabuf_attributes dmabuf{};
-    if (!wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
-        error = "not a dma-buf";
-        return false;
-    }
-    if (!ensure_egl("a dma-buf import")) {
-        error = "EGL cannot start";
-        return false;
-    }
-    auto texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
-    if (!texture)
-        return false;
-    auto* cache = new DmabufTextureCache{};
-    cache->texture = std::move(texture);
-    // A dma-buf is identified by its file (device, inode) and plane offset: a client that wraps the same memory
-    // in a new wl_buffer while the old one is still imported makes the GPU import it twice.
-    struct stat st {};
-    if (dmabuf.n_planes > 0 && fstat(dmabuf.fd[0], &st) == 0)
-        cache->identity = {st.st_dev, st.st_ino, dmabuf.offset[0]};
-    if (live_imports_[cache->identity]++ > 0)
-        ++dmabuf_reimports_;
-    wlr_addon_init(&cache->addon, &buffer->addons, this, &texture_addon_impl);
-    return true;
-}
-
-void RenderBridge::forget_import(const DmabufIdentity& identity)
-{
-    auto it = live_imports_.find(identity);
-    if (it != live_imports_.end() && --it->second <= 0)
-        live_imports_.erase(it);
-}
-
 bool RenderBridge::enable_cpu_composition(bool allowed)
 {
     cpu_composition_ = allowed && profile_.software;
@@ -614,54 +464,6 @@ void RenderBridge::set_memory_current(wlr_buffer* buffer, bool current)
     } else if (!current && mark) {
         memory_current_impl.destroy(mark);
     }
-}
-
-RenderBridge* RenderBridge::from_owner(const void* owner)
-{
-    return static_cast<RenderBridge*>(const_cast<void*>(owner));
-}
-
-wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
-{
-    if (display_)
-        display_->make_current();
-    std::string error;
-    wlr_dmabuf_attributes dmabuf{};
-    if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
-        if (DmabufTextureCache* cache = cached_dmabuf(buffer)) {
-            ++dmabuf_texture_reuses_;
-            return wrap(cache->texture, buffer);
-        }
-        if (!import_client_buffer(buffer, error)) {
-            wlr_log(WLR_ERROR, "kiln: dma-buf import failed: %s", error.c_str());
-            return nullptr;
-        }
-        return wrap(cached_dmabuf(buffer)->texture, buffer);
-    }
-
-    void* data = nullptr;
-    uint32_t format = 0;
-    size_t stride = 0;
-    if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
-        wlr_log(WLR_ERROR, "kiln: client buffer is neither shm nor a dma-buf");
-        return nullptr;
-    }
-    const renderer::ShmDescription description{format, buffer->width, buffer->height, static_cast<uint32_t>(stride),
-                                               data, stride * static_cast<size_t>(buffer->height)};
-    std::unique_ptr<renderer::Texture> texture;
-    if (renderer_)
-        texture = renderer_->create_shm_texture(description, error);
-    else if (cpu_composition_)
-        // Before EGL: a CPU copy only, which CPU composition draws; GL gets it when a GL frame first samples it.
-        texture = renderer::Texture::from_shm(description, early_stats_, error, true);
-    else if (ensure_egl("an shm texture"))
-        texture = renderer_->create_shm_texture(description, error);
-    wlr_buffer_end_data_ptr_access(buffer);
-    if (!texture) {
-        wlr_log(WLR_ERROR, "kiln: shm upload failed: %s", error.c_str());
-        return nullptr;
-    }
-    return wrap(std::move(texture));
 }
 
 }  // namespace kiln::compositor

@@ -2,6 +2,7 @@
 // outputs, wl_shm surfaces, screencopy and the scene all draw through kiln's GL code.
 #pragma once
 
+#include "compositor/output/sync/buffer_release.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/display_profile.hpp"
 #include "renderer/egl_display.hpp"
@@ -76,10 +77,9 @@ public:
     renderer::RenderTarget* render_target(wlr_buffer* buffer);
     // kiln's texture behind a wlr_texture this bridge made;
     static renderer::Texture& texture(wlr_texture* texture);
-    // notes that a frame sampled this texture, so its client buffer's release counts as after render;
-    static void mark_sampled(wlr_texture* texture);
-    // whether GL reads this texture's client buffer in place (a dma-buf) rather than kiln's own copy of it;
-    static bool samples_in_place(wlr_texture* texture);
+    // the release of the client buffer this texture reads in place (a dma-buf), or null for kiln's own copy of one
+    // (shm): frames that sample it tell it, and it gives the buffer back (output/sync/buffer_release.hpp);
+    static BufferRelease* buffer_release(wlr_texture* texture);
     // copies these boxes of a CPU-backed buffer's GL frame into its memory, once the frame's fence has signalled.
     bool read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes);
     // (Frames themselves are drawn through GlFrame, compositor/bridge/gl_frame.hpp.)
@@ -92,9 +92,8 @@ public:
     static void set_memory_current(wlr_buffer* buffer, bool current);
 
     // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
-    uint64_t released_after_render() const { return released_after_render_; }
-    uint64_t released_unsampled() const { return released_unsampled_; }
-    void count_release(bool sampled) { ++(sampled ? released_after_render_ : released_unsampled_); }
+    uint64_t released_after_render() const { return releases_.after_render; }
+    uint64_t released_unsampled() const { return releases_.unsampled; }
 
     // wlr_renderer_impl entry points (called through C trampolines).
     bool bind_buffer(wlr_buffer* buffer);
@@ -128,7 +127,7 @@ private:
     void end_flushed();
 
     BufferTarget* target_for(wlr_buffer* buffer);
-    // `source`: the client dma-buf this texture samples in place, locked until the texture is destroyed.
+    // `source`: the client dma-buf this texture samples in place, kept by its BufferRelease until the texture dies.
     wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
     DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
 
@@ -159,8 +158,7 @@ private:
     uint64_t dmabuf_reimports_ = 0;
     std::map<DmabufIdentity, int> live_imports_;
     uint64_t dmabuf_texture_reuses_ = 0;
-    uint64_t released_after_render_ = 0;
-    uint64_t released_unsampled_ = 0;
+    BufferRelease::Counters releases_;
     bool cpu_composition_ = false;
     std::chrono::steady_clock::time_point egl_ready_at_;
     std::chrono::steady_clock::time_point programs_ready_at_;

@@ -7,6 +7,7 @@
 #include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/frame_composer.hpp"
+#include "compositor/output/sync/buffer_release.hpp"
 #include "renderer/render_fence.hpp"
 
 #include <algorithm>
@@ -98,6 +99,8 @@ Output::~Output()
     frames_.clear();
     for (auto& pending : feedback_)
         wlr_presentation_feedback_destroy(pending.feedback);
+    if (hooks_.presented)
+        hooks_.presented(output_, 0, 0);  // gone: no more refreshes to predict
 }
 
 bool Output::needs_frame() const
@@ -155,22 +158,48 @@ void Output::compose()
     const bool waiting = has_uncommitted();
     // While kiln's VT is switched away every commit fails: nothing is drawn (nor a failed commit retried in a loop)
     // until the session is back, when wlroots' restoring modeset brings the next frame event.
-    if (backend_ready_ && !waiting && needs_frame() && hooks_.session_active())
+    const bool can_draw = backend_ready_ && !waiting && hooks_.session_active();
+    // Timed updates due by this frame's presentation are applied now, so that this frame draws them.
+    if (can_draw && hooks_.composing)
+        hooks_.composing(output_, next_presentation_ns());
+    if (can_draw && needs_frame())
         render();
     // While a frame cannot be shown yet, clients are not asked for another: it would be drawn for nothing.
     if (waiting || (needs_frame() && backend_ready_))
         return;
-    // Frame callbacks go to the surfaces on this output only: one elsewhere (or nowhere) is throttled.
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    // Frame callbacks go to the surfaces on this output only: one elsewhere (or nowhere) is throttled. With nothing
+    // left to draw, what they have applied is on screen or in the frame just committed: their latching deadline.
+    struct Done {
+        timespec now{};
+        bool latch;
+        std::vector<LatchedSurface> latched;
+    } done{{}, !needs_frame(), {}};
+    clock_gettime(CLOCK_MONOTONIC, &done.now);
     wlr_scene_output_for_each_surface(
         scene_output_,
         [](wlr_surface* surface, int, int, void* data) noexcept {
-            wlr_surface_send_frame_done(surface, static_cast<const timespec*>(data));
+            auto* d = static_cast<Done*>(data);
+            wlr_surface_send_frame_done(surface, &d->now);
+            if (d->latch)
+                d->latched.push_back({surface, surface->current.seq});
         },
-        &now);
-    if (hooks_.frame_callbacks_sent)
-        hooks_.frame_callbacks_sent(output_);
+        &done);
+    if (done.latch && hooks_.latched)
+        hooks_.latched(output_, done.latched);
+}
+
+// When a frame composed now is presented: headless, at the virtual vblank's latest tick (see presented()); elsewhere
+// at the first refresh after now, predicted from the last presentation; unknown: now.
+int64_t Output::next_presentation_ns() const
+{
+    if (vblank_)
+        return vblank_->last_tick_ns();
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const int64_t now = static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+    if (last_presented_ns_ <= 0 || refresh_ns_ <= 0 || now < last_presented_ns_)
+        return now;
+    return last_presented_ns_ + ((now - last_presented_ns_) / refresh_ns_ + 1) * refresh_ns_;
 }
 
 void Output::render()
@@ -241,13 +270,18 @@ void Output::render()
     }
     compose_frame(visible_, {output_->transform_matrix, hooks_.background(), full_redraw}, *gl);
     for (auto& v : visible_.draws()) {
-        // A dma-buf is read in place until the fence: hold it. An shm texture is kiln's own copy, and GL orders a
-        // later upload into it after this frame's reads; holding it would only make wlroots upload whole buffers.
-        if (v.texture && v.surface && RenderBridge::samples_in_place(v.texture)) {
-            RenderBridge::mark_sampled(v.texture);
-            frame->sampled.push_back(wlr_buffer_lock(&v.surface->buffer->base));
+        // A dma-buf is read in place until the fence: its BufferRelease keeps it for this frame. An shm texture is
+        // kiln's own copy, and GL orders a later upload into it after this frame's reads; holding it would only make
+        // wlroots upload whole buffers.
+        BufferRelease* release = v.texture && v.surface ? RenderBridge::buffer_release(v.texture) : nullptr;
+        if (release && std::find(frame->sampled.begin(), frame->sampled.end(), release) == frame->sampled.end()) {
+            release->sampled_by({this, frame->id}, &v.surface->buffer->base);
+            frame->sampled.push_back(release);
         }
     }
+    for (const auto& v : visible_.on_output())
+        if (v.surface)
+            frame->latched.push_back({v.surface, v.surface->current.seq});
     std::shared_ptr<renderer::RenderFence> fence = gl->finish();
     slot->damage.clear();
 
@@ -328,6 +362,9 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     }
     compose_frame(visible_, {output_->transform_matrix, hooks_.background(), hooks_.full_redraw()}, *cpu);
     cpu->finish();
+    for (const auto& v : visible_.on_output())
+        if (v.surface)
+            frame->latched.push_back({v.surface, v.surface->current.seq});
     RenderBridge::set_memory_current(slot.buffer, true);
     slot.damage.clear();
     if (presentation_)
@@ -371,14 +408,20 @@ bool Output::try_scanout(const VisibleSet& visible)
     if (presentation_)
         if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
             feedback_.push_back({feedback, output_->commit_seq + 1, true});
-    RenderBridge::mark_sampled(v.texture);
+    if (BufferRelease* release = RenderBridge::buffer_release(v.texture))
+        release->shown();
     // The backend holds the buffer while it is on screen; the client gets it back when the next frame replaces it.
     Region carried;
     carried.add(&scene_output_->damage->current);
     const bool ok = wlr_output_commit(output_);
     pixman_region32_union(&scene_output_->damage->current, &scene_output_->damage->current, carried.get());
-    if (ok)
+    if (ok) {
         backend_ready_ = false;
+        if (hooks_.latched) {
+            const LatchedSurface shown{v.surface, v.surface->current.seq};
+            hooks_.latched(output_, std::span(&shown, 1));
+        }
+    }
     return ok;
 }
 
@@ -464,6 +507,9 @@ void Output::commit(Frame& frame)
         return;
     }
     backend_ready_ = false;
+    if (hooks_.latched)
+        hooks_.latched(output_, frame.latched);
+    frame.latched.clear();
     // The repaint window must cover everything from the frame's start until its commit is done: drawing, the fence,
     // a read-back, and what commit handlers do (screencopy copies there). Not the wait for the backend between the
     // frame being ready and its commit: a frame drawn ahead waits up to a refresh there, and counting that kept the
@@ -512,8 +558,8 @@ bool Output::commit_composited(wlr_buffer* buffer)
 
 void Output::finish(Frame& frame)
 {
-    for (wlr_buffer* buffer : frame.sampled)
-        wlr_buffer_unlock(buffer);  // the last frame that read it is done: the client may have it back
+    for (BufferRelease* release : frame.sampled)
+        release->render_done({this, frame.id});  // the last frame that read it done, the client may have it back
     frame.sampled.clear();
     if (frame.buffer)
         OutputRing::release(frame.buffer);
@@ -546,6 +592,12 @@ void Output::presented(const wlr_output_event_present& event)
         wlr_presentation_feedback_destroy(pending.feedback);
         return true;
     });
+    if (event.presented) {
+        last_presented_ns_ = static_cast<int64_t>(presentation.tv_sec) * 1'000'000'000 + presentation.tv_nsec;
+        refresh_ns_ = presentation.refresh;
+        if (hooks_.presented)
+            hooks_.presented(output_, last_presented_ns_, refresh_ns_);
+    }
 }
 
 }  // namespace kiln::compositor

@@ -21,6 +21,7 @@ namespace kiln::compositor {
 
 class RenderBridge;
 class FenceEvents;
+class BufferRelease;
 
 class Output {
 public:
@@ -41,7 +42,8 @@ private:
         uint64_t id = 0;
         wlr_buffer* buffer = nullptr;        // the ring slot's buffer, locked by kiln
         Region damage;                       // what this frame drew (the slot's missing area)
-        std::vector<wlr_buffer*> sampled;    // client buffers it drew from, locked until the fence
+        std::vector<BufferRelease*> sampled;  // client buffers it read in place, each kept until its render-done
+        std::vector<LatchedSurface> latched;  // the surface states it holds, latched when it is committed
         std::vector<wlr_presentation_feedback*> feedback;
         bool fence_done = false;
         bool readback = false;   // its pixels must be copied into the buffer's memory before it is committed
@@ -54,6 +56,7 @@ private:
     void on_frame();
     void on_vblank();
     void compose();
+    int64_t next_presentation_ns() const;
     bool has_uncommitted() const;
     int repaint_delay_ms() const;
     bool needs_frame() const;
@@ -93,6 +96,8 @@ private:
     wl_event_source* delay_timer_ = nullptr;
     // Headless outputs are paced by kiln's own clock, not wlroots' frame events (see VirtualVblank).
     std::unique_ptr<VirtualVblank> vblank_;
+    int64_t last_presented_ns_ = 0;  // the latest presentation (CLOCK_MONOTONIC) and the refresh period, 0: unknown
+    int64_t refresh_ns_ = 0;
     double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
     bool composed_on_cpu_ = false;  // the last frame was composed on the CPU (see render())

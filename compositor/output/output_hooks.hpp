@@ -5,7 +5,9 @@
 #include "renderer/types.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <span>
 
 struct wlr_output;
 struct wlr_surface;
@@ -13,6 +15,12 @@ struct wlr_surface;
 namespace kiln::compositor {
 
 class Output;
+
+// A surface's state as an output latched it for presentation: everything it committed up to `seq` is in the frame.
+struct LatchedSurface {
+    wlr_surface* surface;
+    uint32_t seq;
+};
 
 struct OutputHooks {
     // False while kiln's VT is switched away: output commits fail, so nothing is drawn.
@@ -27,9 +35,15 @@ struct OutputHooks {
     int debug_render_delay_ms = 0;
     // The wlr_output was destroyed: the owner drops this Output (it must not be used after the call).
     std::function<void(Output*)> destroyed;
-    // The surfaces on the output were told to draw their next frame (frame callbacks sent): what they had
-    // committed has been drawn (wp_fifo_v1's latching deadline). Unset: nothing.
-    std::function<void(wlr_output*)> frame_callbacks_sent;
+    // The output latched these surface states for presentation (a frame holding them was committed, or nothing was
+    // left to draw when frame callbacks went out): wp_fifo_v1's latching deadline. Unset: nothing.
+    std::function<void(wlr_output*, std::span<const LatchedSurface>)> latched;
+    // The output starts composing a frame it will present at `presentation_ns` (CLOCK_MONOTONIC): commit-timing
+    // applies the updates due by then, so the frame draws them. Unset: nothing.
+    std::function<void(wlr_output*, int64_t presentation_ns)> composing;
+    // The output presented a frame at `when_ns` (CLOCK_MONOTONIC; headless: its virtual vblank) and refreshes every
+    // `refresh_ns` (0: unknown); both 0 when the output goes (commit-timing's predictions). Unset: nothing.
+    std::function<void(wlr_output*, int64_t when_ns, int64_t refresh_ns)> presented;
 
     // Frame statistics (--stats).
     std::function<void(double cpu_ms, bool direct_scanout)> frame_rendered;

@@ -1,10 +1,12 @@
-// wp_commit_timing_manager_v1 and wp_commit_timer_v1: timestamps kept until their commit, commits held until due.
+// wp_commit_timing_manager_v1 and wp_commit_timer_v1: timestamps checked and kept until their commit, then handed
+// to CommitTargets.
 #include "compositor/protocols/commit_timing_v1.hpp"
 
 #include "compositor/protocols/surface_attachment.hpp"
 
 #include "commit-timing-v1-protocol.h"
 
+#include <cstdint>
 #include <new>
 #include <optional>
 
@@ -13,14 +15,6 @@ namespace kiln::compositor {
 namespace {
 
 constexpr int64_t ns_per_s = 1'000'000'000;
-constexpr int64_t ns_per_ms = 1'000'000;
-
-int64_t now_ns()
-{
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return static_cast<int64_t>(now.tv_sec) * ns_per_s + now.tv_nsec;
-}
 
 void destroy_request(wl_client*, wl_resource* resource) noexcept
 {
@@ -45,15 +39,6 @@ struct CommitTimingV1::Timer {
     }
 };
 
-// A held update: outlives its timer object (destroying the timer leaves constraints already made in place).
-struct CommitTimingV1::Held {
-    CommitTimingV1* owner = nullptr;
-    wlr_surface* surface = nullptr;
-    uint32_t seq = 0;
-    wl_event_source* source = nullptr;
-    wl::Listener surface_destroy;
-};
-
 namespace {
 
 CommitTimingV1::Timer* timer_of(wl_resource* resource)
@@ -63,41 +48,11 @@ CommitTimingV1::Timer* timer_of(wl_resource* resource)
 
 }  // namespace
 
-int64_t CommitTimingV1::apply_at(int64_t target_ns, int64_t last_ns, int64_t refresh_ns)
+CommitTimingV1::CommitTimingV1(wl_display* display, CommitGate& gate)
+    : global_(wl_global_create(display, &wp_commit_timing_manager_v1_interface, 1, this, &CommitTimingV1::bind)),
+      targets_(gate, wl_display_get_event_loop(display)),
+      source_(gate, [this](wlr_surface* surface) { before_commit(surface); })
 {
-    if (refresh_ns <= 0 || last_ns <= 0 || target_ns <= last_ns)
-        return target_ns;
-    // The refreshes are last + k * period; the one before the target is the last whose successor reaches it.
-    const int64_t k = (target_ns - last_ns + refresh_ns - 1) / refresh_ns - 1;
-    return last_ns + k * refresh_ns + ns_per_ms;  // a moment after it, so the frame drawn next is the target's
-}
-
-CommitTimingV1::CommitTimingV1(wl_display* display, wlr_output_layout* layout)
-    : display_(display),
-      global_(wl_global_create(display, &wp_commit_timing_manager_v1_interface, 1, this, &CommitTimingV1::bind)),
-      layout_(layout),
-      hook_(display, [this](wlr_surface* surface) { before_commit(surface); })
-{
-    layout_change_.connect(&layout->events.change, [this](void*) {
-        output_presents_.clear();
-        std::map<wlr_output*, Refresh> kept;
-        wlr_output_layout_output* placed = nullptr;
-        wl_list_for_each(placed, &layout_->outputs, link)
-        {
-            wlr_output* output = placed->output;
-            if (auto it = refresh_.find(output); it != refresh_.end())
-                kept.insert(*it);
-            output_presents_.emplace_back(&output->events.present, [this, output](void* data) {
-                const auto* event = static_cast<wlr_output_event_present*>(data);
-                if (!event->presented || !event->when)
-                    return;
-                Refresh& r = refresh_[output];
-                r.last_ns = static_cast<int64_t>(event->when->tv_sec) * ns_per_s + event->when->tv_nsec;
-                r.period_ns = event->refresh > 0 ? event->refresh : 0;
-            });
-        }
-        refresh_.swap(kept);
-    });
 }
 
 CommitTimingV1::~CommitTimingV1()
@@ -106,10 +61,15 @@ CommitTimingV1::~CommitTimingV1()
         timer->forget_surface();
         timer->owner = nullptr;
     }
-    for (auto& held : held_)
-        if (held->source)
-            wl_event_source_remove(held->source);
     wl_global_destroy(global_);
+}
+
+void CommitTimingV1::presented(wlr_output* output, int64_t when_ns, int64_t refresh_ns)
+{
+    if (when_ns == 0 && refresh_ns == 0)
+        targets_.forget(output);
+    else
+        targets_.presented(output, when_ns, refresh_ns);
 }
 
 void CommitTimingV1::bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
@@ -190,56 +150,12 @@ void CommitTimingV1::get_timer(wl_client* client, wl_resource* manager, uint32_t
 void CommitTimingV1::before_commit(wlr_surface* surface)
 {
     auto* timer = static_cast<Timer*>(SurfaceAttachment::find(surface, this));
-    if (!timer)
-        return;
-    if (!timer->target_ns)
+    if (!timer || !timer->target_ns)
         return;
     const int64_t target = *timer->target_ns;
     timer->target_ns.reset();
-
-    Refresh refresh;
-    wlr_surface_output* entered = nullptr;
-    wl_list_for_each(entered, &surface->current_outputs, link)
-    {
-        if (auto it = refresh_.find(entered->output); it != refresh_.end()) {
-            refresh = it->second;
-            break;
-        }
-    }
-    const int64_t delay = apply_at(target, refresh.last_ns, refresh.period_ns) - now_ns();
-    if (delay <= 0)
-        return;  // due now: applied with this commit
-    auto held = std::make_unique<Held>();
-    Held* raw = held.get();
-    raw->owner = this;
-    raw->surface = surface;
-    raw->seq = wlr_surface_lock_pending(surface);
-    raw->source = wl_event_loop_add_timer(
-        wl_display_get_event_loop(display_),
-        [](void* data) noexcept {
-            auto* held = static_cast<Held*>(data);
-            wl_event_source_remove(held->source);
-            held->source = nullptr;
-            wlr_surface_unlock_cached(held->surface, held->seq);
-            held->owner->release(held);
-            return 0;
-        },
-        raw);
-    if (!raw->source) {
-        wlr_surface_unlock_cached(surface, raw->seq);
-        return;
-    }
-    wl_event_source_timer_update(raw->source, static_cast<int>((delay + ns_per_ms - 1) / ns_per_ms));
-    // The surface gone first takes its cached states with it: the hold is simply forgotten.
-    raw->surface_destroy.connect(&surface->events.destroy, [this, raw](void*) { release(raw); });
-    held_.push_back(std::move(held));
-}
-
-void CommitTimingV1::release(Held* held)
-{
-    if (held->source)
-        wl_event_source_remove(held->source);
-    held_.remove_if([held](const auto& h) { return h.get() == held; });
+    // A held update outlives its timer object (destroying the timer leaves constraints already made in place).
+    targets_.commit(surface, target);
 }
 
 }  // namespace kiln::compositor

@@ -1,37 +1,17 @@
 // wp_linux_drm_syncobj_manager_v1: timelines imported as DRM syncobj handles, per-surface acquire/release points
-// checked at commit (every protocol error), acquire waits through DRM_IOCTL_SYNCOBJ_EVENTFD, release points signalled
-// when the commit's buffer is let go of.
-//
-// Commits are seen before wlroots applies them through a protocol logger, as in output/acquire_fences.cpp, because
-// that is the only moment a commit can still be held back (wlr_surface_lock_pending) in wlroots 0.15.
+// checked at commit (every protocol error) and handed to output/sync/: the acquire point to the commit gate, the
+// release point to the commit's BufferRelease once the commit is applied.
 #include "compositor/protocols/linux_drm_syncobj_v1.hpp"
 
 #include "linux-drm-syncobj-v1-protocol.h"
 
 #include <xf86drm.h>
 
-#include <cstdio>
+#include <cerrno>
 #include <cstring>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 namespace kiln::compositor {
-
-struct LinuxDrmSyncobjV1::Timeline {
-    int drm_fd;
-    uint32_t handle;
-    Timeline(int fd, uint32_t h) : drm_fd(fd), handle(h) {}
-    ~Timeline() { drmSyncobjDestroy(drm_fd, handle); }
-    // Owns the handle: a copy would destroy it twice (the first time while still in use).
-    Timeline(const Timeline&) = delete;
-    Timeline& operator=(const Timeline&) = delete;
-};
-
-struct LinuxDrmSyncobjV1::Point {
-    std::shared_ptr<Timeline> timeline;  // held by the point: a client may destroy the timeline object meanwhile
-    uint64_t value = 0;
-    explicit operator bool() const { return timeline != nullptr; }
-};
 
 // Lives until both its resource and its surface are gone, so release points of commits made before the object was
 // destroyed still reach their buffers ("points set before the last commit are not affected").
@@ -44,21 +24,6 @@ struct LinuxDrmSyncobjV1::SurfaceSync {
     std::map<uint32_t, Point> releases_by_seq;  // committed but not applied yet, by the surface state's seq
     wl::Listener surface_commit;
     wl::Listener surface_destroy;
-};
-
-struct LinuxDrmSyncobjV1::AcquireWait {
-    LinuxDrmSyncobjV1* owner = nullptr;
-    wlr_surface* surface = nullptr;
-    uint32_t seq = 0;
-    int event_fd = -1;
-    wl_event_source* source = nullptr;
-    std::chrono::steady_clock::time_point start;
-    wl::Listener surface_destroy;
-};
-
-struct LinuxDrmSyncobjV1::PendingRelease {
-    Point point;
-    wl::Listener buffer_destroy;
 };
 
 namespace {
@@ -114,7 +79,7 @@ struct SurfaceSyncAccess {
             sync->owner->surfaces_.erase(sync->surface);
         // Commits that will never be applied: their buffers are not used, so their release points are due now.
         for (auto& [seq, point] : sync->releases_by_seq)
-            sync->owner->signal(point);
+            sync->owner->points_.signal(point);
         sync->releases_by_seq.clear();
         sync->surface = nullptr;
         sync->surface_commit.disconnect();
@@ -187,29 +152,31 @@ struct SurfaceSyncAccess {
     }
 };
 
-std::unique_ptr<LinuxDrmSyncobjV1> LinuxDrmSyncobjV1::create(wl_display* display, int drm_fd)
+std::unique_ptr<LinuxDrmSyncobjV1> LinuxDrmSyncobjV1::create(wl_display* display, int drm_fd, CommitGate& gate,
+                                                             std::function<BufferRelease*(wlr_client_buffer*)> release_of)
 {
     uint64_t timeline = 0;
     if (drm_fd < 0 || drmGetCap(drm_fd, DRM_CAP_SYNCOBJ_TIMELINE, &timeline) != 0 || !timeline)
         return nullptr;
-    return std::unique_ptr<LinuxDrmSyncobjV1>(new LinuxDrmSyncobjV1(display, drm_fd));
+    return std::unique_ptr<LinuxDrmSyncobjV1>(new LinuxDrmSyncobjV1(display, drm_fd, gate, std::move(release_of)));
 }
 
-LinuxDrmSyncobjV1::LinuxDrmSyncobjV1(wl_display* display, int drm_fd)
-    : display_(display), loop_(wl_display_get_event_loop(display)), drm_fd_(drm_fd)
+LinuxDrmSyncobjV1::LinuxDrmSyncobjV1(wl_display* display, int drm_fd, CommitGate& gate,
+                                     std::function<BufferRelease*(wlr_client_buffer*)> release_of)
+    : drm_fd_(drm_fd),
+      points_(gate, wl_display_get_event_loop(display), drm_fd, std::move(release_of)),
+      source_(gate, [this](wlr_surface* surface) {
+          if (auto it = surfaces_.find(surface); it != surfaces_.end())
+              before_commit(*it->second);
+      })
 {
     global_ = wl_global_create(display, &wp_linux_drm_syncobj_manager_v1_interface, 1, this, &LinuxDrmSyncobjV1::bind);
-    logger_ = wl_display_add_protocol_logger(display, &LinuxDrmSyncobjV1::on_request, this);
 }
 
 LinuxDrmSyncobjV1::~LinuxDrmSyncobjV1()
 {
-    if (logger_)
-        wl_protocol_logger_destroy(logger_);
     if (global_)
         wl_global_destroy(global_);
-    while (!waits_.empty())
-        drop_wait(waits_.front().get());
     // Surface objects still alive belong to clients that are being torn down with the display; their surfaces'
     // destroy listeners free them. Detach them from this object first.
     for (auto& [surface, sync] : surfaces_) {
@@ -242,19 +209,6 @@ void LinuxDrmSyncobjV1::bind(wl_client* client, void* data, uint32_t version, ui
     wl_resource_set_implementation(resource, &manager_requests, data, nullptr);
 }
 
-void LinuxDrmSyncobjV1::on_request(void* data, wl_protocol_logger_type type,
-                                   const wl_protocol_logger_message* message) noexcept
-{
-    if (type != WL_PROTOCOL_LOGGER_REQUEST || std::strcmp(message->message->name, "commit") != 0 ||
-        std::strcmp(wl_resource_get_class(message->resource), wl_surface_interface.name) != 0)
-        return;
-    auto* self = static_cast<LinuxDrmSyncobjV1*>(data);
-    wlr_surface* surface = wlr_surface_from_resource(message->resource);
-    auto it = self->surfaces_.find(surface);
-    if (it != self->surfaces_.end())
-        self->before_commit(*it->second);
-}
-
 void LinuxDrmSyncobjV1::before_commit(SurfaceSync& sync)
 {
     wlr_surface* surface = sync.surface;
@@ -280,58 +234,8 @@ void LinuxDrmSyncobjV1::before_commit(SurfaceSync& sync)
         return fail(WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
                     "on one timeline the release point must come after the acquire point");
 
-    const uint32_t seq = surface->pending.seq;
-    sync.releases_by_seq[seq] = std::move(release);
-
-    uint64_t reached = 0;
-    if (drmSyncobjQuery(drm_fd_, &acquire.timeline->handle, &reached, 1) == 0 && reached >= acquire.value)
-        return;  // already signalled: nothing to hold
-    auto wait = std::make_unique<AcquireWait>();
-    wait->owner = this;
-    wait->surface = surface;
-    wait->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    // flags 0: wait for the point to signal (also one not yet submitted: wait-before-submit is allowed).
-    if (wait->event_fd < 0 ||
-        drmSyncobjEventfd(drm_fd_, acquire.timeline->handle, acquire.value, wait->event_fd, 0) != 0) {
-        std::fprintf(stderr, "kiln: cannot wait on a syncobj point (%s); showing the buffer without waiting\n",
-                     std::strerror(errno));
-        if (wait->event_fd >= 0)
-            close(wait->event_fd);
-        return;
-    }
-    wait->seq = wlr_surface_lock_pending(surface);
-    wait->start = std::chrono::steady_clock::now();
-    ++acquire_waits_;
-    AcquireWait* raw = wait.get();
-    raw->source = wl_event_loop_add_fd(
-        loop_, raw->event_fd, WL_EVENT_READABLE,
-        [](int, uint32_t, void* data) noexcept -> int {
-            auto* w = static_cast<AcquireWait*>(data);
-            w->owner->acquire_signalled(w);
-            return 0;
-        },
-        raw);
-    // A surface destroyed while waiting takes its held state with it.
-    raw->surface_destroy.connect(&surface->events.destroy, [this, raw](void*) { drop_wait(raw); });
-    waits_.push_back(std::move(wait));
-}
-
-void LinuxDrmSyncobjV1::acquire_signalled(AcquireWait* wait)
-{
-    wait_ms_.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait->start).count());
-    wlr_surface* surface = wait->surface;
-    const uint32_t seq = wait->seq;
-    drop_wait(wait);
-    wlr_surface_unlock_cached(surface, seq);
-}
-
-void LinuxDrmSyncobjV1::drop_wait(AcquireWait* wait)
-{
-    if (wait->source)
-        wl_event_source_remove(wait->source);
-    if (wait->event_fd >= 0)
-        close(wait->event_fd);
-    waits_.remove_if([wait](const auto& w) { return w.get() == wait; });
+    sync.releases_by_seq[surface->pending.seq] = std::move(release);
+    points_.hold_for(surface, acquire);
 }
 
 void LinuxDrmSyncobjV1::surface_committed(SurfaceSync& sync)
@@ -344,31 +248,10 @@ void LinuxDrmSyncobjV1::surface_committed(SurfaceSync& sync)
         }
         Point point = std::move(it->second);
         it = sync.releases_by_seq.erase(it);
-        wlr_client_buffer* buffer = sync.surface->buffer;
-        if (!buffer) {
-            signal(point);  // the buffer could not be used at all: it is free at once
-            continue;
-        }
-        // The commit's client buffer dies once it is replaced and every frame that sampled it is done.
-        auto pending = std::make_unique<PendingRelease>();
-        pending->point = std::move(point);
-        PendingRelease* raw = pending.get();
-        raw->buffer_destroy.connect(&buffer->base.events.destroy, [this, raw](void*) {
-            signal(raw->point);
-            releases_.remove_if([raw](const auto& r) { return r.get() == raw; });
-        });
-        releases_.push_back(std::move(pending));
+        // The commit's buffer goes back (and its release point with it) when its BufferRelease says so.
+        points_.signal_on_release(sync.surface->buffer, std::move(point));
     }
     // An object whose resource is gone is freed with its surface (surface_gone), not here inside its own listener.
-}
-
-void LinuxDrmSyncobjV1::signal(const Point& point)
-{
-    uint64_t value = point.value;
-    if (drmSyncobjTimelineSignal(drm_fd_, &point.timeline->handle, &value, 1) == 0)
-        ++releases_signalled_;
-    else
-        std::fprintf(stderr, "kiln: cannot signal a release point (%s)\n", std::strerror(errno));
 }
 
 }  // namespace kiln::compositor

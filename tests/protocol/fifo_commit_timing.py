@@ -6,9 +6,14 @@ the frame the update was first drawn in: a held update's callback waits with it 
   in order; the same eight without fifo land in one frame (the control);
 - an update timed 300 ms (and 120 ms) ahead is not on screen before its target and is drawn at or after it, within
   a few refreshes; a timestamp in the past is applied at once;
+- a timed update is drawn in the first frame presented at or after its target: targets a tenth of a millisecond
+  before a refresh of kiln's headless clock (its grid read from presentation feedback) are drawn in that refresh's
+  frame, not one later (a timer at the target fired after the refresh had been composed);
 - every error: get_fifo / get_timer twice (already_exists, commit_timer_exists), set_timestamp twice before a commit
   (timestamp_exists), tv_nsec of a second (invalid_timestamp), requests after the surface is gone
   (surface_destroyed)."""
+import math
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -145,10 +150,39 @@ def timed_commits(kiln):
                   f"{interface} used after its surface is gone: surface_destroyed ({error})")
 
 
+def first_frame_at_target(kiln):
+    with Connection(kiln.client_env, timeout=20) as conn:
+        w = Window(conn)
+        timer = conn.create("wp_commit_timer_v1", conn.bind("wp_commit_timing_manager_v1", 1), 1,
+                            ("o", w.window.surface))
+        late = []
+        for index in range(6):
+            # A plain update's presentation gives the output's grid: its time and refresh period.
+            _, feedback = w.update(2 * index)
+            event = conn.dispatch_until(lambda e: e.obj == feedback and e.opcode in (1, 2), 10)
+            check(event.opcode == 1, "the plain update is presented")
+            hi, lo, nsec, refresh = event.args("uuuu")
+            presented = (hi << 32 | lo) + nsec / 1e9
+            period = refresh / 1e9
+            now = time.clock_gettime(time.CLOCK_MONOTONIC)
+            tick = presented + math.ceil((now + 0.08 - presented) / period) * period
+            target = tick - 0.0001
+            sec, nsec = int(target), int(round((target - int(target)) * 1e9))
+            stamp = (lambda s=sec, n=nsec: conn.send(timer, 0, ("u", s >> 32), ("u", s & 0xffffffff), ("u", n)),)
+            callback, _ = w.update(2 * index + 1, stamp)
+            drawn = w.drawn_ms(callback)
+            late.append(drawn - int(tick * 1000) % 2**32)
+        # Each frame's callbacks carry the time it was composed, a few ms after its refresh on a loaded machine;
+        # one refresh late is 16-17 ms more.
+        check(statistics.median(late) < 0.7 * period * 1000,
+              f"timed updates are drawn in the frame of the refresh at their target, not one later (ms after it: {late})")
+
+
 def main():
     with Kiln() as kiln:
         fifo_frames(kiln)
         timed_commits(kiln)
+        first_frame_at_target(kiln)
         check(kiln.alive(), "kiln is alive")
 
 

@@ -1,0 +1,163 @@
+// BufferRelease on fake buffers, no EGL: the client's buffer (its release event is what sends wl_buffer.release) and
+// the commit's buffer (a wlr_client_buffer stand-in whose end, like the texture's, calls release()).
+#include "compositor/output/sync/buffer_release.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <memory>
+
+using namespace kiln::compositor;
+
+namespace {
+
+const wlr_buffer_impl plain_impl = {
+    .destroy = [](wlr_buffer* b) noexcept { delete b; },
+    .get_dmabuf = nullptr,
+    .get_shm = nullptr,
+    .begin_data_ptr_access = nullptr,
+    .end_data_ptr_access = nullptr,
+};
+
+// The client's wl_buffer: counts wlroots' release events (DmabufBuffer sends wl_buffer.release on each).
+struct ClientBuffer {
+    ClientBuffer()
+    {
+        buffer = new wlr_buffer{};
+        wlr_buffer_init(buffer, &plain_impl, 4, 4);
+        on_release.notify = [](wl_listener* l, void*) noexcept {
+            auto* self = reinterpret_cast<ClientBuffer*>(reinterpret_cast<char*>(l) - offsetof(ClientBuffer,
+                                                                                             on_release));
+            ++self->released;
+        };
+        wl_signal_add(&buffer->events.release, &on_release);
+    }
+    ~ClientBuffer()
+    {
+        wl_list_remove(&on_release.link);
+        wlr_buffer_drop(buffer);  // the client destroys its wl_buffer
+    }
+    wlr_buffer* buffer;
+    wl_listener on_release{};
+    int released = 0;
+};
+
+// The commit's wlr_client_buffer with its texture: the texture owns the BufferRelease and releases when it ends.
+struct Committed {
+    wlr_buffer base;
+    std::unique_ptr<BufferRelease> release;
+};
+
+const wlr_buffer_impl committed_impl = {
+    .destroy =
+        [](wlr_buffer* b) noexcept {
+            auto* committed = reinterpret_cast<Committed*>(b);
+            committed->release->release();
+            delete committed;
+        },
+    .get_dmabuf = nullptr,
+    .get_shm = nullptr,
+    .begin_data_ptr_access = nullptr,
+    .end_data_ptr_access = nullptr,
+};
+
+// A commit of `client`: the surface holds the wlr_client_buffer until replace().
+struct Commit {
+    Commit(ClientBuffer& client, BufferRelease::Counters& counters)
+    {
+        committed = new Committed{};
+        wlr_buffer_init(&committed->base, &committed_impl, 4, 4);
+        committed->release = std::make_unique<BufferRelease>(client.buffer, counters);
+        wlr_buffer_lock(&committed->base);  // the surface's
+        wlr_buffer_drop(&committed->base);
+        release = committed->release.get();
+    }
+    void replace() { wlr_buffer_unlock(&committed->base); }
+    Committed* committed;
+    BufferRelease* release;
+};
+
+const int output_a = 0;
+const int output_b = 0;
+
+}  // namespace
+
+TEST_CASE("the release waits for the last of several frames that sampled the buffer")
+{
+    ClientBuffer client;
+    BufferRelease::Counters counters;
+    Commit commit(client, counters);
+    int signalled = 0;
+    commit.release->signal_on_release([&] { ++signalled; });
+    commit.release->sampled_by({&output_a, 1}, &commit.committed->base);
+    commit.release->sampled_by({&output_a, 2}, &commit.committed->base);
+    commit.release->sampled_by({&output_b, 1}, &commit.committed->base);
+    commit.replace();  // a later commit replaced it on the surface
+    commit.release->render_done({&output_a, 2});
+    commit.release->render_done({&output_b, 1});
+    REQUIRE(client.released == 0);
+    REQUIRE(signalled == 0);
+    REQUIRE(commit.release->sampling_frames().size() == 1);
+    commit.release->render_done({&output_a, 1});  // the last render-done: the buffer goes back
+    REQUIRE(client.released == 1);
+    REQUIRE(signalled == 1);
+    REQUIRE(counters.after_render == 1);
+    REQUIRE(counters.unsampled == 0);
+}
+
+TEST_CASE("a buffer still on the surface is kept after its frames are done")
+{
+    ClientBuffer client;
+    BufferRelease::Counters counters;
+    Commit commit(client, counters);
+    commit.release->sampled_by({&output_a, 7}, &commit.committed->base);
+    commit.release->render_done({&output_a, 7});
+    REQUIRE(client.released == 0);
+    commit.replace();
+    REQUIRE(client.released == 1);
+}
+
+TEST_CASE("the release happens exactly once")
+{
+    ClientBuffer client;
+    BufferRelease::Counters counters;
+    int signalled = 0;
+    {
+        Commit commit(client, counters);
+        commit.release->signal_on_release([&] { ++signalled; });
+        commit.release->sampled_by({&output_a, 1}, &commit.committed->base);
+        commit.release->sampled_by({&output_a, 1}, &commit.committed->base);  // one frame drawing it twice
+        commit.release->render_done({&output_a, 1});
+        commit.release->render_done({&output_a, 1});  // a stray second render-done
+        REQUIRE(client.released == 0);                 // the surface still shows it
+        commit.replace();  // its wlr_client_buffer dies: the texture releases (and the release object goes with it)
+        REQUIRE(client.released == 1);
+    }
+    REQUIRE(client.released == 1);
+    REQUIRE(signalled == 1);
+    REQUIRE(counters.after_render + counters.unsampled == 1);
+}
+
+TEST_CASE("a buffer replaced before any frame drew it is released at once, unsampled")
+{
+    ClientBuffer client;
+    BufferRelease::Counters counters;
+    Commit commit(client, counters);
+    int signalled = 0;
+    commit.release->signal_on_release([&] { ++signalled; });
+    commit.replace();
+    REQUIRE(client.released == 1);
+    REQUIRE(signalled == 1);
+    REQUIRE(counters.unsampled == 1);
+}
+
+TEST_CASE("a release point given after the release is signalled at once")
+{
+    ClientBuffer client;
+    BufferRelease::Counters counters;
+    BufferRelease release(client.buffer, counters);
+    release.release();
+    int signalled = 0;
+    release.signal_on_release([&] { ++signalled; });
+    REQUIRE(signalled == 1);
+    REQUIRE(client.released == 1);
+}

@@ -27,15 +27,18 @@ namespace {
 
 using kiln::clients::UniqueFd;
 
-constexpr const char* usage = R"(Usage: kiln-drm-lease-client [--list] [--lease NAME [--colour RRGGBB] [--end destroy|close]]
+constexpr const char* usage = R"(Usage: kiln-drm-lease-client [--list | --watch]
+                            [--lease NAME [--colour RRGGBB] [--end destroy|close]]
                             [--error wrong-device|duplicate-connector|empty-lease NAME]
 Binds every wp_drm_lease_device_v1 and prints what each offers ("device D: connector NAME id=ID", "device D: done").
---list: that only. --lease NAME: leases the connector NAME, prints the DRM resources the lease fd shows ("lease
-resources: connectors=ID,... crtcs=ID,..."), sets a mode on it with a dumb buffer of --colour ("modeset WxH ok"),
-then waits for a line on stdin and ends the lease (--end destroy: wp_drm_lease_v1.destroy, the default; close:
-closes the lease fd, and waits for finished) and waits until the connector is offered again ("re-offered NAME").
---error: provokes that wp_drm_lease_request_v1 error with connector NAME (wrong-device takes the connector from a
-second device) and prints "protocol error: interface=I code=C". Exits 3 when no lease device is offered.
+--list: that only. --watch: goes on printing connector events ("device D: withdrawn NAME", new connectors) until a
+line on stdin, then releases each device and waits for released ("device D: released"). --lease NAME: leases the
+connector NAME, prints the DRM resources the lease fd shows ("lease resources: connectors=ID,... crtcs=ID,..."),
+sets a mode on it with a dumb buffer of --colour ("modeset WxH ok"), then waits for a line on stdin and ends the
+lease (--end destroy: wp_drm_lease_v1.destroy, the default; close: closes the lease fd, and waits for finished)
+and waits until the connector is offered again ("re-offered NAME"). --error: provokes that wp_drm_lease_request_v1
+error with connector NAME (wrong-device takes the connector from a second device) and prints "protocol error:
+interface=I code=C". Exits 3 when no lease device is offered.
 )";
 
 struct Device;
@@ -54,6 +57,7 @@ struct Device {
     UniqueFd drm_fd;
     std::vector<std::unique_ptr<Connector>> connectors;
     int done = 0;  // how many done events so far
+    int* released = nullptr;  // counts released events (--watch)
 };
 
 struct Lease {
@@ -64,6 +68,7 @@ struct Lease {
 struct State {
     wl_registry* registry = nullptr;
     std::vector<std::unique_ptr<Device>> devices;
+    int released_count = 0;
 };
 
 void connector_name(void* data, wp_drm_lease_connector_v1*, const char* name)
@@ -130,7 +135,15 @@ void device_done(void* data, wp_drm_lease_device_v1*)
     std::fflush(stdout);
 }
 
-void device_released(void*, wp_drm_lease_device_v1*) {}
+void device_released(void* data, wp_drm_lease_device_v1* object)
+{
+    auto* device = static_cast<Device*>(data);
+    std::printf("device %d: released\n", device->index);
+    std::fflush(stdout);
+    ++*device->released;
+    wp_drm_lease_device_v1_destroy(object);  // released is a destructor event: the proxy goes with it
+    device->object = nullptr;
+}
 
 const wp_drm_lease_device_v1_listener device_listener = {
     .drm_fd = device_drm_fd,
@@ -162,6 +175,7 @@ void global(void* data, wl_registry* registry, uint32_t name, const char* interf
         return;
     auto device = std::make_unique<Device>();
     device->index = static_cast<int>(state->devices.size());
+    device->released = &state->released_count;
     device->object = static_cast<wp_drm_lease_device_v1*>(
         wl_registry_bind(registry, name, &wp_drm_lease_device_v1_interface, 1));
     wp_drm_lease_device_v1_add_listener(device->object, &device_listener, device.get());
@@ -276,11 +290,13 @@ int main(int argc, char** argv)
 {
     std::string lease_name, error_mode, error_name, end_mode = "destroy";
     uint32_t colour = 0x00c0c0;
-    bool list = false;
+    bool list = false, watch = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--list")
             list = true;
+        else if (arg == "--watch")
+            watch = true;
         else if (arg == "--lease" && i + 1 < argc)
             lease_name = argv[++i];
         else if (arg == "--colour" && i + 1 < argc)
@@ -295,7 +311,7 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    if (!list && lease_name.empty() && error_mode.empty()) {
+    if (!list && !watch && lease_name.empty() && error_mode.empty()) {
         std::fputs(usage, stderr);
         return 2;
     }
@@ -322,6 +338,25 @@ int main(int argc, char** argv)
         return report_error(display), 1;
     if (list)
         return 0;
+    if (watch) {
+        // Connector events as they come (withdrawn, offered again) until a line on stdin; then release.
+        for (;;) {
+            wl_display_flush(display);
+            pollfd fds[2] = {{wl_display_get_fd(display), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+            if (poll(fds, 2, -1) < 0 && errno != EINTR)
+                return 1;
+            if (fds[0].revents & POLLIN && wl_display_dispatch(display) < 0)
+                return report_error(display), 1;
+            if (fds[1].revents & (POLLIN | POLLHUP))
+                break;
+        }
+        for (const auto& device : state.devices)
+            wp_drm_lease_device_v1_release(device->object);
+        const int devices = static_cast<int>(state.devices.size());
+        if (dispatch_until(display, [&] { return state.released_count == devices; }) < 0)
+            return report_error(display), 1;
+        return 0;
+    }
 
     if (!error_mode.empty()) {
         Connector* connector = find(state, error_name);
@@ -345,7 +380,7 @@ int main(int argc, char** argv)
         wl_display_roundtrip(display);  // an error of request_connector names the request while it lives
         if (wl_display_get_error(display) == 0)
             wp_drm_lease_request_v1_submit(request);
-        while (wl_display_roundtrip(display) >= 0) {
+        for (int i = 0; i < 5 && wl_display_roundtrip(display) >= 0; ++i) {
         }
         return report_error(display, wp_drm_lease_request_v1_interface.name);
     }

@@ -5,10 +5,12 @@ kernel shows the lease worked: the lease fd's resources are that connector and o
 on it succeeds and the kernel's atomic state has the client's framebuffer on that CRTC; meanwhile kiln keeps drawing
 Virtual-1 and no other client is offered Virtual-2. Ending the lease (destroy, or closing the lease fd, which only
 the kernel reports) offers Virtual-2 again; unplugging it while leased revokes the lease and withdraws it; plugged
-back it is offered again. The protocol's errors (duplicate_connector, empty_lease) end only the client at fault. A
-client in a sandbox (security-context-v1) is not offered the lease device at all."""
+back it is offered again. The protocol's errors (duplicate_connector, empty_lease, and wrong_device with kiln on two
+cards, virtio-gpu and vkms) end only the client at fault. A client in a sandbox (security-context-v1) is not offered
+the lease device at all."""
 import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -17,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Screenshot, check, client_binary, run_test, skip  # noqa: E402
-from vt_session import ENV, OUT, KilnOnVt  # noqa: E402
+from vt_session import ENV, OUT, KilnOnVt, vkms_card  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
 import virtio_heads  # noqa: E402
 
@@ -67,30 +69,47 @@ def wait(predicate, what, timeout=120):
 
 
 class Holder:
-    """kiln-drm-lease-client --lease: holds the lease until told (a line on stdin)."""
+    """kiln-drm-lease-client running until told (a line on stdin): --lease NAME holds a lease, --watch prints the
+    connector events a client bound before them sees."""
 
-    def __init__(self, name, *args):
+    def __init__(self, *args):
         self.lines = []
-        self.proc = subprocess.Popen([CLIENT, "--lease", name, *args], env=ENV, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.partial = b""
+        self.proc = subprocess.Popen([CLIENT, *args], env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, bufsize=0)
 
-    def read_until(self, text, timeout=120):
+    def _read(self, timeout):
+        """Takes what the client has printed within `timeout` s; False at end of output."""
+        ready, _, _ = select.select([self.proc.stdout], [], [], max(timeout, 0))
+        if not ready:
+            return True
+        chunk = os.read(self.proc.stdout.fileno(), 65536)
+        if not chunk:
+            return False
+        *lines, self.partial = (self.partial + chunk).split(b"\n")
+        self.lines += [line.decode(errors="replace") + "\n" for line in lines]
+        return True
+
+    def read_until(self, text, timeout=120, count=1):
+        """The first line holding `text`, once `count` lines hold it; fails after `timeout` s or at end of output."""
         deadline = time.monotonic() + timeout
-        while not any(text in line for line in self.lines):
-            line = self.proc.stdout.readline()
-            if not line:
-                raise AssertionError(f"the lease client ended before '{text}': {''.join(self.lines)}")
-            self.lines.append(line)
+        while sum(text in line for line in self.lines) < count:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the lease client did not print '{text}': {''.join(self.lines)}")
+            if not self._read(deadline - time.monotonic()):
+                raise AssertionError(f"the lease client ended before '{text}': {''.join(self.lines)}")
         return next(line for line in self.lines if text in line).strip()
 
     def end(self, timeout=120):
-        self.proc.stdin.write("end\n")
+        """Tells it to end; its status and everything it printed."""
+        self.proc.stdin.write(b"end\n")
         self.proc.stdin.flush()
-        out, _ = self.proc.communicate(timeout=timeout)
-        self.lines.append(out)
-        return self.proc.returncode, "".join(self.lines)
+        deadline = time.monotonic() + timeout
+        while self._read(deadline - time.monotonic()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the lease client did not end: {''.join(self.lines)}")
+        self.lines.append(self.partial.decode(errors="replace"))
+        return self.proc.wait(30), "".join(self.lines)
 
 
 def sandboxed_env(engine, directory):
@@ -171,7 +190,10 @@ def main():
         window.map(200, 150, 0xff000000 | GREEN)
         wait(lambda: shows(shot("Virtual-1"), GREEN), "the window on Virtual-1")
 
-        holder = Holder("Virtual-2", "--colour", "c03080")
+        # A client bound before the lease: it sees the connector withdrawn, and offered again afterwards.
+        watcher = Holder("--watch")
+        watcher.read_until("connector Virtual-2")
+        holder = Holder("--lease", "Virtual-2", "--colour", "c03080")
         holder.read_until("holding the lease")
         resources = holder.read_until("lease resources:")
         match = re.search(r"connectors=([\d,]*) crtcs=([\d,]*)", resources)
@@ -189,7 +211,8 @@ def main():
         check(links.get("Virtual-1") not in (None, crtc) and active.get(links["Virtual-1"]),
               f"and Virtual-1 on its own active CRTC ({links})")
         on_offer, _ = offered()
-        check(on_offer == {}, f"leased, Virtual-2 is offered to no other client ({on_offer})")
+        check(on_offer == {}, f"leased, Virtual-2 is offered to no new client ({on_offer})")
+        check(watcher.read_until("withdrawn Virtual-2"), "and withdrawn from the client it was offered to before")
         # kiln still draws Virtual-1: a frame committed after the lease shows there.
         conn.send(window.surface, 1, ("o", shm_buffer(conn, 200, 150, 0xff000000 | BLUE)), ("i", 0), ("i", 0))
         conn.send(window.surface, 2, ("i", 0), ("i", 0), ("i", 200), ("i", 150))
@@ -204,9 +227,13 @@ def main():
         holder = None
         on_offer, _ = offered()
         check(list(on_offer) == ["Virtual-2"], f"and a new client is offered it ({on_offer})")
+        watcher.read_until("connector Virtual-2", count=2)
+        status, out = watcher.end()
+        check(status == 0 and "device 0: released" in out,
+              f"the client bound before is offered it again, and release is answered by released (exit {status})")
 
         # Closing the lease fd ends the lease too: only the kernel knows (a lease uevent), kiln sends finished.
-        holder = Holder("Virtual-2", "--end", "close")
+        holder = Holder("--lease", "Virtual-2", "--end", "close")
         holder.read_until("holding the lease")
         status, out = holder.end()
         check(status == 0 and "finished" in out and "re-offered Virtual-2" in out,
@@ -214,11 +241,10 @@ def main():
         holder = None
 
         # Unplugged while leased: the lease is revoked (finished) and the connector withdrawn.
-        holder = Holder("Virtual-2")
+        holder = Holder("--lease", "Virtual-2")
         holder.read_until("holding the lease")
         virtio_heads.set_connected(card, "Virtual-2", False)
         revoked = holder.read_until("revoked")
-        holder.proc.wait(60)
         check("finished" in "".join(holder.lines), f"Virtual-2 unplugged while leased: the lease ends ({revoked})")
         holder = None
         on_offer, _ = offered()
@@ -228,6 +254,23 @@ def main():
         check(True, "plugged back in, Virtual-2 is offered again")
         check(kiln.running(), "kiln is still running")
         conn.close()
+        kiln.stop()
+
+        # Two DRM devices (the virtio-gpu and vkms, each with a connector kept for lease): a device per card, each
+        # offering its own, and a connector named in the other device's request is wrong_device.
+        (OUT / "kiln.ini").write_text(CONFIG + "[output Virtual-3]\nlease=true\n")
+        env = dict(virtio_heads.drm_env(card), WLR_DRM_DEVICES=f"/dev/dri/{card.name}:{vkms_card()}",
+                   WLR_RENDERER_ALLOW_SOFTWARE="1")  # wlroots' blitter for the second GPU is llvmpipe here
+        kiln = KilnOnVt(extra_env=env, args=("--config", str(config)), log_name="kiln-two-devices.log")
+        kiln.wait_log("output Virtual-3 is offered for lease")
+        status, out = lease_client("--list")
+        check(re.search(r"device (\d): drm_fd driver=virtio_gpu.*\ndevice \1: connector Virtual-2 ", out) and
+              re.search(r"device (\d): drm_fd driver=vkms.*\ndevice \1: connector Virtual-3 ", out),
+              f"two DRM devices: two lease devices, each offering its own connector ({out.strip()})")
+        status, out = lease_client("--error", "wrong-device", "Virtual-2")
+        check("protocol error: interface=wp_drm_lease_request_v1 code=0" in out and "another DRM lease device" in out,
+              f"wrong-device: wp_drm_lease_request_v1 error 0 ({out.strip().splitlines()[-1]})")
+        check(kiln.running(), "kiln is still running")
         kiln.stop()
     finally:
         if holder and holder.proc.poll() is None:

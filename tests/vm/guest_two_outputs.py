@@ -88,7 +88,8 @@ def main():
         skip("no systemd-udevd in the host root: wlroots hears of hotplug only through udev")
     # QEMU without a display UI enables only head 0: plug the second in before kiln starts.
     virtio_heads.set_connected(card, "Virtual-2", True)
-    check(virtio_heads.status(card, "Virtual-2") == "connected", f"{card.name}: Virtual-1 and Virtual-2, both connected")
+    check(virtio_heads.status(card, "Virtual-2") == "connected",
+          f"{card.name}: Virtual-1 and Virtual-2, both connected")
     config = OUT / "kiln.ini"
     config.write_text(CONFIG)
     kiln = KilnOnVt(extra_env=virtio_heads.drm_env(card), args=("--config", str(config)))

@@ -19,6 +19,7 @@ struct DrmLeaseV1::Device {
     std::list<std::unique_ptr<Connector>> connectors;
     std::list<std::unique_ptr<Request>> requests;
     std::list<std::unique_ptr<Lease>> leases;
+    bool offering = true;  // false while kiln's session is away (no DRM master): nothing offered or granted
     wl::Listener backend_destroy;
 
     void send_done() const
@@ -114,6 +115,8 @@ void lease_ended(Lease& lease)
     bool offered = false;
     for (Connector* connector : lease.connectors) {
         connector->lease = nullptr;
+        if (!device.offering)
+            continue;
         for (wl_resource* resource : device.resources)
             send_connector(*connector, resource);
         offered = true;
@@ -142,7 +145,7 @@ void lease_resource_destroyed(wl_resource* resource) noexcept
 void grant(Lease& lease, const Request& request)
 {
     std::vector<wlr_output*> outputs;
-    bool available = !request.withdrawn;
+    bool available = !request.withdrawn && lease.device->offering;
     for (Connector* connector : request.connectors) {
         available = available && !connector->lease;
         outputs.push_back(connector->output);
@@ -290,7 +293,7 @@ void bind_device(wl_client* client, void* data, uint32_t version, uint32_t id) n
     close(fd);
     device->resources.push_back(resource);
     for (const auto& connector : device->connectors)
-        if (!connector->lease)
+        if (!connector->lease && device->offering)
             send_connector(*connector, resource);
     wp_drm_lease_device_v1_send_done(resource);
 }
@@ -313,6 +316,33 @@ void detach(Device& device)
         if (lease->resource)
             wl_resource_set_user_data(lease->resource, nullptr);
     }
+}
+
+// kiln's session went away or came back. Going, kiln is still DRM master while the signal runs (wlroots lets go
+// after it), so the leases can be revoked then; they would otherwise outlive kiln's hold on the device.
+void set_offering(Device& device, bool offering)
+{
+    if (device.offering == offering)
+        return;
+    device.offering = offering;
+    if (!offering) {
+        std::vector<wlr_drm_lease*> held;
+        for (const auto& lease : device.leases)
+            if (lease->drm_lease)
+                held.push_back(lease->drm_lease);
+        for (wlr_drm_lease* drm_lease : held)
+            wlr_drm_lease_terminate(drm_lease);  // lease_ended(): finished, nothing offered meanwhile
+        for (const auto& connector : device.connectors)
+            withdraw(*connector);
+        for (const auto& request : device.requests)
+            request->withdrawn = true;  // named before the switch: refused
+    } else {
+        for (const auto& connector : device.connectors)
+            if (!connector->lease)
+                for (wl_resource* resource : device.resources)
+                    send_connector(*connector, resource);
+    }
+    device.send_done();
 }
 
 }  // namespace
@@ -344,6 +374,13 @@ DrmLeaseV1::DrmLeaseV1(wl_display* display, wlr_backend* backend)
     } else {
         add(backend);
     }
+    wlr_session* session = wlr_backend_get_session(backend);
+    if (!session || devices_.empty())
+        return;
+    session_active_.connect(&session->events.active, [this, session](void*) {
+        for (const auto& device : devices_)
+            set_offering(*device, session->active);
+    });
 }
 
 DrmLeaseV1::~DrmLeaseV1()
@@ -395,6 +432,8 @@ bool DrmLeaseV1::offer(wlr_output* output)
         erase_object(device.connectors, static_cast<const Connector*>(raw));  // last: this listener goes with it
     });
     device.connectors.push_back(std::move(connector));
+    if (!device.offering)
+        return true;  // offered once kiln's session is back
     for (wl_resource* resource : device.resources)
         send_connector(*raw, resource);
     device.send_done();

@@ -2,7 +2,7 @@
 // off the desktop (the kernel marks a VR headset non-desktop; kiln.ini lease=yes marks any) are offered to clients,
 // which lease them (a DRM lease fd of the connector, its CRTC and planes) and drive them themselves (SteamVR, Monado).
 // A connector leased or unplugged is withdrawn from every offer; a lease ended by its client (destroy, or closing
-// the lease fd, which the kernel reports) puts the connector back on offer. wlroots 0.15's wlr_drm_lease_v1 is not
+// the lease fd, which the kernel reports) puts the connector back on offer. Away from kiln's VT nothing is offered. wlroots 0.15's wlr_drm_lease_v1 is not
 // used: it raises none of the protocol's errors.
 #pragma once
 
@@ -38,6 +38,9 @@ public:
 private:
     std::list<std::unique_ptr<Device>> devices_;
     uint64_t leases_granted_ = 0;
+    // kiln's session going (a VT switch: DRM master lost) revokes every lease and withdraws every connector; its
+    // return offers them again.
+    wl::Listener session_active_;
 };
 
 }  // namespace kiln::compositor

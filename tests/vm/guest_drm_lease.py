@@ -5,9 +5,9 @@ kernel shows the lease worked: the lease fd's resources are that connector and o
 on it succeeds and the kernel's atomic state has the client's framebuffer on that CRTC; meanwhile kiln keeps drawing
 Virtual-1 and no other client is offered Virtual-2. Ending the lease (destroy, or closing the lease fd, which only
 the kernel reports) offers Virtual-2 again; unplugging it while leased revokes the lease and withdraws it; plugged
-back it is offered again. The protocol's errors (duplicate_connector, empty_lease, and wrong_device with kiln on two
-cards, virtio-gpu and vkms) end only the client at fault. A client in a sandbox (security-context-v1) is not offered
-the lease device at all."""
+back it is offered again; a VT switch revokes the lease and offers nothing until kiln's VT is back. The protocol's
+errors (duplicate_connector, empty_lease, and wrong_device with kiln on two cards, virtio-gpu and vkms) end only the
+client at fault. A client in a sandbox (security-context-v1) is not offered the lease device at all."""
 import os
 import re
 import select
@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Screenshot, check, client_binary, run_test, skip  # noqa: E402
-from vt_session import ENV, OUT, KilnOnVt, vkms_card  # noqa: E402
+from vt_session import ENV, OUT, KilnOnVt, active_vt, chvt, vkms_card  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
 import virtio_heads  # noqa: E402
 
@@ -252,6 +252,26 @@ def main():
         virtio_heads.set_connected(card, "Virtual-2", True)
         wait(lambda: "Virtual-2" in offered()[0], "Virtual-2 offered after it is plugged back")
         check(True, "plugged back in, Virtual-2 is offered again")
+
+        # A VT switch takes DRM master from kiln: the lease held is revoked and nothing is offered until kiln's VT is
+        # back; then the connector is offered again, to the client bound all along too.
+        watcher = Holder("--watch")
+        watcher.read_until("connector Virtual-2")
+        holder = Holder("--lease", "Virtual-2")
+        holder.read_until("holding the lease")
+        watcher.read_until("withdrawn Virtual-2")
+        check(active_vt() == "tty1", "kiln is on VT 1, Virtual-2 leased")
+        chvt(2)
+        revoked = holder.read_until("revoked")
+        check("finished" in "".join(holder.lines), f"switched to VT 2: the lease is revoked ({revoked})")
+        holder = None
+        on_offer, _ = offered()
+        check(on_offer == {}, f"away from kiln's VT nothing is offered ({on_offer})")
+        chvt(1)
+        watcher.read_until("connector Virtual-2", count=2)
+        status, out = watcher.end()
+        check(status == 0, "back on VT 1: Virtual-2 is offered again to the client bound all along")
+        check(list(offered()[0]) == ["Virtual-2"], "and to a new client")
         check(kiln.running(), "kiln is still running")
         conn.close()
         kiln.stop()

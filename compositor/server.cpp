@@ -414,7 +414,7 @@ bool Server::start(std::string& error)
     privileged_->guard(screencopy->global, "screencopy", restricts(PrivilegedProtocol::screencopy));
     privileged_->guard(export_dmabuf->global, "export-dmabuf", restricts(PrivilegedProtocol::export_dmabuf));
     privileged_->guard(gamma_control->global, "gamma-control", restricts(PrivilegedProtocol::gamma_control));
-    // A lease device per DRM device (none headless or nested): it hands connectors to clients, so sandboxes never see it.
+    // A lease device per DRM device (none headless or nested): it hands out connectors, so sandboxes never see it.
     drm_lease_ = std::make_unique<DrmLeaseV1>(display_, backend_);
     for (const wl_global* global : drm_lease_->globals())
         privileged_->guard(global, "drm-lease", false);

@@ -1,9 +1,9 @@
 // DrmLeaseV1: wp_drm_lease_device_v1 (drm-lease-v1), one global per DRM device kiln drives: connectors kiln keeps
-// off the desktop (the kernel marks a VR headset non-desktop; kiln.ini lease=yes marks any) are offered to clients,
+// off the desktop (the kernel marks a VR headset non-desktop; kiln.ini lease=true marks any) are offered to clients,
 // which lease them (a DRM lease fd of the connector, its CRTC and planes) and drive them themselves (SteamVR, Monado).
 // A connector leased or unplugged is withdrawn from every offer; a lease ended by its client (destroy, or closing
-// the lease fd, which the kernel reports) puts the connector back on offer. Away from kiln's VT nothing is offered. wlroots 0.15's wlr_drm_lease_v1 is not
-// used: it raises none of the protocol's errors.
+// the lease fd, which the kernel reports) puts the connector back on offer. Away from kiln's VT nothing is offered
+// and the leases are revoked. wlroots 0.15's wlr_drm_lease_v1 is not used: it raises none of the protocol's errors.
 #pragma once
 
 #include "compositor/listener.hpp"

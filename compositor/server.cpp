@@ -23,6 +23,7 @@
 #include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
 #include "compositor/protocols/content_type_v1.hpp"
 #include "compositor/protocols/tearing_control_v1.hpp"
+#include "compositor/protocols/drm_lease_v1.hpp"
 #include "compositor/protocols/alpha_modifier_v1.hpp"
 #include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
 #include "compositor/protocols/ext_image_capture_source_v1.hpp"
@@ -168,6 +169,7 @@ Server::~Server()
     cursor_shape_.reset();
     viewporter_.reset();
     system_bell_.reset();
+    drm_lease_.reset();
     seat_.reset();
     if (sigterm_)
         wl_event_source_remove(sigterm_);
@@ -421,6 +423,10 @@ bool Server::start(std::string& error)
     privileged_->guard(screencopy->global, "screencopy", restricts(PrivilegedProtocol::screencopy));
     privileged_->guard(export_dmabuf->global, "export-dmabuf", restricts(PrivilegedProtocol::export_dmabuf));
     privileged_->guard(gamma_control->global, "gamma-control", restricts(PrivilegedProtocol::gamma_control));
+    // A lease device per DRM device (none headless or nested): it hands out connectors, so sandboxes never see it.
+    drm_lease_ = std::make_unique<DrmLeaseV1>(display_, backend_);
+    for (const wl_global* global : drm_lease_->globals())
+        privileged_->guard(global, "drm-lease", false);
 
     defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
     request_guard_ = std::make_unique<RequestGuard>(display_);
@@ -603,6 +609,19 @@ void Server::terminate(int status)
 
 void Server::add_output(wlr_output* output)
 {
+    // A headset (the kernel's non-desktop property) or a connector kiln.ini keeps for lease: offered, never drawn.
+    const OutputSettings* configured = options_.output(output->name);
+    if (output->non_desktop || (configured && configured->lease.value_or(false))) {
+        if (drm_lease_ && drm_lease_->offer(output)) {
+            output->non_desktop = true;  // what wlroots says of a headset: output management leaves it out too
+            std::fprintf(stderr, "kiln: output %s is offered for lease (drm-lease-v1), not used for the desktop\n",
+                         output->name);
+            return;
+        }
+        if (output->non_desktop)
+            return;  // no lease device to offer it on: left dark, as it is no desktop screen
+        std::fprintf(stderr, "kiln: output %s: lease=true needs the DRM backend; used for the desktop\n", output->name);
+    }
     // First of kiln's listeners to its destroy signal, ahead of the scene's damage tracking.
     if (layer_shell_)
         layer_shell_->watch_output(output);

@@ -68,6 +68,7 @@ class XdgDialogV1;
 class XdgToplevelIconV1;
 class ContentTypeV1;
 class TearingControlV1;
+class DrmLeaseV1;
 class AlphaModifierV1;
 class ExtForeignToplevelListV1;
 class ExtImageCaptureSourceV1;
@@ -197,6 +198,7 @@ private:
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons_;
     std::unique_ptr<ContentTypeV1> content_type_;
     std::unique_ptr<TearingControlV1> tearing_control_;
+    std::unique_ptr<DrmLeaseV1> drm_lease_;
     std::unique_ptr<AlphaModifierV1> alpha_modifier_;
     std::unique_ptr<ExtForeignToplevelListV1> toplevel_list_;
     std::unique_ptr<ExtImageCaptureSourceV1> capture_sources_;

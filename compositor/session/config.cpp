@@ -241,6 +241,14 @@ const std::vector<KeySpec>& output_keys()
              entry.output->enabled = *enabled;
              return std::nullopt;
          }},
+        {"lease", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto lease = parse_bool(value);
+             if (!lease)
+                 return "true or false";
+             entry.output->lease = *lease;
+             return std::nullopt;
+         }},
     };
     return keys;
 }

@@ -91,7 +91,10 @@ OutputManagement::OutputManagement(const Core& core, ShowOutput show_output, wlr
 {
     // Server's own new_output listener came first: the output is set up (or left off) before it is tracked here.
     new_output_.connect(&backend->events.new_output, [this](void* data) {
-        track(static_cast<wlr_output*>(data));
+        auto* output = static_cast<wlr_output*>(data);
+        if (output->non_desktop)
+            return;  // a headset, or a connector kept for lease: no desktop head to configure
+        track(output);
         publish();
     });
     layout_change_.connect(&core.layout->events.change, [this](void*) { publish(); });

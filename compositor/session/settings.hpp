@@ -41,6 +41,9 @@ struct OutputSettings {
     std::optional<OutputTransform> transform;
     std::optional<OutputPosition> position;  // unset: right of the outputs placed before it
     std::optional<bool> enabled;
+    // lease=true: the connector is kept off the desktop and offered to clients through wp_drm_lease_device_v1 (a
+    // headset the kernel does not mark non-desktop); the DRM backend only.
+    std::optional<bool> lease;
 };
 
 // 0xRRGGBB, what no window covers.

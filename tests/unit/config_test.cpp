@@ -104,6 +104,16 @@ TEST_CASE("an empty file changes nothing")
     CHECK(applied.options.precompile == defaults.precompile);
 }
 
+TEST_CASE("[output NAME] lease=true keeps a connector for drm-lease; left out, it is not")
+{
+    auto applied = apply("[output DP-2]\nlease=true\n[output DP-1]\nmode=1920x1080\n");
+    CHECK(applied.problems.empty());
+    REQUIRE(applied.options.output("DP-2"));
+    CHECK(applied.options.output("DP-2")->lease == true);
+    REQUIRE(applied.options.output("DP-1"));
+    CHECK_FALSE(applied.options.output("DP-1")->lease);
+}
+
 TEST_CASE("[output NAME] sets mode, scale, transform, position and enabled per output")
 {
     auto applied = apply(R"([output HEADLESS-1]
@@ -232,6 +242,7 @@ TEST_CASE("each kind of bad line is one problem with its line, and the rest stil
     check_one_problem("[output X]\ntransform=sideways\n", 2, "flipped-90");
     check_one_problem("[output X]\nposition=10\n", 2, "X,Y");
     check_one_problem("[output X]\nenabled=yes\n", 2, "true or false");
+    check_one_problem("[output X]\nlease=maybe\n", 2, "true or false");
     check_one_problem("[output X]\nfoo=1\n", 2, "unknown key 'foo' in [output X] (mode, scale, transform");
     check_one_problem("[background]\ncolor=#336699\n", 2, "0xRRGGBB");
     check_one_problem("[background]\ncolor=0x3366\n", 2, "0xRRGGBB");

@@ -2,6 +2,7 @@
 # Runs a command inside the VM (QEMU; KVM only where vmx/svm exist, else TCG) and returns its exit status.
 # Usage: run-in-vm.sh OUTDIR COMMAND...   OUTDIR (created) receives output.log, status and serial.log; it is
 # mounted read-write in the guest at the same path, the host's / read-only (with a tmpfs overlay) everywhere else.
+# KILN_VM_DEVICES: more QEMU arguments for this boot (e.g. a virtio-gpu with two heads), split on spaces.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 outdir=$1
@@ -26,7 +27,7 @@ boot() {
     -fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
     -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
     -fsdev "local,id=testdir,path=$outdir,security_model=none,multidevs=remap" \
-    -device virtio-9p-pci,fsdev=testdir,mount_tag=testdir || true
+    -device virtio-9p-pci,fsdev=testdir,mount_tag=testdir ${KILN_VM_DEVICES:-} || true
 }
 start=$(date +%s%N)
 # The guest kernel under TCG now and then dies while booting (an oops in early boot, before any module or test

@@ -5,6 +5,11 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 name=$1
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86 is not installed"; exit 77; }
+# Devices a test asks for (KILN_VM_DEVICES, e.g. a two-head virtio-gpu) must be ones this QEMU has.
+for device in $(echo "${KILN_VM_DEVICES:-}" | grep -oE -- '-device [^, ]+' | cut -d' ' -f2); do
+  qemu-system-x86_64 -device help 2>/dev/null | grep -q "name \"$device\"" ||
+    { echo "SKIP: this QEMU has no $device device"; exit 77; }
+done
 "$here/prepare.sh" >/dev/null
 status=$?
 [ $status -eq 0 ] || exit $status

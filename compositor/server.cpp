@@ -423,7 +423,7 @@ bool Server::start(std::string& error)
     seat_ = std::make_unique<Seat>(core_, desktop_, *toplevels_,
                                    SessionActions{[this](int status) { terminate(status); },
                                                   [this](int vt) { switch_vt(vt); }},
-                                   backend_, compositor_, shell_->wlr());
+                                   backend_, compositor_, shell_->wm_base());
     toplevels_->attach(*seat_);
     privileged_->guard(seat_->text_input().input_method_global(), "input-method",
                        restricts(PrivilegedProtocol::input_method));
@@ -466,7 +466,7 @@ bool Server::start(std::string& error)
     dialogs_ = std::make_unique<XdgDialogV1>(display_, *toplevels_);
     toplevel_icons_ = std::make_unique<XdgToplevelIconV1>(
         display_, icon_size(ServerDecoration::title_height - ServerDecoration::border),
-        [](wlr_xdg_surface* xdg, std::shared_ptr<const TitleIcon> icon) {
+        [](xdg::Surface* xdg, std::shared_ptr<const TitleIcon> icon) {
             if (View* view = View::from(xdg))
                 view->set_icon(std::move(icon));
         });

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/shell/xdg/xdg_popup.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
@@ -33,7 +34,7 @@ private:
     // A zero width (height) is only allowed when it is anchored to both left and right (top and bottom).
     bool size_valid();
     void committed();
-    void add_popup(wlr_xdg_popup* popup);
+    void add_popup(xdg::Popup* popup);
 
     LayerShell& shell_;
     wlr_layer_surface_v1* surface_;

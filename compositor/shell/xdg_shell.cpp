@@ -4,7 +4,6 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
-#include "compositor/shell/popup_grab_guard.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/view.hpp"
 #include "compositor/shell/xdg_popup.hpp"
@@ -17,17 +16,16 @@ XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_
     : core_(core),
       desktop_(desktop),
       toplevels_(toplevels),
-      shell_(wlr_xdg_shell_create(display)),  // freed with the display
+      wm_base_(std::make_unique<xdg::WmBase>(display)),
       normal_(core.layers.windows),
-      fullscreen_(core.layers.fullscreen),
-      popup_grab_guard_(std::make_unique<PopupGrabGuard>(display))
+      fullscreen_(core.layers.fullscreen)
 {
-    new_surface_.connect(&shell_->events.new_surface, [this](void* data) {
-        auto* surface = static_cast<wlr_xdg_surface*>(data);
-        if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
+    new_surface_.connect(&wm_base_->events.new_surface, [this](void* data) {
+        auto* surface = static_cast<xdg::Surface*>(data);
+        if (surface->role() == xdg::Role::toplevel) {
             views_.push_back(std::make_unique<View>(*this, surface));
             toplevels_.add(*views_.back());
-        } else if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
+        } else if (surface->role() == xdg::Role::popup) {
             add_popup(*this, surface);
         }
     });
@@ -53,15 +51,7 @@ void XdgShell::remove_view(View* view)
 
 void XdgShell::request_grab(View& view, wlr_seat_client* client, uint32_t serial, uint32_t edges)
 {
-    // A resize drags one edge or two that meet at a corner; any other value is not a resize_edge.
-    const bool valid_edges = !(edges & ~uint32_t{WLR_EDGE_TOP | WLR_EDGE_BOTTOM | WLR_EDGE_LEFT | WLR_EDGE_RIGHT}) &&
-                             !((edges & WLR_EDGE_TOP) && (edges & WLR_EDGE_BOTTOM)) &&
-                             !((edges & WLR_EDGE_LEFT) && (edges & WLR_EDGE_RIGHT));
-    if (!valid_edges) {
-        wl_resource_post_error(view.xdg()->toplevel->resource, XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE,
-                               "%u is not a resize edge", edges);
-        return;
-    }
+    // The edges are valid: xdg_toplevel.resize answers any other value with invalid_resize_edge.
     wlr_seat* seat = seat_->wlr();
     // Only the press that is still held (the one button down) and went to this client may start a grab; a stale or
     // forged serial, or a second grab, is a no-op.

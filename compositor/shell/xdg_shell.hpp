@@ -4,6 +4,7 @@
 
 #include "compositor/listener.hpp"
 #include "compositor/shell/placement.hpp"
+#include "compositor/shell/xdg/xdg_wm_base.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>
@@ -15,7 +16,6 @@ namespace kiln::compositor {
 struct Core;
 class Decorations;
 class Desktop;
-class PopupGrabGuard;
 class Seat;
 class Toplevels;
 class View;
@@ -42,7 +42,8 @@ public:
     Seat& seat() const { return *seat_; }
     Decorations& decorations() const { return *decorations_; }
 
-    wlr_xdg_shell* wlr() const { return shell_; }
+    // kiln's xdg_wm_base global; its new_surface announces toplevels and popups.
+    xdg::WmBase& wm_base() const { return *wm_base_; }
     wlr_scene_node* layer(Layer layer) const;
 
     void remove_view(View* view);
@@ -64,11 +65,10 @@ private:
     Toplevels& toplevels_;
     Seat* seat_ = nullptr;
     Decorations* decorations_ = nullptr;
-    wlr_xdg_shell* shell_;
+    std::unique_ptr<xdg::WmBase> wm_base_;
     wlr_scene_tree* normal_;
     wlr_scene_tree* fullscreen_;
     std::list<std::unique_ptr<View>> views_;
-    std::unique_ptr<PopupGrabGuard> popup_grab_guard_;
 
     wl::Listener new_surface_;
 };

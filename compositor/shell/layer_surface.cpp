@@ -35,7 +35,8 @@ LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
     });
     destroy_.connect(&surface->events.destroy, [this](void*) {
         // wlroots 0.15 clears these only when a mapped surface unmaps: for one destroyed unmapped, its
-        // unacknowledged configures would leak. (Its popups are kiln's: they go with its wl_surface.)
+        // unacknowledged configures would leak. Its popups (kiln's) are dismissed.
+        dismiss_popups();
         struct wlr_layer_surface_v1_configure* configure = nullptr;
         struct wlr_layer_surface_v1_configure* next_configure = nullptr;
         wl_list_for_each_safe(configure, next_configure, &surface_->configure_list, link)
@@ -59,6 +60,7 @@ LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
 LayerSurface::~LayerSurface()
 {
     // Its popups' scene trees go with popups_.
+    dismiss_popups();
     wlr_scene_node_destroy(&popups_->node);
     wlr_scene_node_destroy(&tree_->node);
 }
@@ -121,8 +123,20 @@ void LayerSurface::place(int x, int y, uint32_t width, uint32_t height)
     }
 }
 
+void LayerSurface::dismiss_popups()
+{
+    auto children = std::move(children_);
+    for (const auto& child : children)
+        child->popup->dismiss();
+}
+
 void LayerSurface::add_popup(xdg::Popup* popup)
 {
+    auto& child = children_.emplace_back(std::make_unique<ChildPopup>());
+    child->popup = popup;
+    child->destroy.connect(&popup->events.destroy, [this, raw = child.get()](void*) {
+        children_.remove_if([raw](const auto& c) { return c.get() == raw; });
+    });
     popup->base().data = xdg::create_scene_tree(&popups_->node, popup->base());  // its own popups nest in it
     // Kept on the output: the box is the output's, in the layer surface's coordinates.
     keep_popup_inside(*popup, [this]() -> placement::Box {

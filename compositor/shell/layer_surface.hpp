@@ -5,6 +5,9 @@
 #include "compositor/shell/xdg/xdg_popup.hpp"
 #include "compositor/wlr.hpp"
 
+#include <list>
+#include <memory>
+
 namespace kiln::compositor {
 
 class LayerShell;
@@ -35,6 +38,7 @@ private:
     bool size_valid();
     void committed();
     void add_popup(xdg::Popup* popup);
+    void dismiss_popups();
 
     LayerShell& shell_;
     wlr_layer_surface_v1* surface_;
@@ -48,6 +52,12 @@ private:
     int x_ = 0;
     int y_ = 0;
     bool closing_ = false;
+    // Its popups, dismissed when it goes (they are placed against it).
+    struct ChildPopup {
+        xdg::Popup* popup;
+        wl::Listener destroy;
+    };
+    std::list<std::unique_ptr<ChildPopup>> children_;
 
     wl::Listener map_;
     wl::Listener unmap_;

@@ -133,9 +133,16 @@ wlr_output* View::output() const
     return output ? output : wlr_output_layout_get_center_output(shell_.core().layout);
 }
 
+void View::update_bounds()
+{
+    const placement::Box area = this->area(output());
+    xdg_->toplevel()->set_bounds(std::max(area.width, 0), std::max(area.height, 0));
+}
+
 void View::initial_commit()
 {
     configured_ = true;
+    update_bounds();
     const xdg::ToplevelRequested& asked = xdg_->toplevel()->requested();
     if (asked.fullscreen)
         set_fullscreen(true, asked.fullscreen_output);

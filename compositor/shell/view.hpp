@@ -60,6 +60,8 @@ public:
     void set_minimized(bool minimized) override;
     // Sends the current state's size and place again (the usable area a maximized window fills changed).
     void refit() { apply_state(); }
+    // Tells the client the largest size that fits its output's usable area (xdg_toplevel.configure_bounds).
+    void update_bounds();
 
     // kiln draws this window's border and title bar (its client agreed to server-side decorations), or not.
     void set_server_decorated(bool decorated);

@@ -72,9 +72,13 @@ wlr_output* XdgShell::output_under_pointer() const
 
 void XdgShell::usable_area_changed(wlr_output* output)
 {
-    for (const auto& view : views_)
-        if (view->mapped() && view->maximized() && !view->fullscreen() && view->output() == output)
+    for (const auto& view : views_) {
+        if (view->output() != output)
+            continue;
+        view->update_bounds();  // configure_bounds follows the usable area
+        if (view->mapped() && view->maximized() && !view->fullscreen())
             view->refit();
+    }
 }
 
 placement::Box XdgShell::usable_area(wlr_output* output) const

@@ -310,13 +310,13 @@ void Surface::role_commit()
     unmapped_now_ = false;
     if (role_ == Role::none)
         return;  // the role object is gone: the surface keeps the role but nothing to do
-    if (popup_ && popup_->dismissed())
-        return;
     if (wlr_surface_has_buffer(surface_) && !configured_) {
         wl_resource_post_error(resource_, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
                                "a buffer committed before the xdg_surface acknowledged a configure");
         return;
     }
+    if (popup_ && popup_->dismissed())
+        return;  // a dismissed popup is never shown again
     if (geometry_pending_set_) {
         current_geometry_ = pending_geometry_;
         has_geometry_ = true;

@@ -58,8 +58,8 @@ GROUPS = {
     "objects": {
         # A wl_region passed as a wl_buffer: libwayland refuses the arguments and drops the client.
         "attach-foreign-object": DISCONNECTED,
-        # wlroots 0.15 posts invalid xdg_surface geometry with code -1.
-        "geometry-negative": "protocol-error xdg_surface 4294967295",
+        # xdg_surface.invalid_size (wlroots 0.15 posted code -1; kiln's own xdg-shell posts the protocol's code).
+        "geometry-negative": "protocol-error xdg_surface 5",
         "scale-huge": CONNECTED,
         "viewport-huge-destination": CONNECTED,
         # wp_viewport.out_of_buffer at the commit (kiln's own wp_viewporter: wlroots 0.15 did not check it).

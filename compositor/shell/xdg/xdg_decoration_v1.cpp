@@ -1,4 +1,5 @@
 // zxdg_decoration_manager_v1 requests (already_constructed) and the decoration objects' configure events.
+#include "compositor/shell/xdg/detach_listeners.hpp"
 #include "compositor/shell/xdg/xdg_decoration_v1.hpp"
 
 #include "compositor/shell/xdg/xdg_surface.hpp"
@@ -104,6 +105,8 @@ ToplevelDecoration::ToplevelDecoration(XdgDecorationManagerV1& manager, wl_resou
 ToplevelDecoration::~ToplevelDecoration()
 {
     wl_resource_set_user_data(resource_, nullptr);
+    detach_listeners(&events.request_mode);
+    detach_listeners(&events.destroy);
 }
 
 void ToplevelDecoration::request(Mode mode)
@@ -143,6 +146,7 @@ XdgDecorationManagerV1::XdgDecorationManagerV1(wl_display* display)
 XdgDecorationManagerV1::~XdgDecorationManagerV1()
 {
     decorations_.clear();
+    detach_listeners(&events.new_decoration);
     if (global_)
         wl_global_destroy(global_);
 }

@@ -1,4 +1,5 @@
 // xdg_popup requests (grab with its rules, reposition, destroy only when topmost) and its configure events.
+#include "compositor/shell/xdg/detach_listeners.hpp"
 #include "compositor/shell/xdg/xdg_popup.hpp"
 
 #include "compositor/shell/xdg/xdg_popup_grab.hpp"
@@ -124,6 +125,8 @@ Popup::~Popup()
         shell_.grabs(grab_seat_).remove(this);
     if (parent_)
         parent_->remove_child(this);
+    detach_listeners(&events.reposition);
+    detach_listeners(&events.destroy);
 }
 
 Popup* Popup::from_resource(wl_resource* resource)

@@ -1,4 +1,5 @@
 // xdg_surface requests and the role hooks wlroots calls on each commit of a toplevel's or popup's wl_surface.
+#include "compositor/shell/xdg/detach_listeners.hpp"
 #include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include "compositor/shell/xdg/xdg_popup_grab.hpp"
@@ -162,7 +163,12 @@ Surface::Surface(WmClient& client, wlr_surface* surface, uint32_t version, uint3
     });
 }
 
-Surface::~Surface() = default;
+Surface::~Surface()
+{
+    for (wl_signal* signal : {&events.destroy, &events.map, &events.unmap, &events.commit, &events.configure,
+                              &events.ack_configure, &events.ping_timeout})
+        detach_listeners(signal);
+}
 
 Surface* Surface::from(wlr_surface* surface)
 {

@@ -1,4 +1,5 @@
 // xdg_toplevel requests (checked: invalid_resize_edge, invalid_parent, invalid_size) and its configure events.
+#include "compositor/shell/xdg/detach_listeners.hpp"
 #include "compositor/shell/xdg/xdg_toplevel.hpp"
 
 #include "compositor/shell/xdg/xdg_surface.hpp"
@@ -195,6 +196,10 @@ Toplevel::Toplevel(Surface& base, wl_client* client, uint32_t version, uint32_t 
 Toplevel::~Toplevel()
 {
     wl_signal_emit(&events.destroy, this);
+    for (wl_signal* signal : {&events.request_maximize, &events.request_fullscreen, &events.request_minimize,
+                              &events.request_move, &events.request_resize, &events.request_show_window_menu,
+                              &events.set_parent, &events.set_title, &events.set_app_id, &events.destroy})
+        detach_listeners(signal);
 }
 
 Toplevel* Toplevel::from_resource(wl_resource* resource)

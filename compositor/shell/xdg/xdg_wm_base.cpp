@@ -1,4 +1,5 @@
 // xdg_wm_base requests (destroy with live surfaces is defunct_surfaces), pings with their timeout, and the global.
+#include "compositor/shell/xdg/detach_listeners.hpp"
 #include "compositor/shell/xdg/xdg_wm_base.hpp"
 
 #include "compositor/shell/xdg/xdg_popup_grab.hpp"
@@ -128,6 +129,7 @@ WmBase::WmBase(wl_display* display)
 
 WmBase::~WmBase()
 {
+    detach_listeners(&events.new_surface);
     if (global_)
         wl_global_destroy(global_);
     // Bound objects outlive kiln's shell only while the display is torn down: they turn inert.

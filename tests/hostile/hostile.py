@@ -72,8 +72,9 @@ GROUPS = {
         "subsurface-cycle": "protocol-error wl_subcompositor 0",  # bad_surface: a parent may not be a descendant
         "two-roles": "protocol-error xdg_surface 2",  # already_constructed
         "buffer-destroyed-while-shown": CONNECTED,
-        # wlroots 0.15 ignores (and logs) the early xdg_surface.destroy; the toplevel stays usable.
-        "xdg-surface-destroyed-first": CONNECTED,
+        # xdg_surface.defunct_role_object (wlroots 0.15 ignored the early destroy; kiln's own xdg-shell raises the
+        # protocol's error; the client no longer knows the object, hence '?').
+        "xdg-surface-destroyed-first": "protocol-error ? 6",
         # wl_surface.defunct_role_object (kiln crashed before: wlroots' inert xdg_toplevel.set_title).
         "surface-destroyed-first": "protocol-error ? 4",
         "roleless-surface-destroyed": CONNECTED,

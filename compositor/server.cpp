@@ -626,6 +626,7 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         .debug_render_delay_ms = options_.debug_render_delay_ms,
         .destroyed = [this](Output* o) { remove_output(o); },
         .frame_callbacks_sent = [this](wlr_output* o) { if (fifo_) fifo_->frame_drawn(o); },
+        .frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); },
         .frame_rendered = [this](double cpu_ms, bool direct) { frame_rendered(cpu_ms, direct); },
         .frame_culled = [this](size_t surfaces) { frame_culled(surfaces); },
         .frame_fenced = [this](double ms) { frame_fenced(ms); },

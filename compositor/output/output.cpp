@@ -162,12 +162,19 @@ void Output::compose()
     // Frame callbacks go to the surfaces on this output only: one elsewhere (or nowhere) is throttled.
     timespec now{};
     clock_gettime(CLOCK_MONOTONIC, &now);
+    struct Done {
+        timespec now;
+        const OutputHooks& hooks;
+    } done{now, hooks_};
     wlr_scene_output_for_each_surface(
         scene_output_,
         [](wlr_surface* surface, int, int, void* data) noexcept {
-            wlr_surface_send_frame_done(surface, static_cast<const timespec*>(data));
+            auto* d = static_cast<Done*>(data);
+            if (d->hooks.frame_callbacks_held && d->hooks.frame_callbacks_held(surface))
+                return;
+            wlr_surface_send_frame_done(surface, &d->now);
         },
-        &now);
+        &done);
     if (hooks_.frame_callbacks_sent)
         hooks_.frame_callbacks_sent(output_);
 }

@@ -30,6 +30,9 @@ struct OutputHooks {
     // The surfaces on the output were told to draw their next frame (frame callbacks sent): what they had
     // committed has been drawn (wp_fifo_v1's latching deadline). Unset: nothing.
     std::function<void(wlr_output*)> frame_callbacks_sent;
+    // A surface whose frame callbacks are held back (its window is suspended: wholly covered or off every
+    // output). Unset: none.
+    std::function<bool(wlr_surface*)> frame_callbacks_held;
 
     // Frame statistics (--stats).
     std::function<void(double cpu_ms, bool direct_scanout)> frame_rendered;

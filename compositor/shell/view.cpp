@@ -40,6 +40,7 @@ View::View(XdgShell& shell, xdg::Surface* surface)
         mapped_ = false;
         end_resize();
         shell_.toplevels().hidden(*this);
+        shell_.visibility_changed();
         wl_signal_emit(&events.unmap, static_cast<Toplevel*>(this));
     });
     destroy_.connect(&xdg_->events.destroy, [this](void*) {
@@ -102,6 +103,7 @@ void View::move_to(int x, int y)
     y_ = y;
     wlr_scene_node_set_position(node_, x, y);
     shell_.seat().scene_changed();
+    shell_.visibility_changed();
 }
 
 void View::set_activated(bool activated)
@@ -116,6 +118,7 @@ void View::set_activated(bool activated)
 void View::raise()
 {
     wlr_scene_node_raise_to_top(node_);
+    shell_.visibility_changed();
 }
 
 Toplevel* View::parent() const
@@ -159,6 +162,7 @@ void View::commit()
     }
     if (!mapped_)
         return;
+    shell_.visibility_changed();  // its size or opaque region may have changed
     unresponsive_ = false;  // it draws: it is alive again
     update_decoration();  // the geometry may have changed
     if (refit_) {
@@ -200,6 +204,7 @@ void View::map()
         wlr_scene_node_reparent(node_, shell_.layer(XdgShell::Layer::fullscreen));
     wlr_scene_node_raise_to_top(node_);
     shell_.toplevels().mapped(*this);
+    shell_.visibility_changed();
     wl_signal_emit(&events.map, static_cast<Toplevel*>(this));
 }
 
@@ -285,6 +290,7 @@ void View::set_minimized(bool minimized)
     minimized_ = minimized;
     wlr_scene_node_set_enabled(node_, !minimized);
     shell_.seat().scene_changed();
+    shell_.visibility_changed();
     if (minimized) {
         set_activated(false);
         shell_.toplevels().hidden(*this);

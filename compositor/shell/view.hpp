@@ -60,6 +60,8 @@ public:
     void set_minimized(bool minimized) override;
     // Sends the current state's size and place again (the usable area a maximized window fills changed).
     void refit() { apply_state(); }
+    // xdg_toplevel's suspended state (XdgShell decides it from what of the window shows).
+    void set_suspended(bool suspended) { xdg_->toplevel()->set_suspended(suspended); }
     // Tells the client the largest size that fits its output's usable area (xdg_toplevel.configure_bounds).
     void update_bounds();
 

@@ -29,10 +29,13 @@ XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_
             add_popup(*this, surface);
         }
     });
+    layout_change_.connect(&core.layout->events.change, [this](void*) { visibility_changed(); });
 }
 
 XdgShell::~XdgShell()
 {
+    if (visibility_idle_)
+        wl_event_source_remove(visibility_idle_);
     for (const auto& view : views_)
         toplevels_.remove(*view);
     views_.clear();
@@ -47,6 +50,7 @@ void XdgShell::remove_view(View* view)
 {
     toplevels_.remove(*view);
     views_.remove_if([view](const auto& v) { return v.get() == view; });
+    visibility_changed();
 }
 
 void XdgShell::request_grab(View& view, wlr_seat_client* client, uint32_t serial, uint32_t edges)
@@ -88,6 +92,69 @@ placement::Box XdgShell::usable_area(wlr_output* output) const
     // Less the exclusive zones of panels (layer-shell).
     const wlr_box box = desktop_.usable_area(output);
     return {box.x, box.y, box.width, box.height};
+}
+
+void XdgShell::visibility_changed()
+{
+    if (visibility_idle_)
+        return;
+    visibility_idle_ = wl_event_loop_add_idle(
+        wl_display_get_event_loop(core_.display),
+        [](void* data) noexcept {
+            auto* self = static_cast<XdgShell*>(data);
+            self->visibility_idle_ = nullptr;
+            self->update_suspended();
+        },
+        this);
+}
+
+void XdgShell::update_suspended()
+{
+    // What the outputs show, then front to back: each window's part of it not yet covered by opaque windows above.
+    pixman_region32_t shown;
+    pixman_region32_init(&shown);
+    wlr_output_layout_output* entry = nullptr;
+    wl_list_for_each(entry, &core_.layout->outputs, link)
+    {
+        if (const wlr_box* box = wlr_output_layout_get_box(core_.layout, entry->output))
+            pixman_region32_union_rect(&shown, &shown, box->x, box->y, static_cast<unsigned>(box->width),
+                                       static_cast<unsigned>(box->height));
+    }
+    pixman_region32_t covered;
+    pixman_region32_init(&covered);
+    for (wlr_scene_tree* layer : {fullscreen_, normal_}) {
+        wlr_scene_node* child = nullptr;
+        wl_list_for_each_reverse(child, &layer->node.state.children, state.link)
+        {
+            View* view = nullptr;
+            for (const auto& v : views_)
+                if (v->node() == child)
+                    view = v.get();
+            if (!view || !view->mapped())
+                continue;
+            const wlr_box box = view->geometry();
+            pixman_region32_t visible;
+            pixman_region32_init_rect(&visible, box.x, box.y, static_cast<unsigned>(std::max(box.width, 0)),
+                                      static_cast<unsigned>(std::max(box.height, 0)));
+            pixman_region32_intersect(&visible, &visible, &shown);
+            pixman_region32_subtract(&visible, &visible, &covered);
+            const bool hidden = view->minimized() || !child->state.enabled;
+            view->set_suspended(hidden || !pixman_region32_not_empty(&visible));
+            pixman_region32_fini(&visible);
+            if (hidden)
+                continue;
+            // Its opaque region (surface-local, the main surface's) hides what is below it.
+            const wlr_box geometry = view->xdg()->geometry();
+            pixman_region32_t opaque;
+            pixman_region32_init(&opaque);
+            pixman_region32_copy(&opaque, &view->surface()->opaque_region);
+            pixman_region32_translate(&opaque, box.x - geometry.x, box.y - geometry.y);
+            pixman_region32_union(&covered, &covered, &opaque);
+            pixman_region32_fini(&opaque);
+        }
+    }
+    pixman_region32_fini(&covered);
+    pixman_region32_fini(&shown);
 }
 
 std::vector<placement::Point> XdgShell::taken_spots(const View* except) const

@@ -56,6 +56,9 @@ public:
     void usable_area_changed(wlr_output* output);
     // The part of an output windows may use: the output less panels' exclusive zones.
     placement::Box usable_area(wlr_output* output) const;
+    // Something that changes what of each window shows happened (a map, move, raise, commit, minimize, output
+    // change): which windows are suspended is worked out again when the event loop is next idle.
+    void visibility_changed();
     // The top-left corners of the shown windows other than `except`.
     std::vector<placement::Point> taken_spots(const View* except) const;
 
@@ -69,8 +72,13 @@ private:
     wlr_scene_tree* normal_;
     wlr_scene_tree* fullscreen_;
     std::list<std::unique_ptr<View>> views_;
+    wl_event_source* visibility_idle_ = nullptr;
+    // xdg_toplevel's suspended state: a window wholly under opaque windows above it, off every output, or
+    // minimized is suspended (its frame callbacks wait, see xdg::frame_callbacks_held).
+    void update_suspended();
 
     wl::Listener new_surface_;
+    wl::Listener layout_change_;
 };
 
 }  // namespace kiln::compositor

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """xdg-shell at the versions kiln offers (xdg_wm_base 7) on headless kiln (640x480): wm_capabilities lists what
-kiln does (maximize, fullscreen, minimize; no window menu), configure_bounds follows the output's usable area as a
+kiln does (maximize, fullscreen, minimize; no window menu), a window wholly under an opaque one is suspended and its
+frame callbacks wait until it shows again (seen by the client), configure_bounds follows the output's usable area as a
 panel's exclusive zone appears, xdg_popup.reposition moves a popup without re-creating it (repositioned with the
 client's token, a new configure, and the pixels moved), and the protocol's errors: positioner invalid_input, a popup
 on a parent whose role is gone, not_the_topmost_popup, defunct_surfaces, invalid_serial, already_constructed,
@@ -104,7 +105,8 @@ def configure_bounds(kiln):
                 seen.append(bounds)
                 if bounds == (OUTPUT_W, OUTPUT_H - 30):
                     break
-                check(len(seen) < 10, f"configure_bounds shrinks by the panel's zone (saw {seen})")
+                if len(seen) >= 10:
+                    check(False, f"configure_bounds shrinks by the panel's zone (saw {seen})")
             check(True, f"a panel's exclusive zone makes configure_bounds {bounds}")
         while True:
             bounds = bounds_of(window.configure())
@@ -138,6 +140,67 @@ def reposition(kiln):
         xdg_shell.wait_box(kiln, 0xffe0a000, (wx + 100, wy + 80, wx + 160, wy + 120),
                            "the same popup is drawn at its new place")
         check(conn.take(popup.popup, 1) == [], "the popup was not dismissed")
+
+
+SUSPENDED = 9
+
+
+def states_of(events):
+    configures = [e for e in events if e.opcode == 0]
+    return u32s(configures[-1].args("iia")[2]) if configures else None
+
+
+def frame(conn, window):
+    """Asks for a frame callback and commits; returns the callback."""
+    callback = conn.create("wl_callback", window.surface, 3)
+    conn.send(window.surface, 6)
+    return callback
+
+
+def suspended(kiln):
+    with Connection(kiln.client_env) as conn, Connection(kiln.client_env) as cover_conn:
+        below = Window(conn, 7)
+        below.configure()
+        below.map(200, 150, 0xff2040a0)
+        xdg_shell.wait_box_sized(kiln, 0xff2040a0, 200, 150, "the window is on screen")
+        conn.take(below.toplevel)
+        # Another client's opaque window over the whole output.
+        cover = Window(cover_conn, 7)
+        cover.configure()
+        region = cover_conn.create("wl_region", cover.compositor, 1)
+        cover_conn.send(region, 1, ("i", 0), ("i", 0), ("i", OUTPUT_W), ("i", OUTPUT_H))  # add
+        cover_conn.send(cover.surface, 4, ("o", region))  # set_opaque_region
+        cover.map(OUTPUT_W, OUTPUT_H, 0xffa02040)
+        xdg_shell.wait_box_sized(kiln, 0xffa02040, OUTPUT_W, OUTPUT_H, "the covering window fills the output")
+        seen = []
+        while True:
+            states = states_of(below.configure())
+            seen.append(states)
+            if states is not None and SUSPENDED in states:
+                break
+            if len(seen) >= 10:
+                check(False, f"the covered window is suspended (saw {seen})")
+        check(True, f"a window wholly under an opaque one is configured suspended {states}")
+        conn.send(below.surface, 6)
+        # Its frame callbacks wait while the covering window's keep coming.
+        held = frame(conn, below)
+        for _ in range(3):
+            done = frame(cover_conn, cover)
+            cover_conn.dispatch_until(lambda e: e.obj == done and e.opcode == 0)
+        conn.roundtrip()
+        check(conn.take(held, 0) == [], "while suspended its frame callback is held (3 frames of the other drawn)")
+        # The covering window goes: it is shown again, no longer suspended, and its frame comes.
+        cover_conn.send(cover.toplevel, 0)
+        cover_conn.send(cover.xdg_surface, 0)
+        cover_conn.roundtrip()
+        while True:
+            states = states_of(below.configure())
+            if states is not None and SUSPENDED not in states:
+                break
+        check(True, f"uncovered, it is configured without suspended {states}")
+        conn.send(below.surface, 6)
+        conn.dispatch_until(lambda e: e.obj == held and e.opcode == 0, timeout=10)
+        check(True, "and its held frame callback comes")
 
 
 def expect_error(kiln, what, body, interface, code):
@@ -244,7 +307,7 @@ def errors(kiln):
 
 def main():
     need("grim")
-    for test in (wm_capabilities, configure_bounds, reposition, errors):
+    for test in (wm_capabilities, configure_bounds, reposition, suspended, errors):
         print(f"--- {test.__name__}")
         with Kiln(size=f"{OUTPUT_W}x{OUTPUT_H}") as kiln:
             xdg_shell.wait_listening(kiln)

@@ -186,6 +186,13 @@ Surface* Surface::from_resource(wl_resource* resource)
     return resource ? static_cast<Surface*>(wl_resource_get_user_data(resource)) : nullptr;
 }
 
+bool frame_callbacks_held(wlr_surface* surface)
+{
+    wlr_surface* root = surface ? wlr_surface_get_root_surface(surface) : nullptr;
+    const Surface* xdg = Surface::from(root);
+    return xdg && xdg->toplevel() && xdg->toplevel()->pending().suspended;
+}
+
 bool Surface::has_xdg_role(wlr_surface* surface)
 {
     return surface && (surface->role == &toplevel_role || surface->role == &popup_role);

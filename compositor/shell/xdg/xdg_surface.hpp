@@ -113,4 +113,7 @@ private:
     wl::Listener surface_commit_;  // while it has no role: commits are errors
 };
 
+// Whether `surface` (or the surface tree it is in) belongs to a toplevel kiln suspended: its frame callbacks wait.
+bool frame_callbacks_held(wlr_surface* surface);
+
 }  // namespace kiln::compositor::xdg

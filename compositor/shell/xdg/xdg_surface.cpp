@@ -150,6 +150,9 @@ Surface::Surface(WmClient& client, wlr_surface* surface, uint32_t version, uint3
     wlr_addon_init(&link->addon, &surface->addons, &addon_interface, &addon_interface);
     addon_ = &link->addon;
     client_.add(this);
+    // The wl_surface going unmaps the window before anything that took an interest in it later (the seat's focus)
+    // hears of it, as it did with wlroots' xdg-shell: focus then moves on to the next window.
+    surface_destroy_.connect(&surface->events.destroy, [this](void*) { make_inert(); });
     // Until it has a role, wlroots calls no role hook: a commit then is the client's error.
     surface_commit_.connect(&surface->events.commit, [this](void*) {
         if (role_ != Role::none)

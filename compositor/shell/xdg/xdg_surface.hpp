@@ -110,6 +110,7 @@ private:
     wlr_addon* addon_ = nullptr;  // the wl_surface's link back here (Surface::from)
     bool unmapped_now_ = false;   // the commit under way unmapped the surface
 
+    wl::Listener surface_destroy_;
     wl::Listener surface_commit_;  // while it has no role: commits are errors
 };
 

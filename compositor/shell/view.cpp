@@ -305,6 +305,9 @@ void View::apply_state()
     shell_.seat().scene_changed();
     xdg_->toplevel()->set_fullscreen(fullscreen_);
     xdg_->toplevel()->set_maximized(maximized_);
+    // A maximized or fullscreen window fills its area: none of its edges can be dragged (version 7).
+    constexpr uint32_t all_edges = WLR_EDGE_TOP | WLR_EDGE_BOTTOM | WLR_EDGE_LEFT | WLR_EDGE_RIGHT;
+    xdg_->toplevel()->set_constrained(fullscreen_ || maximized_ ? all_edges : 0);
     update_decoration();  // none while fullscreen
     if (fullscreen_ || maximized_) {
         const wlr_box box = state_box();

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """xdg-shell at the versions kiln offers (xdg_wm_base 7) on headless kiln (640x480): wm_capabilities lists what
 kiln does (maximize, fullscreen, minimize; no window menu), a window wholly under an opaque one is suspended and its
-frame callbacks wait until it shows again (seen by the client), configure_bounds follows the output's usable area as a
+frame callbacks wait until it shows again (seen by the client), a maximized window is constrained on every edge
+(version 7 only), configure_bounds follows the output's usable area as a
 panel's exclusive zone appears, xdg_popup.reposition moves a popup without re-creating it (repositioned with the
 client's token, a new configure, and the pixels moved), and the protocol's errors: positioner invalid_input, a popup
 on a parent whose role is gone, not_the_topmost_popup, defunct_surfaces, invalid_serial, already_constructed,
@@ -86,6 +87,32 @@ def wm_capabilities(kiln):
         window = Window(conn, 4)
         events = window.configure()
         check(not [e for e in events if e.opcode == 3], "a version 4 client gets no wm_capabilities")
+
+
+CONSTRAINED = {10, 11, 12, 13}
+
+
+def constrained(kiln):
+    with Connection(kiln.client_env) as conn:
+        window = Window(conn, 7)
+        window.configure()
+        window.map(200, 150, 0xff224488)
+        conn.send(window.toplevel, 9)  # set_maximized
+        states = set(window.states_until(xdg_shell.MAXIMIZED))
+        check(CONSTRAINED <= states, f"a maximized window is constrained on all four edges {sorted(states)}")
+        conn.send(window.toplevel, 10)  # unset_maximized
+        for _ in range(10):
+            states = set(states_of(window.configure()) or [])
+            if xdg_shell.MAXIMIZED not in states:
+                break
+        check(not (CONSTRAINED & states), f"restored, no edge is constrained {sorted(states)}")
+    with Connection(kiln.client_env) as conn:
+        window = Window(conn, 6)
+        window.configure()
+        window.map(200, 150, 0xff224488)
+        conn.send(window.toplevel, 9)
+        states = set(window.states_until(xdg_shell.MAXIMIZED))
+        check(not (CONSTRAINED & states), f"a version 6 client gets no constrained states {sorted(states)}")
 
 
 def configure_bounds(kiln):
@@ -302,12 +329,22 @@ def errors(kiln):
         conn.send(window.surface, 6)
 
     expect_error(kiln, "a min size above the max size is invalid_size", min_above_max, "xdg_toplevel", 2)
+    def late_grab(conn):
+        window = Window(conn, 7)
+        window.configure()
+        window.map(100, 100, 0xff101010)
+        seat = conn.bind("wl_seat", 5)
+        p = xdg_shell.make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), 5, 8, 0)
+        popup = xdg_shell.Popup(conn, window.wm_base, window.xdg_surface, p)  # committed once
+        conn.send(popup.popup, 1, ("o", seat), ("u", 1))  # grab after the first commit
+
+    expect_error(kiln, "a grab after the popup's first commit is invalid_grab", late_grab, "xdg_popup", 0)
     check(kiln.alive(), "kiln is still running after the bad clients")
 
 
 def main():
     need("grim")
-    for test in (wm_capabilities, configure_bounds, reposition, suspended, errors):
+    for test in (wm_capabilities, constrained, configure_bounds, reposition, suspended, errors):
         print(f"--- {test.__name__}")
         with Kiln(size=f"{OUTPUT_W}x{OUTPUT_H}") as kiln:
             xdg_shell.wait_listening(kiln)

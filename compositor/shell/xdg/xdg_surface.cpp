@@ -90,12 +90,19 @@ const struct xdg_surface_interface implementation = {
                 parent = Surface::from_resource(parent_resource);
                 // A parent whose wl_surface or role object is gone cannot hold a popup; nor can the popup itself
                 // or one of its own descendants.
-                if (!parent || parent->role() == Role::none) {
+                if (parent == self) {
                     wl_resource_post_error(wm_base, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
-                                           "get_popup: the parent xdg_surface@%u has no live role",
+                                           "get_popup: xdg_surface@%u would be its own ancestor",
+                                           wl_resource_get_id(resource));
+                    return;
+                }
+                if (!parent) {
+                    wl_resource_post_error(wm_base, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                                           "get_popup: the parent xdg_surface@%u is gone",
                                            wl_resource_get_id(parent_resource));
                     return;
                 }
+                // A parent with no role yet is refused at the popup's first commit (it may get one by then).
                 for (Surface* ancestor = parent; ancestor;) {
                     if (ancestor == self) {
                         wl_resource_post_error(wm_base, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
@@ -340,6 +347,11 @@ void Surface::role_commit()
     }
     if (toplevel_)
         toplevel_->commit();
+    if (popup_ && popup_->xdg_parent() && popup_->xdg_parent()->role() == Role::none && !added_) {
+        wl_resource_post_error(client_.resource(), XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                               "the popup's parent xdg_surface has no live toplevel or popup role");
+        return;
+    }
     if (popup_ && !popup_->parent()) {
         // Layer-shell names a null parent before the first commit; no parent by then is an error.
         wl_resource_post_error(resource_, XDG_SURFACE_ERROR_NOT_CONSTRUCTED,

@@ -139,7 +139,7 @@ void LayerSurface::add_popup(xdg::Popup* popup)
     });
     popup->base().data = xdg::create_scene_tree(&popups_->node, popup->base());  // its own popups nest in it
     // Kept on the output: the box is the output's, in the layer surface's coordinates.
-    keep_popup_inside(*popup, [this]() -> placement::Box {
+    keep_popup_inside(*popup, nullptr, [this]() -> placement::Box {
         const wlr_box* output =
             surface_->output ? wlr_output_layout_get_box(shell_.core().layout, surface_->output) : nullptr;
         if (!output)

@@ -62,11 +62,23 @@ void unconstrain(xdg::Popup& popup, const placement::Box& bounds)
     popup.geometry = {box.x, box.y, box.width, box.height};
 }
 
-// Places the popup again when its client repositions it; lives as long as the popup's role.
+// Places the popup again when its client repositions it, and a reactive one (xdg_positioner.set_reactive) when
+// its windows move or resize: a new configure when its place changes. Lives as long as the popup's role.
 class Placement {
 public:
-    Placement(xdg::Popup& popup, PopupBounds bounds) : bounds_(std::move(bounds))
+    Placement(xdg::Popup& popup, PopupBounds bounds, wl_signal* windows_changed) : bounds_(std::move(bounds))
     {
+        if (windows_changed)
+            windows_changed_.connect(windows_changed, [this, &popup](void*) {
+                if (popup.dismissed() || !popup.rules().reactive)
+                    return;
+                const wlr_box before = popup.geometry;
+                unconstrain(popup, bounds_());
+                const wlr_box& after = popup.geometry;
+                if (after.x != before.x || after.y != before.y || after.width != before.width ||
+                    after.height != before.height)
+                    popup.base().schedule_configure();
+            });
         reposition_.connect(&popup.events.reposition, [this, &popup](void*) {
             if (!popup.dismissed())
                 unconstrain(popup, bounds_());
@@ -77,6 +89,7 @@ public:
 
 private:
     PopupBounds bounds_;
+    wl::Listener windows_changed_;
     wl::Listener reposition_;
     wl::Listener destroy_;
 };
@@ -99,7 +112,7 @@ void add_popup(XdgShell& shell, xdg::Surface* surface)
     surface->data = xdg::create_scene_tree(static_cast<wlr_scene_node*>(parent->data), *surface);
     // Kept inside the usable area of its window's output. Its first configure is sent when the event loop is next
     // idle, with the geometry set here.
-    keep_popup_inside(popup, [&shell, &popup]() -> placement::Box {
+    keep_popup_inside(popup, &shell.events.windows_changed, [&shell, &popup]() -> placement::Box {
         int parent_x = 0;
         int parent_y = 0;
         View* view = root_view(popup, parent_x, parent_y);
@@ -110,9 +123,9 @@ void add_popup(XdgShell& shell, xdg::Surface* surface)
     });
 }
 
-void keep_popup_inside(xdg::Popup& popup, PopupBounds bounds)
+void keep_popup_inside(xdg::Popup& popup, wl_signal* windows_changed, PopupBounds bounds)
 {
-    new Placement(popup, std::move(bounds));  // freed with the popup's role
+    new Placement(popup, std::move(bounds), windows_changed);  // freed with the popup's role
 }
 
 }  // namespace kiln::compositor

@@ -16,8 +16,8 @@ void add_popup(XdgShell& shell, xdg::Surface* surface);
 
 // Where the popup may go, relative to its parent's window geometry; empty: anywhere.
 using PopupBounds = std::function<placement::Box()>;
-// Flips, slides and resizes the popup (as its positioner allows) to lie within `bounds` now and each time its
-// client repositions it, until the popup's role goes.
-void keep_popup_inside(xdg::Popup& popup, PopupBounds bounds);
+// Flips, slides and resizes the popup (as its positioner allows) to lie within `bounds` now, each time its client
+// repositions it, and (a reactive one) each time `windows_changed` (may be null) fires, until its role goes.
+void keep_popup_inside(xdg::Popup& popup, wl_signal* windows_changed, PopupBounds bounds);
 
 }  // namespace kiln::compositor

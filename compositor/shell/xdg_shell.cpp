@@ -6,6 +6,7 @@
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/view.hpp"
+#include "compositor/shell/xdg/detach_listeners.hpp"
 #include "compositor/shell/xdg_popup.hpp"
 
 #include <algorithm>
@@ -29,6 +30,7 @@ XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_
             add_popup(*this, surface);
         }
     });
+    wl_signal_init(&events.windows_changed);
     layout_change_.connect(&core.layout->events.change, [this](void*) { visibility_changed(); });
 }
 
@@ -36,6 +38,7 @@ XdgShell::~XdgShell()
 {
     if (visibility_idle_)
         wl_event_source_remove(visibility_idle_);
+    xdg::detach_listeners(&events.windows_changed);
     for (const auto& view : views_)
         toplevels_.remove(*view);
     views_.clear();
@@ -155,6 +158,7 @@ void XdgShell::update_suspended()
     }
     pixman_region32_fini(&covered);
     pixman_region32_fini(&shown);
+    wl_signal_emit(&events.windows_changed, this);
 }
 
 std::vector<placement::Point> XdgShell::taken_spots(const View* except) const

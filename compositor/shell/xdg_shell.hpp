@@ -59,6 +59,11 @@ public:
     // Something that changes what of each window shows happened (a map, move, raise, commit, minimize, output
     // change): which windows are suspended is worked out again when the event loop is next idle.
     void visibility_changed();
+
+    struct {
+        // Windows moved, resized, mapped, unmapped or restacked (coalesced, when the event loop is next idle).
+        wl_signal windows_changed;
+    } events;
     // The top-left corners of the shown windows other than `except`.
     std::vector<placement::Point> taken_spots(const View* except) const;
 

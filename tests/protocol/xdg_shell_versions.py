@@ -4,7 +4,8 @@ kiln does (maximize, fullscreen, minimize; no window menu), a window wholly unde
 frame callbacks wait until it shows again (seen by the client), a maximized window is constrained on every edge
 (version 7 only), configure_bounds follows the output's usable area as a
 panel's exclusive zone appears, xdg_popup.reposition moves a popup without re-creating it (repositioned with the
-client's token, a new configure, and the pixels moved), and the protocol's errors: positioner invalid_input, a popup
+client's token, a new configure, and the pixels moved), a reactive popup is placed again when its window moves, and
+the protocol's errors: positioner invalid_input, a popup
 on a parent whose role is gone, not_the_topmost_popup, defunct_surfaces, invalid_serial, already_constructed,
 not_constructed and invalid window geometry."""
 import sys
@@ -230,6 +231,38 @@ def suspended(kiln):
         check(True, "and its held frame callback comes")
 
 
+def reactive(kiln):
+    """A reactive popup left of its window slides back on screen when the window is maximized to the output's left
+    edge: a new configure without the client asking. A popup that is not reactive stays as it was placed."""
+    with Connection(kiln.client_env) as conn:
+        window = Window(conn, 7)
+        window.configure()
+        window.map(200, 150, 0xff606060)
+        xdg_shell.wait_box_sized(kiln, 0xff606060, 200, 150, "the parent is on screen")
+        popups = {}
+        for name, is_reactive in (("reactive", True), ("fixed", False)):
+            positioner = xdg_shell.make_positioner(conn, window.wm_base, (50, 30), (-60, 10, 1, 1),
+                                                   xdg_shell.TOP_LEFT, xdg_shell.BOTTOM_RIGHT, xdg_shell.SLIDE_X)
+            if is_reactive:
+                conn.send(positioner, 7)  # set_reactive
+            popup = xdg_shell.Popup(conn, window.wm_base, window.xdg_surface, positioner)
+            got = popup.configure()
+            check(got == (-60, 10, 50, 30), f"the {name} popup opens left of its window {got}")
+            popup.draw(50, 30, 0xffe0a000 if is_reactive else 0xff00a0e0)
+            popups[name] = popup
+        conn.send(window.toplevel, 9)  # set_maximized
+        for _ in range(10):
+            configures = [e for e in window.configure() if e.opcode == 0]
+            if configures and xdg_shell.MAXIMIZED in u32s(configures[-1].args("iia")[2]):
+                width, height = configures[-1].args("ii")
+                break
+        window.map(width, height, 0xff606060)
+        got = popups["reactive"].configure()
+        check(got == (0, 10, 50, 30), f"the reactive popup slides back onto the output: a new configure {got}")
+        conn.roundtrip()
+        check(conn.take(popups["fixed"].xdg_surface, 0) == [], "the popup that is not reactive is not configured")
+
+
 def expect_error(kiln, what, body, interface, code):
     try:
         with Connection(kiln.client_env) as conn:
@@ -344,7 +377,7 @@ def errors(kiln):
 
 def main():
     need("grim")
-    for test in (wm_capabilities, constrained, configure_bounds, reposition, suspended, errors):
+    for test in (wm_capabilities, constrained, configure_bounds, reposition, reactive, suspended, errors):
         print(f"--- {test.__name__}")
         with Kiln(size=f"{OUTPUT_W}x{OUTPUT_H}") as kiln:
             xdg_shell.wait_listening(kiln)

@@ -229,6 +229,13 @@ def suspended(kiln):
         conn.send(below.surface, 6)
         conn.dispatch_until(lambda e: e.obj == held and e.opcode == 0, timeout=10)
         check(True, "and its held frame callback comes")
+        # A minimized window shows nowhere: it is suspended too.
+        conn.send(below.toplevel, 13)  # set_minimized
+        for _ in range(10):
+            states = states_of(below.configure())
+            if states is not None and SUSPENDED in states:
+                break
+        check(SUSPENDED in (states or []), f"a minimized window is configured suspended {states}")
 
 
 def reactive(kiln):

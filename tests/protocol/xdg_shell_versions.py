@@ -369,6 +369,17 @@ def errors(kiln):
         conn.send(window.surface, 6)
 
     expect_error(kiln, "a min size above the max size is invalid_size", min_above_max, "xdg_toplevel", 2)
+    def surface_with_buffer(conn):
+        compositor = conn.bind("wl_compositor", 4)
+        wm_base = conn.bind("xdg_wm_base", 7)
+        surface = conn.create("wl_surface", compositor, 0)
+        conn.send(surface, 1, ("o", shm_buffer(conn, 16, 16, 0xff000000)), ("i", 0), ("i", 0))
+        conn.send(surface, 6)
+        conn.create("xdg_surface", wm_base, 2, ("o", surface))
+
+    expect_error(kiln, "get_xdg_surface on a surface with a buffer is invalid_surface_state", surface_with_buffer,
+                 "xdg_wm_base", 4)
+
     def late_grab(conn):
         window = Window(conn, 7)
         window.configure()

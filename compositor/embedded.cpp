@@ -135,9 +135,7 @@ public:
         if (!resource || std::strcmp(wl_resource_get_class(resource), "wl_surface") != 0)
             return false;
         wlr_surface* surface = wlr_surface_from_resource(resource);
-        if (!wlr_surface_is_xdg_surface(surface))
-            return false;
-        View* view = View::from(wlr_xdg_surface_from_wlr_surface(surface));
+        View* view = View::from(surface);
         if (!view)
             return false;
         view->move_to(x, y);

@@ -438,7 +438,7 @@ bool Server::start(std::string& error)
     seat_ = std::make_unique<Seat>(core_, desktop_, *toplevels_,
                                    SessionActions{[this](int status) { terminate(status); },
                                                   [this](int vt) { switch_vt(vt); }},
-                                   backend_, compositor_, shell_->wlr());
+                                   backend_, compositor_, shell_->wm_base());
     toplevels_->attach(*seat_);
     privileged_->guard(seat_->text_input().input_method_global(), "input-method",
                        restricts(PrivilegedProtocol::input_method));
@@ -493,7 +493,7 @@ bool Server::start(std::string& error)
     dialogs_ = std::make_unique<XdgDialogV1>(display_, *toplevels_);
     toplevel_icons_ = std::make_unique<XdgToplevelIconV1>(
         display_, icon_size(ServerDecoration::title_height - ServerDecoration::border),
-        [](wlr_xdg_surface* xdg, std::shared_ptr<const TitleIcon> icon) {
+        [](xdg::Surface* xdg, std::shared_ptr<const TitleIcon> icon) {
             if (View* view = View::from(xdg))
                 view->set_icon(std::move(icon));
         });
@@ -670,6 +670,7 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         .presented = [this](wlr_output* o, int64_t at, int64_t period) {
             if (commit_timing_) commit_timing_->presented(o, at, period);
         },
+        .frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); },
         .frame_rendered = [this](double cpu_ms, bool direct) { frame_rendered(cpu_ms, direct); },
         .frame_culled = [this](size_t surfaces) { frame_culled(surfaces); },
         .frame_fenced = [this](double ms) { frame_fenced(ms); },

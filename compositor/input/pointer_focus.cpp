@@ -3,6 +3,8 @@
 #include "compositor/input/pointer_focus.hpp"
 
 #include "compositor/input/scene_hit.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
+#include "compositor/shell/xdg/xdg_wm_base.hpp"
 
 #include <ctime>
 
@@ -31,7 +33,7 @@ private:
 // An xdg role destroyed without a commit (xdg_popup.destroy) unmaps its surface: that changes the scene too.
 class PointerFocus::XdgWatch {
 public:
-    XdgWatch(PointerFocus& focus, wlr_xdg_surface* surface) : focus_(focus)
+    XdgWatch(PointerFocus& focus, xdg::Surface* surface) : focus_(focus)
     {
         map_.connect(&surface->events.map, [this](void*) { focus_.scene_changed(); });
         unmap_.connect(&surface->events.unmap, [this](void*) { focus_.scene_changed(); });
@@ -48,15 +50,15 @@ private:
     wl::Listener destroy_;
 };
 
-PointerFocus::PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell,
+PointerFocus::PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, xdg::WmBase& xdg_shell,
                            std::function<void(uint32_t)> update)
     : loop_(loop), update_(std::move(update))
 {
     new_surface_.connect(&compositor->events.new_surface, [this](void* data) {
         surfaces_.push_back(std::make_unique<SurfaceWatch>(*this, static_cast<wlr_surface*>(data)));
     });
-    new_xdg_surface_.connect(&xdg_shell->events.new_surface, [this](void* data) {
-        xdg_surfaces_.push_back(std::make_unique<XdgWatch>(*this, static_cast<wlr_xdg_surface*>(data)));
+    new_xdg_surface_.connect(&xdg_shell.events.new_surface, [this](void* data) {
+        xdg_surfaces_.push_back(std::make_unique<XdgWatch>(*this, static_cast<xdg::Surface*>(data)));
     });
 }
 

@@ -11,11 +11,15 @@
 #include <memory>
 
 namespace kiln::compositor {
+namespace xdg {
+class WmBase;
+}  // namespace xdg
+
 
 class PointerFocus {
 public:
     // `update` runs once the loop is idle after one or more changes, with the time in milliseconds.
-    PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell,
+    PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, xdg::WmBase& xdg_shell,
                  std::function<void(uint32_t)> update);
     ~PointerFocus();
     PointerFocus(const PointerFocus&) = delete;

@@ -158,7 +158,7 @@ private:
 };
 
 Seat::Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActions session, wlr_backend* backend,
-           wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
+           wlr_compositor* compositor, xdg::WmBase& xdg_shell)
     : core_(core), desktop_(desktop), toplevels_(toplevels), seat_(wlr_seat_create(core.display, "seat0")),
       cursor_(wlr_cursor_create())
 {

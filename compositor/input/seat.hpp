@@ -11,6 +11,10 @@
 #include <span>
 
 namespace kiln::compositor {
+namespace xdg {
+class WmBase;
+}  // namespace xdg
+
 
 struct Core;
 class CursorImage;
@@ -29,7 +33,7 @@ public:
     // The compositor and xdg-shell are watched for surfaces that change what lies under the pointer.
     // `toplevels` hears presses on kiln's decorations and Super + drag; `session` what bindings ask of it.
     Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActions session, wlr_backend* backend,
-         wlr_compositor* compositor, wlr_xdg_shell* xdg_shell);
+         wlr_compositor* compositor, xdg::WmBase& xdg_shell);
     ~Seat();
     Seat(const Seat&) = delete;
     Seat& operator=(const Seat&) = delete;

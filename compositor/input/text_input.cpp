@@ -1,5 +1,6 @@
 // TextInputRelay behaviour: text inputs follow keyboard focus, the input method's state travels both ways.
 #include "compositor/input/text_input.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -334,9 +335,9 @@ void TextInputRelay::place_popups()
         return;
     TextInput* input = focused();
     std::optional<wlr_box> cursor;
-    if (input && input->wlr()->current_enabled && wlr_surface_is_xdg_surface(input->wlr()->focused_surface)) {
+    if (input && input->wlr()->current_enabled && xdg::Surface::from(input->wlr()->focused_surface)) {
         // A toplevel's xdg surface carries its scene tree, whose origin is the surface's (View sets it).
-        wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(input->wlr()->focused_surface);
+        xdg::Surface* xdg = xdg::Surface::from(input->wlr()->focused_surface);
         int lx = 0;
         int ly = 0;
         if (xdg && xdg->data && wlr_scene_node_coords(static_cast<wlr_scene_node*>(xdg->data), &lx, &ly)) {

@@ -173,15 +173,19 @@ void Output::compose()
         timespec now{};
         bool latch;
         std::vector<LatchedSurface> latched;
-    } done{{}, !needs_frame(), {}};
+        const OutputHooks& hooks;
+    } done{{}, !needs_frame(), {}, hooks_};
     clock_gettime(CLOCK_MONOTONIC, &done.now);
     wlr_scene_output_for_each_surface(
         scene_output_,
         [](wlr_surface* surface, int, int, void* data) noexcept {
             auto* d = static_cast<Done*>(data);
-            wlr_surface_send_frame_done(surface, &d->now);
             if (d->latch)
                 d->latched.push_back({surface, surface->current.seq});
+            // A suspended window's callbacks wait (its update still counts as latched: fifo must not stall).
+            if (d->hooks.frame_callbacks_held && d->hooks.frame_callbacks_held(surface))
+                return;
+            wlr_surface_send_frame_done(surface, &d->now);
         },
         &done);
     if (done.latch && hooks_.latched)

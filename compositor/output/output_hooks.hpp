@@ -44,6 +44,9 @@ struct OutputHooks {
     // The output presented a frame at `when_ns` (CLOCK_MONOTONIC; headless: its virtual vblank) and refreshes every
     // `refresh_ns` (0: unknown); both 0 when the output goes (commit-timing's predictions). Unset: nothing.
     std::function<void(wlr_output*, int64_t when_ns, int64_t refresh_ns)> presented;
+    // A surface whose frame callbacks are held back (its window is suspended: wholly covered or off every
+    // output). Unset: none.
+    std::function<bool(wlr_surface*)> frame_callbacks_held;
 
     // Frame statistics (--stats).
     std::function<void(double cpu_ms, bool direct_scanout)> frame_rendered;

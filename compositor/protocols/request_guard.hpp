@@ -17,7 +17,7 @@ public:
     RequestGuard& operator=(const RequestGuard&) = delete;
 
 private:
-    // A resource (wl_subsurface, zwlr_layer_surface_v1) whose user data is hidden from wlroots after a refused
+    // A resource (wl_subsurface, zwp_input_method_v2) whose user data is hidden from wlroots after a refused
     // request, given back when the resource is destroyed (before wlroots' own destroy callback runs), unless wlroots
     // freed the object first.
     struct Hidden {
@@ -30,11 +30,9 @@ private:
     static void on_message(void* guard, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
     void refuse_orphan_subsurface_restack(wl_resource* resource, const char* request);
     void refuse_input_popup_role(wl_resource* resource, const wl_protocol_logger_message* message);
-    void refuse_layer_popup(wl_resource* resource, const wl_protocol_logger_message* message);
     // Hides `resource`'s user data from wlroots' handlers until the resource goes; `data_destroyed` fires when
     // wlroots frees the object the data points at.
     void hide_until_destroyed(wl_resource* resource, wl_signal* data_destroyed);
-    static void refuse_popup_cycle(wlr_xdg_surface* surface, const wl_protocol_logger_message* message);
     static void give_back(wl_listener* listener, void* resource) noexcept;
     static void forget(wl_listener* listener, void* subsurface) noexcept;
 

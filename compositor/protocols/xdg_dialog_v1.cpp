@@ -1,5 +1,6 @@
 // xdg_wm_dialog_v1 and xdg_dialog_v1: one dialog object per xdg_toplevel, whose modal hint goes to Toplevels.
 #include "compositor/protocols/xdg_dialog_v1.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
@@ -38,8 +39,8 @@ void XdgDialogV1::apply(Dialog& dialog, bool modal)
     dialog.modal = modal;
     if (!dialog.toplevel)
         return;
-    wlr_xdg_surface* xdg = wlr_xdg_surface_from_toplevel_resource(dialog.toplevel);
-    if (Toplevel* toplevel = xdg ? toplevels_.find(xdg->surface) : nullptr)
+    xdg::Toplevel* xdg = xdg::Toplevel::from_resource(dialog.toplevel);
+    if (Toplevel* toplevel = xdg ? toplevels_.find(xdg->base().surface()) : nullptr)
         toplevels_.set_modal(*toplevel, modal);
 }
 
@@ -107,8 +108,8 @@ XdgDialogV1::XdgDialogV1(wl_display* display, Toplevels& toplevels)
     toplevel_added_.connect(&toplevels.events.add, [this](void* data) {
         auto* toplevel = static_cast<Toplevel*>(data);
         for (auto& [resource, dialog] : dialogs_) {
-            wlr_xdg_surface* xdg = wlr_xdg_surface_from_toplevel_resource(resource);
-            if (dialog->modal && xdg && xdg->surface == toplevel->surface())
+            xdg::Toplevel* xdg = xdg::Toplevel::from_resource(resource);
+            if (dialog->modal && xdg && xdg->base().surface() == toplevel->surface())
                 toplevels_.set_modal(*toplevel, true);
         }
     });

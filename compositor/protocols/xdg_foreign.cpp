@@ -1,5 +1,6 @@
 // xdg-foreign v1 and v2: exported handles, imports, and the parent links imports set up and take back.
 #include "compositor/protocols/xdg_foreign.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include "compositor/listener.hpp"
 
@@ -41,20 +42,18 @@ struct Imported {
     std::list<std::unique_ptr<Child>> children;
     // The exported toplevel its children were given as parent, while it lives: wlroots' parent links point at it,
     // so they are taken back when it goes (its destroy comes before it is freed, for a toplevel that was added).
-    wlr_xdg_surface* parent = nullptr;
+    xdg::Surface* parent = nullptr;
     wl::Listener parent_destroy;
 };
 
 // A surface's xdg_toplevel as the xdg surface it is, or null when it has none now.
-wlr_xdg_surface* toplevel_of(wlr_surface* surface)
+xdg::Surface* toplevel_of(wlr_surface* surface)
 {
-    if (!surface || !wlr_surface_is_xdg_surface(surface))
-        return nullptr;
-    wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(surface);
-    return xdg && xdg->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL ? xdg : nullptr;
+    xdg::Surface* xdg = xdg::Surface::from(surface);
+    return xdg && xdg->role() == xdg::Role::toplevel ? xdg : nullptr;
 }
 
-wlr_xdg_surface* toplevel_of(wl_resource* surface_resource)
+xdg::Surface* toplevel_of(wl_resource* surface_resource)
 {
     return toplevel_of(wlr_surface_from_resource(surface_resource));
 }
@@ -64,8 +63,9 @@ void release_parent(Imported* imported)
 {
     if (imported->parent)
         for (const auto& child : imported->children)
-            if (wlr_xdg_surface* xdg = toplevel_of(child->surface); xdg && xdg->toplevel->parent == imported->parent)
-                wlr_xdg_toplevel_set_parent(xdg, nullptr);
+            if (xdg::Surface* xdg = toplevel_of(child->surface);
+                xdg && xdg->toplevel()->parent() == imported->parent->toplevel())
+                xdg->toplevel()->set_parent(nullptr);
     imported->parent = nullptr;
     imported->parent_destroy.disconnect();
 }
@@ -152,23 +152,23 @@ void set_parent_of(wl_client*, wl_resource* resource, wl_resource* surface_resou
 {
     auto* imported = static_cast<Imported*>(wl_resource_get_user_data(resource));
     wlr_surface* child_surface = wlr_surface_from_resource(surface_resource);
-    wlr_xdg_surface* child = toplevel_of(child_surface);
+    xdg::Surface* child = toplevel_of(child_surface);
     if (!child) {
         wl_resource_post_error(resource, invalid_surface, "set_parent_of needs an xdg_toplevel's surface");
         return;
     }
     Exported* exported = imported->exported;
-    wlr_xdg_surface* parent = exported ? toplevel_of(exported->surface) : nullptr;
+    xdg::Surface* parent = exported ? toplevel_of(exported->surface) : nullptr;
     // An inert import sets nothing; nor does a parent that has never been committed as a toplevel (wlroots would
     // free it without a destroy event, leaving the child's link dangling), nor a window as its own parent.
-    if (!parent || !parent->added || parent == child)
+    if (!parent || !parent->added() || parent == child)
         return;
     if (imported->parent != parent) {
         release_parent(imported);
         imported->parent = parent;
         imported->parent_destroy.connect(&parent->events.destroy, [imported](void*) { release_parent(imported); });
     }
-    wlr_xdg_toplevel_set_parent(child, parent);
+    child->toplevel()->set_parent(parent->toplevel());  // a loop is refused: the link is left as it was
     const bool known = std::any_of(imported->children.begin(), imported->children.end(),
                                    [child_surface](const auto& c) { return c->surface == child_surface; });
     if (known)
@@ -206,7 +206,7 @@ template <const Flavour& F>
 void export_toplevel(wl_client* client, wl_resource* exporter, uint32_t id, wl_resource* surface_resource) noexcept
 {
     auto* owner = static_cast<XdgForeign*>(wl_resource_get_user_data(exporter));
-    wlr_xdg_surface* xdg = toplevel_of(surface_resource);
+    xdg::Surface* xdg = toplevel_of(surface_resource);
     if (!xdg) {
         wl_resource_post_error(exporter, invalid_surface, "only an xdg_toplevel's surface can be exported");
         return;
@@ -220,14 +220,14 @@ void export_toplevel(wl_client* client, wl_resource* exporter, uint32_t id, wl_r
         return;
     }
     exported->resource = resource;
-    exported->surface = xdg->surface;
+    exported->surface = xdg->surface();
     do
         exported->handle = random_handle();
     while (owner->find(exported->handle));
     owner->add(exported);
     wl_resource_set_implementation(resource, F.exported_requests, exported, exported_resource_destroyed);
     // The surface going ends the export (a toplevel role made again on it is still the exported window).
-    exported->surface_destroy.connect(&xdg->surface->events.destroy, [exported](void*) { end_export(exported); });
+    exported->surface_destroy.connect(&xdg->surface()->events.destroy, [exported](void*) { end_export(exported); });
     wl_resource_post_event(resource, handle_event, exported->handle.c_str());
 }
 

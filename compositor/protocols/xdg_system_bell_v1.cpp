@@ -1,5 +1,6 @@
 // xdg_system_bell_v1: the global, its ring request, and what kiln does with a ring.
 #include "compositor/protocols/xdg_system_bell_v1.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include "compositor/session/spawn.hpp"
 
@@ -30,9 +31,9 @@ const struct xdg_system_bell_v1_interface bell_requests = {
 // An xdg toplevel, or an X11 window's surface (Xwayland rings for its clients' XBell).
 bool is_window(wlr_surface* surface)
 {
-    if (wlr_surface_is_xdg_surface(surface)) {
-        wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(surface);
-        return xdg && xdg->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL;
+    if (xdg::Surface::has_xdg_role(surface)) {
+        const xdg::Surface* xdg = xdg::Surface::from(surface);
+        return xdg && xdg->role() == xdg::Role::toplevel;
     }
     return wlr_surface_is_xwayland_surface(surface);
 }

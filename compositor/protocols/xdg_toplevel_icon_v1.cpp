@@ -1,6 +1,7 @@
 // xdg_toplevel_icon_manager_v1 and xdg_toplevel_icon_v1: icons built from wl_shm buffers, their errors, and set_icon
 // double-buffered on the toplevel's wl_surface.
 #include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include "compositor/shell/title_text.hpp"
 
@@ -229,7 +230,7 @@ void XdgToplevelIconV1::set_icon(wl_client*, wl_resource* manager, wl_resource* 
         icon->immutable = true;
         pixels = choose(*icon, self->preferred_size_);
     }
-    wlr_xdg_surface* xdg = wlr_xdg_surface_from_toplevel_resource(toplevel);
+    xdg::Toplevel* xdg = xdg::Toplevel::from_resource(toplevel);
     if (!xdg)
         return;  // the toplevel's role is gone: nothing to apply to
     auto [it, inserted] = self->pending_.try_emplace(toplevel);
@@ -241,13 +242,13 @@ void XdgToplevelIconV1::set_icon(wl_client*, wl_resource* manager, wl_resource* 
             Pending* p = wl_container_of(listener, p, commit);
             p->owner->committed(*p);
         };
-        wl_signal_add(&xdg->surface->events.commit, &pending->commit);
+        wl_signal_add(&xdg->base().surface()->events.commit, &pending->commit);
         // The client may destroy the wl_surface first only as it disconnects (xdg-shell forbids it otherwise).
         pending->surface_destroyed.notify = [](wl_listener* listener, void*) noexcept {
             Pending* p = wl_container_of(listener, p, surface_destroyed);
             p->owner->forget(p->toplevel);
         };
-        wl_signal_add(&xdg->surface->events.destroy, &pending->surface_destroyed);
+        wl_signal_add(&xdg->base().surface()->events.destroy, &pending->surface_destroyed);
         pending->toplevel_destroyed.notify = [](wl_listener* listener, void*) noexcept {
             Pending* p = wl_container_of(listener, p, toplevel_destroyed);
             p->owner->forget(p->toplevel);
@@ -264,8 +265,8 @@ void XdgToplevelIconV1::committed(Pending& pending)
     if (!pending.waiting)
         return;
     pending.waiting = false;
-    if (wlr_xdg_surface* xdg = wlr_xdg_surface_from_toplevel_resource(pending.toplevel))
-        apply_(xdg, pending.icon);
+    if (xdg::Toplevel* xdg = xdg::Toplevel::from_resource(pending.toplevel))
+        apply_(&xdg->base(), pending.icon);
 }
 
 void XdgToplevelIconV1::forget(wl_resource* toplevel)

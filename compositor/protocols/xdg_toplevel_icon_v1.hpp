@@ -13,13 +13,17 @@
 #include <unordered_map>
 
 namespace kiln::compositor {
+namespace xdg {
+class Surface;
+}  // namespace xdg
+
 
 struct TitleIcon;
 
 class XdgToplevelIconV1 {
 public:
     // `apply` gives the xdg toplevel of `xdg` its icon (null: none) as its commit applies it.
-    using Apply = std::function<void(wlr_xdg_surface* xdg, std::shared_ptr<const TitleIcon> icon)>;
+    using Apply = std::function<void(xdg::Surface* xdg, std::shared_ptr<const TitleIcon> icon)>;
 
     XdgToplevelIconV1(wl_display* display, int preferred_size, Apply apply);
     ~XdgToplevelIconV1();

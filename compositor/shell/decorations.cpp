@@ -12,21 +12,19 @@ namespace {
 // org_kde_kwin_server_decoration.mode, the event wlroots 0.15 sends only when a client's request changes the mode.
 constexpr uint32_t kde_mode_event = 0;
 
-wlr_xdg_toplevel_decoration_v1_mode xdg_mode(DecorationMode config, wlr_xdg_toplevel_decoration_v1_mode requested)
+using XdgMode = xdg::ToplevelDecoration::Mode;
+
+XdgMode xdg_mode(DecorationMode config, XdgMode requested)
 {
     switch (config) {
     case DecorationMode::client:
-        return WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+        return XdgMode::client_side;
     case DecorationMode::server:
-        return requested == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
-                   ? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
-                   : WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE;
+        return requested == XdgMode::client_side ? XdgMode::client_side : XdgMode::server_side;
     case DecorationMode::client_preferred:
-        return requested == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
-                   ? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
-                   : WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+        return requested == XdgMode::server_side ? XdgMode::server_side : XdgMode::client_side;
     }
-    return WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+    return XdgMode::client_side;
 }
 
 uint32_t kde_default(DecorationMode mode)
@@ -38,9 +36,7 @@ uint32_t kde_default(DecorationMode mode)
 // The View of a surface that is an xdg toplevel, if kiln made one.
 View* view_of(wlr_surface* surface)
 {
-    if (!surface || !wlr_surface_is_xdg_surface(surface))
-        return nullptr;
-    return View::from(wlr_xdg_surface_from_wlr_surface(surface));
+    return surface ? View::from(surface) : nullptr;
 }
 
 }  // namespace
@@ -48,60 +44,42 @@ View* view_of(wlr_surface* surface)
 // One toplevel's xdg-decoration object: lives until the client destroys it or its surface.
 class Decorations::XdgToplevel {
 public:
-    XdgToplevel(Decorations& owner, wlr_xdg_toplevel_decoration_v1* decoration)
-        : decoration_(decoration)
+    XdgToplevel(Decorations& owner, xdg::ToplevelDecoration* decoration) : decoration_(decoration)
     {
-        // Each set_mode and unset_mode from the client must be answered by a configure, even when kiln's mode stays
-        // the same: wlroots 0.15 sends the decoration's configure only when the mode changes, so kiln sends it with
-        // the xdg_surface configure wlroots schedules (before that configure's xdg_surface.configure event).
-        request_mode_.connect(&decoration->events.request_mode, [this, &owner](void*) {
-            answer_owed_ = true;
-            answer(xdg_mode(owner.mode_, decoration_->requested_mode));
-        });
-        surface_configure_.connect(&decoration->surface->events.configure,
-                                   [this](void* data) { send_owed_answer(static_cast<wlr_xdg_surface_configure*>(data)); });
+        // Each set_mode and unset_mode is answered by a configure, even when kiln's mode stays the same (the
+        // decoration object owes one after every request).
+        request_mode_.connect(&decoration->events.request_mode,
+                              [this, &owner](void*) { answer(xdg_mode(owner.mode_, decoration_->requested())); });
         destroy_.connect(&decoration->events.destroy, [this, &owner](void*) {
             // No decoration object: the client draws its own from its next commit on.
-            if (View* view = View::from(decoration_->surface))
+            if (View* view = View::from(decoration_->surface()))
                 view->set_server_decorated(false);
             owner.toplevels_.remove_if([this](auto& t) { return t.get() == this; });
         });
-        answer(xdg_mode(owner.mode_, decoration->requested_mode));
+        answer(xdg_mode(owner.mode_, decoration->requested()));
     }
 
-    wlr_surface* surface() const { return decoration_->surface->surface; }
+    wlr_surface* surface() const
+    {
+        xdg::Surface* xdg = decoration_->surface();
+        return xdg ? xdg->surface() : nullptr;
+    }
     bool server_side() const { return server_side_; }
-    void follow(DecorationMode mode) { answer(xdg_mode(mode, decoration_->requested_mode)); }
+    void follow(DecorationMode mode) { answer(xdg_mode(mode, decoration_->requested())); }
 
 private:
-    void answer(wlr_xdg_toplevel_decoration_v1_mode mode)
+    void answer(XdgMode mode)
     {
-        server_side_ = mode == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE;
-        wlr_xdg_toplevel_decoration_v1_set_mode(decoration_, mode);
-        if (View* view = View::from(decoration_->surface))
+        server_side_ = mode == XdgMode::server_side;
+        decoration_->set_mode(mode);
+        if (View* view = View::from(decoration_->surface()))
             view->set_server_decorated(server_side_);
     }
 
-    // Runs after wlroots' own listener: if that queued no decoration configure for this surface configure, kiln
-    // sends the mode it scheduled.
-    void send_owed_answer(wlr_xdg_surface_configure* configure)
-    {
-        if (!answer_owed_)
-            return;
-        answer_owed_ = false;
-        wlr_xdg_toplevel_decoration_v1_configure* queued;
-        wl_list_for_each(queued, &decoration_->configure_list, link)
-            if (queued->surface_configure == configure)
-                return;
-        zxdg_toplevel_decoration_v1_send_configure(decoration_->resource, decoration_->scheduled_mode);
-    }
-
-    wlr_xdg_toplevel_decoration_v1* decoration_;
+    xdg::ToplevelDecoration* decoration_;
     bool server_side_ = false;
-    bool answer_owed_ = false;  // a client request not yet answered by a configure
 
     wl::Listener request_mode_;
-    wl::Listener surface_configure_;
     wl::Listener destroy_;
 };
 
@@ -153,15 +131,18 @@ Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
     new_kde_decoration_.connect(&kde_->events.new_decoration, [this](void* data) {
         kde_decorations_.push_back(std::make_unique<KdeDecoration>(*this, static_cast<wlr_server_decoration*>(data)));
     });
-    wlr_xdg_decoration_manager_v1* xdg = wlr_xdg_decoration_manager_v1_create(display);
-    xdg_rules_ = std::make_unique<XdgDecorationRules>(display, xdg);
-    new_toplevel_decoration_.connect(&xdg->events.new_toplevel_decoration, [this](void* data) {
-        toplevels_.push_back(
-            std::make_unique<XdgToplevel>(*this, static_cast<wlr_xdg_toplevel_decoration_v1*>(data)));
+    xdg_manager_ = std::make_unique<xdg::XdgDecorationManagerV1>(display);
+    xdg_rules_ = std::make_unique<XdgDecorationRules>(display, *xdg_manager_);
+    new_toplevel_decoration_.connect(&xdg_manager_->events.new_decoration, [this](void* data) {
+        toplevels_.push_back(std::make_unique<XdgToplevel>(*this, static_cast<xdg::ToplevelDecoration*>(data)));
     });
 }
 
-Decorations::~Decorations() = default;
+Decorations::~Decorations()
+{
+    new_toplevel_decoration_.disconnect();
+    toplevels_.clear();
+}
 
 void Decorations::set_mode(DecorationMode mode)
 {

@@ -13,6 +13,7 @@
 
 #include "compositor/listener.hpp"
 #include "compositor/session/settings.hpp"
+#include "compositor/shell/xdg/xdg_decoration_v1.hpp"
 #include "compositor/shell/xdg_decoration_rules.hpp"
 #include "compositor/wlr.hpp"
 
@@ -43,6 +44,7 @@ private:
     wlr_server_decoration_manager* kde_ = nullptr;  // freed by wlroots with the display
     std::list<std::unique_ptr<XdgToplevel>> toplevels_;
     std::list<std::unique_ptr<KdeDecoration>> kde_decorations_;
+    std::unique_ptr<xdg::XdgDecorationManagerV1> xdg_manager_;
     std::unique_ptr<XdgDecorationRules> xdg_rules_;
     wl::Listener new_toplevel_decoration_;
     wl::Listener new_kde_decoration_;

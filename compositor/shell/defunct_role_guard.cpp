@@ -5,6 +5,8 @@
 // client is then disconnected and its resources destroyed, which wlroots handles for inert objects.
 #include "compositor/shell/defunct_role_guard.hpp"
 
+#include "compositor/shell/xdg/xdg_surface.hpp"
+
 #include <cstring>
 
 namespace kiln::compositor {
@@ -13,17 +15,8 @@ namespace {
 // Whether the surface's xdg_toplevel or xdg_popup resource is still alive.
 bool has_live_xdg_role_object(wlr_surface* surface)
 {
-    if (!surface || !wlr_surface_is_xdg_surface(surface))
-        return false;
-    wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(surface);  // null once the xdg_surface is gone
-    if (!xdg)
-        return false;
-    switch (xdg->role) {
-    case WLR_XDG_SURFACE_ROLE_TOPLEVEL: return xdg->toplevel && xdg->toplevel->resource;
-    case WLR_XDG_SURFACE_ROLE_POPUP: return xdg->popup && xdg->popup->resource;
-    case WLR_XDG_SURFACE_ROLE_NONE: return false;
-    }
-    return false;
+    const xdg::Surface* xdg = xdg::Surface::from(surface);  // null once the xdg_surface is gone
+    return xdg && (xdg->toplevel() || xdg->popup());
 }
 
 }  // namespace

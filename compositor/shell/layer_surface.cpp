@@ -2,7 +2,10 @@
 #include "compositor/shell/layer_surface.hpp"
 
 #include "compositor/core.hpp"
+#include "compositor/shell/layer_popup_request.hpp"
 #include "compositor/shell/layer_shell.hpp"
+#include "compositor/shell/xdg/xdg_scene.hpp"
+#include "compositor/shell/xdg_popup.hpp"
 
 #include <cstdlib>
 
@@ -31,12 +34,9 @@ LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
         shell_.unmapped(*this);
     });
     destroy_.connect(&surface->events.destroy, [this](void*) {
-        // wlroots 0.15 clears these only when a mapped surface unmaps: for one destroyed unmapped, its popups would
-        // keep pointing into the freed surface and its unacknowledged configures would leak.
-        wlr_xdg_popup* popup = nullptr;
-        wlr_xdg_popup* next_popup = nullptr;
-        wl_list_for_each_safe(popup, next_popup, &surface_->popups, link)
-            wlr_xdg_popup_destroy(popup->base);
+        // wlroots 0.15 clears these only when a mapped surface unmaps: for one destroyed unmapped, its
+        // unacknowledged configures would leak. Its popups (kiln's) are dismissed.
+        dismiss_popups();
         struct wlr_layer_surface_v1_configure* configure = nullptr;
         struct wlr_layer_surface_v1_configure* next_configure = nullptr;
         wl_list_for_each_safe(configure, next_configure, &surface_->configure_list, link)
@@ -48,7 +48,8 @@ LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
     });
     commit_.connect(&surface->surface->events.commit, [this](void*) { committed(); });
     new_popup_.connect(&surface->events.new_popup,
-                       [this](void* data) { add_popup(static_cast<wlr_xdg_popup*>(data)); });
+                       [this](void* data) { add_popup(static_cast<xdg::Popup*>(data)); });
+    take_over_get_popup(surface);
     output_destroy_.connect(&surface->output->events.destroy, [this](void*) {
         // Its output is gone: the client is told (closed) and may ask again for another.
         surface_->output = nullptr;
@@ -58,10 +59,8 @@ LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
 
 LayerSurface::~LayerSurface()
 {
-    // Popups find their parent's scene tree through data (Server::add_popup): those trees go with popups_.
-    wlr_xdg_popup* popup = nullptr;
-    wl_list_for_each(popup, &surface_->popups, link)
-        popup->base->data = nullptr;
+    // Its popups' scene trees go with popups_.
+    dismiss_popups();
     wlr_scene_node_destroy(&popups_->node);
     wlr_scene_node_destroy(&tree_->node);
 }
@@ -124,18 +123,29 @@ void LayerSurface::place(int x, int y, uint32_t width, uint32_t height)
     }
 }
 
-void LayerSurface::add_popup(wlr_xdg_popup* popup)
+void LayerSurface::dismiss_popups()
 {
-    wlr_scene_node* node = wlr_scene_xdg_surface_create(&popups_->node, popup->base);
-    popup->base->data = node;  // its own popups nest in it (Server::add_popup)
+    auto children = std::move(children_);
+    for (const auto& child : children)
+        child->popup->dismiss();
+}
+
+void LayerSurface::add_popup(xdg::Popup* popup)
+{
+    auto& child = children_.emplace_back(std::make_unique<ChildPopup>());
+    child->popup = popup;
+    child->destroy.connect(&popup->events.destroy, [this, raw = child.get()](void*) {
+        children_.remove_if([raw](const auto& c) { return c.get() == raw; });
+    });
+    popup->base().data = xdg::create_scene_tree(&popups_->node, popup->base());  // its own popups nest in it
     // Kept on the output: the box is the output's, in the layer surface's coordinates.
-    if (!surface_->output)
-        return;
-    const wlr_box* output = wlr_output_layout_get_box(shell_.core().layout, surface_->output);
-    if (!output)
-        return;
-    wlr_box box{output->x - x_, output->y - y_, output->width, output->height};
-    wlr_xdg_popup_unconstrain_from_box(popup, &box);
+    keep_popup_inside(*popup, nullptr, [this]() -> placement::Box {
+        const wlr_box* output =
+            surface_->output ? wlr_output_layout_get_box(shell_.core().layout, surface_->output) : nullptr;
+        if (!output)
+            return {};
+        return {output->x - x_, output->y - y_, output->width, output->height};
+    });
 }
 
 }  // namespace kiln::compositor

@@ -2,7 +2,11 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/shell/xdg/xdg_popup.hpp"
 #include "compositor/wlr.hpp"
+
+#include <list>
+#include <memory>
 
 namespace kiln::compositor {
 
@@ -33,7 +37,8 @@ private:
     // A zero width (height) is only allowed when it is anchored to both left and right (top and bottom).
     bool size_valid();
     void committed();
-    void add_popup(wlr_xdg_popup* popup);
+    void add_popup(xdg::Popup* popup);
+    void dismiss_popups();
 
     LayerShell& shell_;
     wlr_layer_surface_v1* surface_;
@@ -47,6 +52,12 @@ private:
     int x_ = 0;
     int y_ = 0;
     bool closing_ = false;
+    // Its popups, dismissed when it goes (they are placed against it).
+    struct ChildPopup {
+        xdg::Popup* popup;
+        wl::Listener destroy;
+    };
+    std::list<std::unique_ptr<ChildPopup>> children_;
 
     wl::Listener map_;
     wl::Listener unmap_;

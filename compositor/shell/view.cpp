@@ -7,6 +7,7 @@
 #include "compositor/shell/decorations.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/toplevels.hpp"
+#include "compositor/shell/xdg/xdg_scene.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 
 #include <algorithm>
@@ -23,22 +24,23 @@ placement::Box to_box(const wlr_box& box)
 
 }  // namespace
 
-View::View(XdgShell& shell, wlr_xdg_surface* surface)
+View::View(XdgShell& shell, xdg::Surface* surface)
     : shell_(shell),
       xdg_(surface),
-      node_(wlr_scene_xdg_surface_create(shell.layer(XdgShell::Layer::normal), surface))
+      node_(xdg::create_scene_tree(shell.layer(XdgShell::Layer::normal), *surface))
 {
     // Popups find their parent's scene node through data, and the node leads back to this window.
     xdg_->data = node_;
     node_->data = static_cast<Toplevel*>(this);
-    wlr_xdg_toplevel* toplevel = xdg_->toplevel;
+    xdg::Toplevel* toplevel = xdg_->toplevel();
 
-    commit_.connect(&xdg_->surface->events.commit, [this](void*) { commit(); });
+    commit_.connect(&xdg_->surface()->events.commit, [this](void*) { commit(); });
     map_.connect(&xdg_->events.map, [this](void*) { map(); });
     unmap_.connect(&xdg_->events.unmap, [this](void*) {
         mapped_ = false;
         end_resize();
         shell_.toplevels().hidden(*this);
+        shell_.visibility_changed();
         wl_signal_emit(&events.unmap, static_cast<Toplevel*>(this));
     });
     destroy_.connect(&xdg_->events.destroy, [this](void*) {
@@ -50,27 +52,27 @@ View::View(XdgShell& shell, wlr_xdg_surface* surface)
         // Nothing waits on the answer: the client is only marked, so a hung one blocks no one.
         if (!unresponsive_)
             std::fprintf(stderr, "kiln: window '%s' is not responding\n",
-                         xdg_->toplevel->title ? xdg_->toplevel->title : "");
+                         xdg_->toplevel()->title() ? xdg_->toplevel()->title() : "");
         unresponsive_ = true;
     });
     request_move_.connect(&toplevel->events.request_move, [this](void* data) {
-        auto* event = static_cast<wlr_xdg_toplevel_move_event*>(data);
+        auto* event = static_cast<xdg::SeatRequest*>(data);
         shell_.request_grab(*this, event->seat, event->serial, 0);
     });
     request_resize_.connect(&toplevel->events.request_resize, [this](void* data) {
-        auto* event = static_cast<wlr_xdg_toplevel_resize_event*>(data);
+        auto* event = static_cast<xdg::SeatRequest*>(data);
         if (event->edges != XDG_TOPLEVEL_RESIZE_EDGE_NONE)  // a resize from no edge changes nothing
             shell_.request_grab(*this, event->seat, event->serial, event->edges);
     });
     request_fullscreen_.connect(&toplevel->events.request_fullscreen, [this](void* data) {
-        auto* event = static_cast<wlr_xdg_toplevel_set_fullscreen_event*>(data);
+        auto* event = static_cast<xdg::FullscreenRequest*>(data);
         // Before the initial commit the request is only recorded; the initial configure carries it.
         if (configured_)
             set_fullscreen(event->fullscreen, event->output);
     });
     request_maximize_.connect(&toplevel->events.request_maximize, [this](void*) {
         if (configured_)
-            set_maximized(xdg_->toplevel->requested.maximized);
+            set_maximized(xdg_->toplevel()->requested().maximized);
     });
     request_minimize_.connect(&toplevel->events.request_minimize, [this](void*) {
         if (mapped_)
@@ -83,7 +85,7 @@ View::View(XdgShell& shell, wlr_xdg_surface* surface)
     set_app_id_.connect(&toplevel->events.set_app_id,
                         [this](void*) { wl_signal_emit(&events.title, static_cast<Toplevel*>(this)); });
     // wlroots announces a toplevel on its initial commit, whose configure is scheduled but not yet sent.
-    if (toplevel->added)
+    if (xdg_->added())
         initial_commit();
 }
 
@@ -91,8 +93,7 @@ View::~View() = default;
 
 wlr_box View::geometry() const
 {
-    wlr_box box{};
-    wlr_xdg_surface_get_geometry(xdg_, &box);
+    const wlr_box box = xdg_->geometry();
     return {x_, y_, box.width, box.height};
 }
 
@@ -102,25 +103,27 @@ void View::move_to(int x, int y)
     y_ = y;
     wlr_scene_node_set_position(node_, x, y);
     shell_.seat().scene_changed();
+    shell_.visibility_changed();
 }
 
 void View::set_activated(bool activated)
 {
-    wlr_xdg_toplevel_set_activated(xdg_, activated);
+    xdg_->toplevel()->set_activated(activated);
     activated_ = activated;
     update_decoration();
     if (activated)
-        wlr_xdg_surface_ping(xdg_);
+        xdg_->ping();
 }
 
 void View::raise()
 {
     wlr_scene_node_raise_to_top(node_);
+    shell_.visibility_changed();
 }
 
 Toplevel* View::parent() const
 {
-    return xdg_->toplevel->parent ? View::from(xdg_->toplevel->parent) : nullptr;
+    return xdg_->toplevel()->parent() ? View::from(&xdg_->toplevel()->parent()->base()) : nullptr;
 }
 
 wlr_output* View::output() const
@@ -133,10 +136,17 @@ wlr_output* View::output() const
     return output ? output : wlr_output_layout_get_center_output(shell_.core().layout);
 }
 
+void View::update_bounds()
+{
+    const placement::Box area = this->area(output());
+    xdg_->toplevel()->set_bounds(std::max(area.width, 0), std::max(area.height, 0));
+}
+
 void View::initial_commit()
 {
     configured_ = true;
-    const wlr_xdg_toplevel_requested& asked = xdg_->toplevel->requested;
+    update_bounds();
+    const xdg::ToplevelRequested& asked = xdg_->toplevel()->requested();
     if (asked.fullscreen)
         set_fullscreen(true, asked.fullscreen_output);
     else if (asked.maximized)
@@ -146,12 +156,13 @@ void View::initial_commit()
 void View::commit()
 {
     if (!configured_) {
-        if (xdg_->toplevel->added)
+        if (xdg_->added())
             initial_commit();
         return;
     }
     if (!mapped_)
         return;
+    shell_.visibility_changed();  // its size or opaque region may have changed
     unresponsive_ = false;  // it draws: it is alive again
     update_decoration();  // the geometry may have changed
     if (refit_) {
@@ -193,6 +204,7 @@ void View::map()
         wlr_scene_node_reparent(node_, shell_.layer(XdgShell::Layer::fullscreen));
     wlr_scene_node_raise_to_top(node_);
     shell_.toplevels().mapped(*this);
+    shell_.visibility_changed();
     wl_signal_emit(&events.map, static_cast<Toplevel*>(this));
 }
 
@@ -207,7 +219,7 @@ void View::place()
     }
     const wlr_box box = geometry();
     // A dialog opens centred on its parent, on its parent's output; other windows on the output under the pointer.
-    View* parent = xdg_->toplevel->parent ? View::from(xdg_->toplevel->parent) : nullptr;
+    View* parent = static_cast<View*>(this->parent());
     if (parent && !parent->mapped())
         parent = nullptr;
     wlr_output* output = parent ? parent->output() : shell_.output_under_pointer();
@@ -219,9 +231,8 @@ void View::place()
     }
     if (box.width > area.width || box.height > area.height) {
         // As sway and weston do: ask for a size that fits, and place it again once it has it.
-        const wlr_xdg_toplevel_state& state = xdg_->toplevel->current;
-        const placement::Point size = placement::fit(area, box.width, box.height, static_cast<int>(state.min_width),
-                                                     static_cast<int>(state.min_height));
+        const xdg::ToplevelLimits& limits = xdg_->toplevel()->limits();
+        const placement::Point size = placement::fit(area, box.width, box.height, limits.min_width, limits.min_height);
         request_size(size.x, size.y);
         refit_ = true;
         move_to(area.x, area.y);
@@ -244,7 +255,7 @@ void View::save_geometry()
 void View::set_maximized(bool maximized)
 {
     if (maximized == maximized_) {
-        wlr_xdg_surface_schedule_configure(xdg_);  // every request is answered by a configure
+        xdg_->schedule_configure();  // every request is answered by a configure
         return;
     }
     save_geometry();
@@ -257,7 +268,7 @@ void View::set_fullscreen(bool fullscreen, wlr_output* output)
     if (fullscreen && !output)
         output = fullscreen_ ? fullscreen_output_ : this->output();
     if (fullscreen == fullscreen_ && (!fullscreen || output == fullscreen_output_)) {
-        wlr_xdg_surface_schedule_configure(xdg_);
+        xdg_->schedule_configure();
         return;
     }
     save_geometry();
@@ -279,6 +290,7 @@ void View::set_minimized(bool minimized)
     minimized_ = minimized;
     wlr_scene_node_set_enabled(node_, !minimized);
     shell_.seat().scene_changed();
+    shell_.visibility_changed();
     if (minimized) {
         set_activated(false);
         shell_.toplevels().hidden(*this);
@@ -291,21 +303,24 @@ void View::apply_state()
     // Fullscreen windows sit in a layer above all others; the scene then lets an opaque one be scanned out.
     wlr_scene_node_reparent(node_, shell_.layer(fullscreen_ ? XdgShell::Layer::fullscreen : XdgShell::Layer::normal));
     shell_.seat().scene_changed();
-    wlr_xdg_toplevel_set_fullscreen(xdg_, fullscreen_);
-    wlr_xdg_toplevel_set_maximized(xdg_, maximized_);
+    xdg_->toplevel()->set_fullscreen(fullscreen_);
+    xdg_->toplevel()->set_maximized(maximized_);
+    // A maximized or fullscreen window fills its area: none of its edges can be dragged (version 7).
+    constexpr uint32_t all_edges = WLR_EDGE_TOP | WLR_EDGE_BOTTOM | WLR_EDGE_LEFT | WLR_EDGE_RIGHT;
+    xdg_->toplevel()->set_constrained(fullscreen_ || maximized_ ? all_edges : 0);
     update_decoration();  // none while fullscreen
     if (fullscreen_ || maximized_) {
         const wlr_box box = state_box();
-        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box.width), static_cast<uint32_t>(box.height));
+        xdg_->toplevel()->set_size(box.width, box.height);
         move_to(box.x, box.y);
         wlr_scene_node_raise_to_top(node_);
     } else if (saved_.width > 0 && saved_.height > 0) {
-        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(saved_.width), static_cast<uint32_t>(saved_.height));
+        xdg_->toplevel()->set_size(saved_.width, saved_.height);
         move_to(saved_.x, saved_.y);
         saved_ = {};
     } else {
         // It never had a size of its own (maximized or fullscreen from the start): it picks one and is placed.
-        wlr_xdg_toplevel_set_size(xdg_, 0, 0);
+        xdg_->toplevel()->set_size(0, 0);
         placed_ = false;
     }
     wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
@@ -335,7 +350,7 @@ void View::update_decoration()
     if (!decoration_)
         return;
     const wlr_box box = geometry();
-    const char* title = xdg_->toplevel ? xdg_->toplevel->title : nullptr;
+    const char* title = xdg_->toplevel() ? xdg_->toplevel()->title() : nullptr;
     decoration_->update(box.width, box.height, activated_, !fullscreen_, title ? title : "", icon_);
 }
 
@@ -372,7 +387,7 @@ void View::begin_resize(uint32_t edges)
     resize_start_ = geometry();
     // The size it has, so the configure that says "resizing" does not also let it pick one.
     request_size(resize_start_.width, resize_start_.height);
-    wlr_xdg_toplevel_set_resizing(xdg_, true);
+    xdg_->toplevel()->set_resizing(true);
 }
 
 void View::end_resize()
@@ -380,24 +395,24 @@ void View::end_resize()
     if (!resize_edges_)
         return;
     resize_edges_ = 0;
-    wlr_xdg_toplevel_set_resizing(xdg_, false);
+    xdg_->toplevel()->set_resizing(false);
 }
 
 void View::request_size(int width, int height)
 {
-    const wlr_xdg_toplevel_state& state = xdg_->toplevel->current;
-    auto limit = [](int size, uint32_t min, uint32_t max) {
-        size = std::max(size, std::max(static_cast<int>(min), 1));
-        return max > 0 ? std::min(size, static_cast<int>(max)) : size;
+    const xdg::ToplevelLimits& limits = xdg_->toplevel()->limits();
+    auto limit = [](int size, int min, int max) {
+        size = std::max(size, std::max(min, 1));
+        return max > 0 ? std::min(size, max) : size;
     };
-    wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(limit(width, state.min_width, state.max_width)),
-                              static_cast<uint32_t>(limit(height, state.min_height, state.max_height)));
+    xdg_->toplevel()->set_size(limit(width, limits.min_width, limits.max_width),
+                               limit(height, limits.min_height, limits.max_height));
 }
 
-View* View::from(wlr_xdg_surface* xdg)
+View* View::from(xdg::Surface* xdg)
 {
     // A toplevel's data is its View's scene node, whose data is the View (a popup's node carries none).
-    if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || !xdg->data)
+    if (!xdg || xdg->role() != xdg::Role::toplevel || !xdg->data)
         return nullptr;
     auto* toplevel = static_cast<Toplevel*>(static_cast<wlr_scene_node*>(xdg->data)->data);
     return toplevel ? static_cast<View*>(toplevel) : nullptr;
@@ -405,7 +420,7 @@ View* View::from(wlr_xdg_surface* xdg)
 
 void View::close()
 {
-    wlr_xdg_toplevel_send_close(xdg_);
+    xdg_->toplevel()->send_close();
 }
 
 }  // namespace kiln::compositor

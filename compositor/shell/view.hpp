@@ -6,6 +6,7 @@
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/server_decoration.hpp"
 #include "compositor/shell/toplevel.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
 #include "compositor/wlr.hpp"
 
 #include <memory>
@@ -16,14 +17,16 @@ class XdgShell;
 
 class View final : public Toplevel {
 public:
-    View(XdgShell& shell, wlr_xdg_surface* surface);
+    View(XdgShell& shell, xdg::Surface* surface);
     ~View() override;
 
     // The View of a toplevel xdg_surface, if kiln made one.
-    static View* from(wlr_xdg_surface* xdg);
+    static View* from(xdg::Surface* xdg);
+    // The View of a wl_surface that is an xdg toplevel's.
+    static View* from(wlr_surface* surface) { return from(xdg::Surface::from(surface)); }
 
-    wlr_xdg_surface* xdg() const { return xdg_; }
-    wlr_surface* surface() const override { return xdg_->surface; }
+    xdg::Surface* xdg() const { return xdg_; }
+    wlr_surface* surface() const override { return xdg_->surface(); }
     wlr_scene_node* node() const override { return node_; }
     bool mapped() const override { return mapped_; }
     // The window geometry's top-left corner in the layout (the scene node's origin) and its size.
@@ -33,8 +36,8 @@ public:
     // The output most of the window is on (its centre's), or the layout's centre one.
     wlr_output* output() const override;
     Toplevel* parent() const override;
-    const char* title() const override { return xdg_->toplevel->title; }
-    const char* app_id() const override { return xdg_->toplevel->app_id; }
+    const char* title() const override { return xdg_->toplevel()->title(); }
+    const char* app_id() const override { return xdg_->toplevel()->app_id(); }
 
     void move_to(int x, int y) override;
     void begin_resize(uint32_t edges) override;
@@ -57,6 +60,10 @@ public:
     void set_minimized(bool minimized) override;
     // Sends the current state's size and place again (the usable area a maximized window fills changed).
     void refit() { apply_state(); }
+    // xdg_toplevel's suspended state (XdgShell decides it from what of the window shows).
+    void set_suspended(bool suspended) { xdg_->toplevel()->set_suspended(suspended); }
+    // Tells the client the largest size that fits its output's usable area (xdg_toplevel.configure_bounds).
+    void update_bounds();
 
     // kiln draws this window's border and title bar (its client agreed to server-side decorations), or not.
     void set_server_decorated(bool decorated);
@@ -82,7 +89,7 @@ private:
     void update_decoration();
 
     XdgShell& shell_;
-    wlr_xdg_surface* xdg_;
+    xdg::Surface* xdg_;
     wlr_scene_node* node_;
     int x_ = 0;
     int y_ = 0;

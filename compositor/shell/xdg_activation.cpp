@@ -13,10 +13,9 @@ XdgActivation::XdgActivation(wl_display* display, Desktop& desktop) : desktop_(d
         auto* event = static_cast<wlr_xdg_activation_v1_request_activate_event*>(data);
         // wlroots issued the token only if its serial was one the client got and its surface (if named) had
         // keyboard focus. A token without a seat came from no input event: it may not steal focus.
-        if (!event->token->seat || !wlr_surface_is_xdg_surface(event->surface))
+        if (!event->token->seat)
             return;
-        wlr_xdg_surface* xdg = wlr_xdg_surface_from_wlr_surface(event->surface);
-        View* view = View::from(xdg);
+        View* view = View::from(event->surface);
         if (view && view->mapped())
             desktop_.focus(view);
     });

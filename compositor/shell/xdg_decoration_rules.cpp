@@ -1,6 +1,7 @@
-// XdgDecorationRules: a protocol logger checks get_toplevel_decoration and xdg_toplevel.destroy against wlroots'
-// list of live decoration objects.
+// XdgDecorationRules: a protocol logger checks xdg_toplevel.destroy against the live decoration objects.
 #include "compositor/shell/xdg_decoration_rules.hpp"
+
+#include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include "xdg-decoration-unstable-v1-protocol.h"
 #include "xdg-shell-protocol.h"
@@ -10,7 +11,6 @@
 namespace kiln::compositor {
 namespace {
 
-constexpr uint32_t get_toplevel_decoration = 1;
 constexpr uint32_t xdg_toplevel_destroy = 0;
 
 bool is(wl_resource* resource, const char* interface)
@@ -20,7 +20,7 @@ bool is(wl_resource* resource, const char* interface)
 
 }  // namespace
 
-XdgDecorationRules::XdgDecorationRules(wl_display* display, wlr_xdg_decoration_manager_v1* manager)
+XdgDecorationRules::XdgDecorationRules(wl_display* display, const xdg::XdgDecorationManagerV1& manager)
     : manager_(manager), logger_(wl_display_add_protocol_logger(display, on_message, this))
 {
 }
@@ -31,15 +31,6 @@ XdgDecorationRules::~XdgDecorationRules()
         wl_protocol_logger_destroy(logger_);
 }
 
-wlr_xdg_toplevel_decoration_v1* XdgDecorationRules::decoration_of(wlr_xdg_surface* surface) const
-{
-    wlr_xdg_toplevel_decoration_v1* decoration;
-    wl_list_for_each(decoration, &manager_->decorations, link)
-        if (decoration->surface == surface)
-            return decoration;
-    return nullptr;
-}
-
 void XdgDecorationRules::on_message(void* data, wl_protocol_logger_type type,
                                     const wl_protocol_logger_message* message) noexcept
 {
@@ -48,19 +39,13 @@ void XdgDecorationRules::on_message(void* data, wl_protocol_logger_type type,
     auto& self = *static_cast<XdgDecorationRules*>(data);
     wl_resource* resource = message->resource;
     const uint32_t opcode = message->message_opcode;
-    if (opcode == get_toplevel_decoration && is(resource, zxdg_decoration_manager_v1_interface.name)) {
-        auto* toplevel = reinterpret_cast<wl_resource*>(message->arguments[1].o);
-        wlr_xdg_surface* surface = toplevel ? wlr_xdg_surface_from_toplevel_resource(toplevel) : nullptr;
-        if (surface && self.decoration_of(surface))
-            wl_resource_post_error(resource, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED,
-                                   "the xdg_toplevel already has a decoration object");
-    } else if (opcode == xdg_toplevel_destroy && is(resource, xdg_toplevel_interface.name)) {
-        wlr_xdg_surface* surface = wlr_xdg_surface_from_toplevel_resource(resource);
-        wlr_xdg_toplevel_decoration_v1* decoration = surface ? self.decoration_of(surface) : nullptr;
+    if (opcode == xdg_toplevel_destroy && is(resource, xdg_toplevel_interface.name)) {
+        xdg::Toplevel* toplevel = xdg::Toplevel::from_resource(resource);
+        xdg::ToplevelDecoration* decoration = toplevel ? self.manager_.decoration_of(&toplevel->base()) : nullptr;
         if (!decoration)
             return;
         // The client's manager names the error; one it destroyed already leaves the decoration itself to.
-        wl_resource* target = decoration->resource;
+        wl_resource* target = decoration->resource();
         wl_client_for_each_resource(
             wl_resource_get_client(resource),
             [](wl_resource* candidate, void* found) -> wl_iterator_result {

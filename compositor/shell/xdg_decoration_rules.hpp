@@ -4,6 +4,7 @@
 // conformance suites expect.
 #pragma once
 
+#include "compositor/shell/xdg/xdg_decoration_v1.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
@@ -11,16 +12,15 @@ namespace kiln::compositor {
 class XdgDecorationRules {
 public:
     // Watches every request on `display`; must be destroyed before the display and `manager`.
-    XdgDecorationRules(wl_display* display, wlr_xdg_decoration_manager_v1* manager);
+    XdgDecorationRules(wl_display* display, const xdg::XdgDecorationManagerV1& manager);
     ~XdgDecorationRules();
     XdgDecorationRules(const XdgDecorationRules&) = delete;
     XdgDecorationRules& operator=(const XdgDecorationRules&) = delete;
 
 private:
     static void on_message(void* data, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
-    wlr_xdg_toplevel_decoration_v1* decoration_of(wlr_xdg_surface* surface) const;
 
-    wlr_xdg_decoration_manager_v1* manager_;
+    const xdg::XdgDecorationManagerV1& manager_;
     wl_protocol_logger* logger_ = nullptr;
 };
 

@@ -4,9 +4,9 @@
 #include "compositor/input/seat.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
-#include "compositor/shell/popup_grab_guard.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/view.hpp"
+#include "compositor/shell/xdg/detach_listeners.hpp"
 #include "compositor/shell/xdg_popup.hpp"
 
 #include <algorithm>
@@ -17,24 +17,28 @@ XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_
     : core_(core),
       desktop_(desktop),
       toplevels_(toplevels),
-      shell_(wlr_xdg_shell_create(display)),  // freed with the display
+      wm_base_(std::make_unique<xdg::WmBase>(display)),
       normal_(core.layers.windows),
-      fullscreen_(core.layers.fullscreen),
-      popup_grab_guard_(std::make_unique<PopupGrabGuard>(display))
+      fullscreen_(core.layers.fullscreen)
 {
-    new_surface_.connect(&shell_->events.new_surface, [this](void* data) {
-        auto* surface = static_cast<wlr_xdg_surface*>(data);
-        if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
+    new_surface_.connect(&wm_base_->events.new_surface, [this](void* data) {
+        auto* surface = static_cast<xdg::Surface*>(data);
+        if (surface->role() == xdg::Role::toplevel) {
             views_.push_back(std::make_unique<View>(*this, surface));
             toplevels_.add(*views_.back());
-        } else if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
+        } else if (surface->role() == xdg::Role::popup) {
             add_popup(*this, surface);
         }
     });
+    wl_signal_init(&events.windows_changed);
+    layout_change_.connect(&core.layout->events.change, [this](void*) { visibility_changed(); });
 }
 
 XdgShell::~XdgShell()
 {
+    if (visibility_idle_)
+        wl_event_source_remove(visibility_idle_);
+    xdg::detach_listeners(&events.windows_changed);
     for (const auto& view : views_)
         toplevels_.remove(*view);
     views_.clear();
@@ -49,19 +53,12 @@ void XdgShell::remove_view(View* view)
 {
     toplevels_.remove(*view);
     views_.remove_if([view](const auto& v) { return v.get() == view; });
+    visibility_changed();
 }
 
 void XdgShell::request_grab(View& view, wlr_seat_client* client, uint32_t serial, uint32_t edges)
 {
-    // A resize drags one edge or two that meet at a corner; any other value is not a resize_edge.
-    const bool valid_edges = !(edges & ~uint32_t{WLR_EDGE_TOP | WLR_EDGE_BOTTOM | WLR_EDGE_LEFT | WLR_EDGE_RIGHT}) &&
-                             !((edges & WLR_EDGE_TOP) && (edges & WLR_EDGE_BOTTOM)) &&
-                             !((edges & WLR_EDGE_LEFT) && (edges & WLR_EDGE_RIGHT));
-    if (!valid_edges) {
-        wl_resource_post_error(view.xdg()->toplevel->resource, XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE,
-                               "%u is not a resize edge", edges);
-        return;
-    }
+    // The edges are valid: xdg_toplevel.resize answers any other value with invalid_resize_edge.
     wlr_seat* seat = seat_->wlr();
     // Only the press that is still held (the one button down) and went to this client may start a grab; a stale or
     // forged serial, or a second grab, is a no-op.
@@ -82,9 +79,13 @@ wlr_output* XdgShell::output_under_pointer() const
 
 void XdgShell::usable_area_changed(wlr_output* output)
 {
-    for (const auto& view : views_)
-        if (view->mapped() && view->maximized() && !view->fullscreen() && view->output() == output)
+    for (const auto& view : views_) {
+        if (view->output() != output)
+            continue;
+        view->update_bounds();  // configure_bounds follows the usable area
+        if (view->mapped() && view->maximized() && !view->fullscreen())
             view->refit();
+    }
 }
 
 placement::Box XdgShell::usable_area(wlr_output* output) const
@@ -94,6 +95,70 @@ placement::Box XdgShell::usable_area(wlr_output* output) const
     // Less the exclusive zones of panels (layer-shell).
     const wlr_box box = desktop_.usable_area(output);
     return {box.x, box.y, box.width, box.height};
+}
+
+void XdgShell::visibility_changed()
+{
+    if (visibility_idle_)
+        return;
+    visibility_idle_ = wl_event_loop_add_idle(
+        wl_display_get_event_loop(core_.display),
+        [](void* data) noexcept {
+            auto* self = static_cast<XdgShell*>(data);
+            self->visibility_idle_ = nullptr;
+            self->update_suspended();
+        },
+        this);
+}
+
+void XdgShell::update_suspended()
+{
+    // What the outputs show, then front to back: each window's part of it not yet covered by opaque windows above.
+    pixman_region32_t shown;
+    pixman_region32_init(&shown);
+    wlr_output_layout_output* entry = nullptr;
+    wl_list_for_each(entry, &core_.layout->outputs, link)
+    {
+        if (const wlr_box* box = wlr_output_layout_get_box(core_.layout, entry->output))
+            pixman_region32_union_rect(&shown, &shown, box->x, box->y, static_cast<unsigned>(box->width),
+                                       static_cast<unsigned>(box->height));
+    }
+    pixman_region32_t covered;
+    pixman_region32_init(&covered);
+    for (wlr_scene_tree* layer : {fullscreen_, normal_}) {
+        wlr_scene_node* child = nullptr;
+        wl_list_for_each_reverse(child, &layer->node.state.children, state.link)
+        {
+            View* view = nullptr;
+            for (const auto& v : views_)
+                if (v->node() == child)
+                    view = v.get();
+            if (!view || !view->mapped())
+                continue;
+            const wlr_box box = view->geometry();
+            pixman_region32_t visible;
+            pixman_region32_init_rect(&visible, box.x, box.y, static_cast<unsigned>(std::max(box.width, 0)),
+                                      static_cast<unsigned>(std::max(box.height, 0)));
+            pixman_region32_intersect(&visible, &visible, &shown);
+            pixman_region32_subtract(&visible, &visible, &covered);
+            const bool hidden = view->minimized() || !child->state.enabled;
+            view->set_suspended(hidden || !pixman_region32_not_empty(&visible));
+            pixman_region32_fini(&visible);
+            if (hidden)
+                continue;
+            // Its opaque region (surface-local, the main surface's) hides what is below it.
+            const wlr_box geometry = view->xdg()->geometry();
+            pixman_region32_t opaque;
+            pixman_region32_init(&opaque);
+            pixman_region32_copy(&opaque, &view->surface()->opaque_region);
+            pixman_region32_translate(&opaque, box.x - geometry.x, box.y - geometry.y);
+            pixman_region32_union(&covered, &covered, &opaque);
+            pixman_region32_fini(&opaque);
+        }
+    }
+    pixman_region32_fini(&covered);
+    pixman_region32_fini(&shown);
+    wl_signal_emit(&events.windows_changed, this);
 }
 
 std::vector<placement::Point> XdgShell::taken_spots(const View* except) const

@@ -4,6 +4,7 @@
 
 #include "compositor/listener.hpp"
 #include "compositor/shell/placement.hpp"
+#include "compositor/shell/xdg/xdg_wm_base.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>
@@ -15,7 +16,6 @@ namespace kiln::compositor {
 struct Core;
 class Decorations;
 class Desktop;
-class PopupGrabGuard;
 class Seat;
 class Toplevels;
 class View;
@@ -42,7 +42,8 @@ public:
     Seat& seat() const { return *seat_; }
     Decorations& decorations() const { return *decorations_; }
 
-    wlr_xdg_shell* wlr() const { return shell_; }
+    // kiln's xdg_wm_base global; its new_surface announces toplevels and popups.
+    xdg::WmBase& wm_base() const { return *wm_base_; }
     wlr_scene_node* layer(Layer layer) const;
 
     void remove_view(View* view);
@@ -55,6 +56,14 @@ public:
     void usable_area_changed(wlr_output* output);
     // The part of an output windows may use: the output less panels' exclusive zones.
     placement::Box usable_area(wlr_output* output) const;
+    // Something that changes what of each window shows happened (a map, move, raise, commit, minimize, output
+    // change): which windows are suspended is worked out again when the event loop is next idle.
+    void visibility_changed();
+
+    struct {
+        // Windows moved, resized, mapped, unmapped or restacked (coalesced, when the event loop is next idle).
+        wl_signal windows_changed;
+    } events;
     // The top-left corners of the shown windows other than `except`.
     std::vector<placement::Point> taken_spots(const View* except) const;
 
@@ -64,13 +73,17 @@ private:
     Toplevels& toplevels_;
     Seat* seat_ = nullptr;
     Decorations* decorations_ = nullptr;
-    wlr_xdg_shell* shell_;
+    std::unique_ptr<xdg::WmBase> wm_base_;
     wlr_scene_tree* normal_;
     wlr_scene_tree* fullscreen_;
     std::list<std::unique_ptr<View>> views_;
-    std::unique_ptr<PopupGrabGuard> popup_grab_guard_;
+    wl_event_source* visibility_idle_ = nullptr;
+    // xdg_toplevel's suspended state: a window wholly under opaque windows above it, off every output, or
+    // minimized is suspended (its frame callbacks wait, see xdg::frame_callbacks_held).
+    void update_suspended();
 
     wl::Listener new_surface_;
+    wl::Listener layout_change_;
 };
 
 }  // namespace kiln::compositor

@@ -1,4 +1,4 @@
-// XdgSurfaceRules: xdg-shell errors wlroots 0.15 does not raise, raised before libwayland dispatches the request.
+// XdgSurfaceRules: the attach-before-configure rule of xdg-shell, checked before libwayland dispatches wl_surface.attach.
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -9,14 +9,10 @@
 
 namespace kiln::compositor {
 
-// - xdg_wm_base.get_xdg_surface on a wl_surface that has a buffer attached or committed: invalid_surface_state; on
-//   one that has a role other than xdg-shell's (a subsurface, a cursor, a layer surface): role.
-// - wl_surface.attach of a buffer to an xdg_surface's wl_surface before kiln sent that xdg_surface any configure:
-//   unconfigured_buffer at the attach. A buffer attached once a configure was sent and committed before it is acked
-//   is refused at its commit, by wlroots: clients that attach on receiving the configure and commit after acking
-//   it keep working.
-// - xdg_toplevel.set_parent to the toplevel itself or to one of its descendants: invalid_parent (a cycle would
-//   leave the windows with no root to stack by).
+// wl_surface.attach of a buffer to an xdg_surface's wl_surface before kiln sent that xdg_surface any configure:
+// unconfigured_buffer at the attach. A buffer attached once a configure was sent and committed before it is acked is
+// refused at its commit (xdg::Surface): clients that attach on receiving the configure and commit after acking it
+// keep working. The other xdg-shell rules are the protocol objects' own (compositor/shell/xdg/).
 class XdgSurfaceRules {
 public:
     // Watches every request on `display`; must be destroyed before the display.

@@ -58,8 +58,8 @@ GROUPS = {
     "objects": {
         # A wl_region passed as a wl_buffer: libwayland refuses the arguments and drops the client.
         "attach-foreign-object": DISCONNECTED,
-        # wlroots 0.15 posts invalid xdg_surface geometry with code -1.
-        "geometry-negative": "protocol-error xdg_surface 4294967295",
+        # xdg_surface.invalid_size (wlroots 0.15 posted code -1; kiln's own xdg-shell posts the protocol's code).
+        "geometry-negative": "protocol-error xdg_surface 5",
         "scale-huge": CONNECTED,
         "viewport-huge-destination": CONNECTED,
         # wp_viewport.out_of_buffer at the commit (kiln's own wp_viewporter: wlroots 0.15 did not check it).
@@ -72,8 +72,9 @@ GROUPS = {
         "subsurface-cycle": "protocol-error wl_subcompositor 0",  # bad_surface: a parent may not be a descendant
         "two-roles": "protocol-error xdg_surface 2",  # already_constructed
         "buffer-destroyed-while-shown": CONNECTED,
-        # wlroots 0.15 ignores (and logs) the early xdg_surface.destroy; the toplevel stays usable.
-        "xdg-surface-destroyed-first": CONNECTED,
+        # xdg_surface.defunct_role_object (wlroots 0.15 ignored the early destroy; kiln's own xdg-shell raises the
+        # protocol's error; the client no longer knows the object, hence '?').
+        "xdg-surface-destroyed-first": "protocol-error ? 6",
         # wl_surface.defunct_role_object (kiln crashed before: wlroots' inert xdg_toplevel.set_title).
         "surface-destroyed-first": "protocol-error ? 4",
         "roleless-surface-destroyed": CONNECTED,

@@ -8,7 +8,7 @@ from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 
 # Global -> the version kiln offers (wlroots 0.15.1's, or kiln's own): a client that binds a newer one fails, so a
 # change is a change of what clients can rely on.
-EXPECTED = {"wl_compositor": 4, "wl_subcompositor": 1, "wl_shm": 2, "xdg_wm_base": 2, "wp_presentation": 1,
+EXPECTED = {"wl_compositor": 4, "wl_subcompositor": 1, "wl_shm": 2, "xdg_wm_base": 7, "wp_presentation": 1,
             "wp_viewporter": 1, "zxdg_output_manager_v1": 3, "zwlr_screencopy_manager_v1": 3,
             "wl_data_device_manager": 3, "wl_seat": 7, "wl_output": 4, "zwp_text_input_manager_v3": 1,
             "zwp_input_method_manager_v2": 1, "zwlr_input_inhibit_manager_v1": 1, "zwp_tablet_manager_v2": 1,

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace kiln::compositor {
 
@@ -76,6 +77,8 @@ wlr_box LayerShell::usable_area(wlr_output* output) const
 
 void LayerShell::arrange_all()
 {
+    if (wlr_output* gone = std::exchange(unplugged_, nullptr))
+        rehome(gone);
     wlr_output_layout_output* entry = nullptr;
     wl_list_for_each(entry, &core_.layout->outputs, link)
         arrange(entry->output);
@@ -139,16 +142,35 @@ void LayerShell::watch_output(wlr_output* output)
     auto listener = std::make_unique<wl::Listener>();
     wl::Listener* raw = listener.get();
     listener->connect(&output->events.destroy, [this, output, raw](void*) {
-        std::vector<LayerSurface*> on_it;
-        for (const auto& surface : surfaces_)
-            if (surface->output() == output)
-                on_it.push_back(surface.get());
-        for (LayerSurface* surface : on_it)
-            surface->close();  // its destroy removes it from surfaces_
-        usable_.erase(output);
         raw->disconnect();
+        // The layout listens to this signal after kiln (watch_output comes first) and then reports its change.
+        if (wlr_output_layout_get(core_.layout, output))
+            unplugged_ = output;
+        else
+            rehome(output);  // off already (not in the layout): nothing more will come
     });
     output_destroy_[output] = std::move(listener);
+}
+
+void LayerShell::rehome(wlr_output* gone)
+{
+    usable_.erase(gone);
+    std::vector<LayerSurface*> on_it;
+    for (const auto& surface : surfaces_)
+        if (surface->output() == gone)
+            on_it.push_back(surface.get());
+    if (on_it.empty())
+        return;
+    wlr_output* home = wlr_output_layout_get_center_output(core_.layout);
+    for (LayerSurface* surface : on_it) {
+        if (home && !surface->closing())
+            surface->move_to(home);
+        else
+            surface->close();  // nowhere to show it (or leaving anyway); its destroy removes it from surfaces_
+    }
+    // Placed there with a configure of that output's size; its exclusive zone now narrows that output's windows.
+    if (home)
+        arrange(home);
 }
 
 void LayerShell::schedule_close(LayerSurface* surface)

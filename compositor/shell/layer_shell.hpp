@@ -40,13 +40,17 @@ public:
     // Gives the keyboard to the layer surface that grabs it, or back to the windows when the one holding it
     // (`leaving`, or a surface whose layer role is gone) no longer takes it.
     void update_keyboard(wlr_surface* leaving = nullptr);
-    // A new output, before anything else listens to it: when it goes, its layer surfaces are closed first, while
-    // the scene can still damage it (wlroots 0.15 frees the output's damage tracking on the same destroy signal,
-    // and a surface unmapped after that crashed kiln: a panel on a monitor unplugged).
+    // A new output, before anything else listens to it: when it goes (unplugged), its layer surfaces move to the
+    // output the windows go to, the one in the middle of the layout that is left, and are configured there; closed
+    // only when no output is left. Either happens while the scene can still damage the output going (wlroots 0.15
+    // frees its damage tracking on the same destroy signal, after this listener and the layout's, and a surface
+    // unmapped after that crashed kiln: a panel on a monitor unplugged).
     void watch_output(wlr_output* output);
 
 private:
     void arrange_all();
+    // The layer surfaces of `gone`, no longer in the layout, to the layout's centre output (or closed).
+    void rehome(wlr_output* gone);
     void schedule_close(LayerSurface* surface);
 
     const Core& core_;
@@ -57,6 +61,9 @@ private:
     std::list<std::unique_ptr<LayerSurface>> surfaces_;
     std::map<wlr_output*, wlr_box> usable_;  // outputs arranged so far; the others' usable area is the output
     wl_event_source* close_later_ = nullptr;  // closes the surfaces marked closing, once arrange() is done
+    // An output being destroyed while still in the layout: its surfaces move once the layout has let it go (later
+    // on the same destroy signal), so the layout's centre is found without it, as Toplevels finds it for windows.
+    wlr_output* unplugged_ = nullptr;
 
     std::map<wlr_output*, std::unique_ptr<wl::Listener>> output_destroy_;
 

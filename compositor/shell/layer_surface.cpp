@@ -50,11 +50,7 @@ LayerSurface::LayerSurface(LayerShell& shell, wlr_layer_surface_v1* surface)
     new_popup_.connect(&surface->events.new_popup,
                        [this](void* data) { add_popup(static_cast<xdg::Popup*>(data)); });
     take_over_get_popup(surface);
-    output_destroy_.connect(&surface->output->events.destroy, [this](void*) {
-        // Its output is gone: the client is told (closed) and may ask again for another.
-        surface_->output = nullptr;
-        close();
-    });
+    // When its output goes, LayerShell moves it to one that is left (LayerShell::watch_output).
 }
 
 LayerSurface::~LayerSurface()
@@ -69,6 +65,12 @@ void LayerSurface::close()
 {
     // wlroots sends closed and destroys the object, whose destroy signal removes this LayerSurface.
     wlr_layer_surface_v1_destroy(surface_);
+}
+
+void LayerSurface::move_to(wlr_output* output)
+{
+    surface_->output = output;
+    configure_pending_ = true;
 }
 
 bool LayerSurface::size_valid()

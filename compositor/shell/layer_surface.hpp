@@ -29,6 +29,9 @@ public:
     void place(int x, int y, uint32_t width, uint32_t height);
     // Ends it: the client gets closed, and kiln forgets it.
     void close();
+    // Its output went: it belongs to `output` now, and its next placement there answers with a configure (the
+    // client learns the new output's size even where it is the same).
+    void move_to(wlr_output* output);
     // Marked to be closed shortly (it no longer fits its output): no longer placed.
     bool closing() const { return closing_; }
     void set_closing() { closing_ = true; }
@@ -64,7 +67,6 @@ private:
     wl::Listener destroy_;
     wl::Listener commit_;
     wl::Listener new_popup_;
-    wl::Listener output_destroy_;
 };
 
 }  // namespace kiln::compositor

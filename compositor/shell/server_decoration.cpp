@@ -26,7 +26,11 @@ constexpr int close_y = -ServerDecoration::title_height + ServerDecoration::bord
 
 }  // namespace
 
-ServerDecoration::ServerDecoration(wlr_scene_node* parent) : tree_(wlr_scene_tree_create(parent))
+ServerDecoration::ServerDecoration(wlr_scene_node* parent, wlr_output_layout* layout)
+    : layout_(layout), tree_(wlr_scene_tree_create(parent)), title_scale_watch_(layout, [this] {
+          if (tree_ && shown_ && title_scale(layout_, title_box()) != title_scale_)
+              draw_title();
+      })
 {
     // Below the window's surfaces and popups; the rectangles do not overlap the window anyway.
     wlr_scene_node_lower_to_bottom(&tree_->node);
@@ -82,23 +86,42 @@ void ServerDecoration::update(int width, int height, bool active, bool shown, co
 
     // The title, left of the close box, on the title bar's colour (an opaque buffer: drawn without blending).
     const int title_width = close_x(width) - 2 * close_margin;
-    if (title_ && title == title_text_ && title_width == title_width_ && active == title_active_ && icon == title_icon_)
+    if (title_ && title == title_text_ && title_width == title_width_ && active == title_active_ &&
+        icon == title_icon_ && title_scale(layout_, title_box()) == title_scale_)
         return;
-    if (title_)
-        wlr_scene_node_destroy(&title_->node);
-    title_ = nullptr;
     title_text_ = title;
     title_width_ = title_width;
     title_active_ = active;
     title_icon_ = icon;
-    wlr_buffer* text =
-        render_title(title, title_width, title_height - border, active ? active_rgb : inactive_rgb, icon.get());
+    draw_title();
+}
+
+wlr_box ServerDecoration::title_box() const
+{
+    int x = 0;
+    int y = 0;
+    if (tree_)
+        wlr_scene_node_coords(&tree_->node, &x, &y);
+    return {x + close_margin, y - title_height + border, title_width_, title_height - border};
+}
+
+void ServerDecoration::draw_title()
+{
+    if (title_)
+        wlr_scene_node_destroy(&title_->node);
+    title_ = nullptr;
+    title_scale_ = title_scale(layout_, title_box());
+    wlr_buffer* text = render_title(title_text_, title_width_, title_height - border,
+                                    title_active_ ? active_rgb : inactive_rgb, title_icon_.get(), title_scale_);
     if (!text)
         return;
     title_ = wlr_scene_buffer_create(&tree_->node, text);
     wlr_buffer_drop(text);  // the node holds its own lock
-    if (title_)
-        wlr_scene_node_set_position(&title_->node, close_margin, -title_height + border);
+    if (!title_)
+        return;
+    // title_scale_ x its size in pixels, shown as its size in layout pixels: 1:1 on an output of that scale.
+    wlr_scene_buffer_set_dest_size(title_, title_width_, title_height - border);
+    wlr_scene_node_set_position(&title_->node, close_margin, -title_height + border);
 }
 
 ServerDecoration::Part ServerDecoration::part_at(double x, double y) const

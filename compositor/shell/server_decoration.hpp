@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/shell/title_scale.hpp"
 #include "compositor/wlr.hpp"
 
 #include <algorithm>
@@ -51,8 +52,9 @@ public:
                 std::max(1, area.height - insets.top - insets.bottom)};
     }
 
-    // Rectangles in `parent`, whose origin is the window geometry's top-left corner; hidden until update().
-    explicit ServerDecoration(wlr_scene_node* parent);
+    // Rectangles in `parent`, whose origin is the window geometry's top-left corner; hidden until update(). The
+    // title text is drawn at the scale of the outputs in `layout` its title bar is on, again when that changes.
+    ServerDecoration(wlr_scene_node* parent, wlr_output_layout* layout);
     ~ServerDecoration();
     ServerDecoration(const ServerDecoration&) = delete;
     ServerDecoration& operator=(const ServerDecoration&) = delete;
@@ -65,6 +67,11 @@ public:
     Part part_at(double x, double y) const;
 
 private:
+    // The title's box in layout coordinates, and the text drawn anew there (at that box's scale).
+    wlr_box title_box() const;
+    void draw_title();
+
+    wlr_output_layout* layout_;
     wlr_scene_tree* tree_;  // null once the scene destroyed it with the window's tree
     // Title bar, left, right and bottom borders, then the close box on the title bar.
     std::array<wlr_scene_rect*, 5> rects_{};
@@ -73,11 +80,13 @@ private:
     std::shared_ptr<const TitleIcon> title_icon_;
     int title_width_ = 0;
     bool title_active_ = false;
+    float title_scale_ = 0.0f;  // the scale its text was drawn at
     int width_ = 0;
     int height_ = 0;
     bool shown_ = false;
 
     wl::Listener tree_destroy_;
+    TitleScaleWatch title_scale_watch_;  // draws the text again when its title bar's scale changes
 };
 
 }  // namespace kiln::compositor

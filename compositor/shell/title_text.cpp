@@ -4,6 +4,7 @@
 #include <drm_fourcc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #if KILN_HAVE_PANGO
@@ -11,6 +12,11 @@
 #endif
 
 namespace kiln::compositor {
+
+int title_pixels(int length, float scale)
+{
+    return static_cast<int>(std::lround(length * static_cast<double>(scale)));
+}
 
 #if KILN_HAVE_PANGO
 namespace {
@@ -95,11 +101,16 @@ void draw_icon(cairo_t* cr, const TitleIcon& icon, double x, double y, int side)
 
 }  // namespace
 
-wlr_buffer* render_title(const std::string& title, int width, int height, uint32_t background_rgb,
-                         const TitleIcon* icon)
+wlr_buffer* render_title(const std::string& title, int logical_width, int logical_height, uint32_t background_rgb,
+                         const TitleIcon* icon, float scale)
 {
     if (icon && (icon->size <= 0 || icon->argb.size() != static_cast<size_t>(icon->size) * icon->size))
         icon = nullptr;
+    if (!(scale > 0.0f))
+        scale = 1.0f;
+    // Everything below is in the buffer's own pixels.
+    const int width = title_pixels(logical_width, scale);
+    const int height = title_pixels(logical_height, scale);
     if ((title.empty() && !icon) || width <= 0 || height <= 0)
         return nullptr;
     cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
@@ -111,12 +122,16 @@ wlr_buffer* render_title(const std::string& title, int width, int height, uint32
     cairo_set_source_rgb(cr, channel(background_rgb, 16), channel(background_rgb, 8), channel(background_rgb, 0));
     cairo_paint(cr);
     int text_x = 0;
-    if (icon && icon_size(height) > 0) {
-        draw_icon(cr, *icon, 0, (height - icon_size(height)) / 2.0, icon_size(height));
-        text_x = icon_size(height) + 4;
+    const int icon_side = title_pixels(icon_size(logical_height), scale);
+    if (icon && icon_side > 0) {
+        draw_icon(cr, *icon, 0, (height - icon_side) / 2.0, icon_side);
+        text_x = icon_side + title_pixels(4, scale);
     }
     PangoLayout* layout = pango_cairo_create_layout(cr);
-    PangoFontDescription* font = pango_font_description_from_string("Sans 10");
+    // 10 points at 1x; the font itself grows with the scale (a layout drawn through a scaled cairo matrix would be
+    // hinted for 1x and land between pixels).
+    PangoFontDescription* font = pango_font_description_from_string("Sans");
+    pango_font_description_set_size(font, static_cast<int>(std::lround(10.0 * scale * PANGO_SCALE)));
     pango_layout_set_font_description(layout, font);
     pango_font_description_free(font);
     pango_layout_set_text(layout, title.c_str(), static_cast<int>(title.size()));
@@ -144,7 +159,7 @@ wlr_buffer* render_title(const std::string& title, int width, int height, uint32
 
 #else
 
-wlr_buffer* render_title(const std::string&, int, int, uint32_t, const TitleIcon*)
+wlr_buffer* render_title(const std::string&, int, int, uint32_t, const TitleIcon*, float)
 {
     return nullptr;
 }

@@ -365,7 +365,7 @@ void View::set_server_decorated(bool decorated)
     if (decorated == (decoration_ != nullptr))
         return;
     if (decorated)
-        decoration_ = std::make_unique<ServerDecoration>(node_);
+        decoration_ = std::make_unique<ServerDecoration>(node_, shell_.core().layout);
     else
         decoration_.reset();
     update_decoration();

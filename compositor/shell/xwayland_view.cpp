@@ -335,7 +335,7 @@ void XwaylandView::update_decoration()
     const bool wanted = decorated();
     if (wanted != (decoration_ != nullptr)) {
         if (wanted)
-            decoration_ = std::make_unique<ServerDecoration>(node_);
+            decoration_ = std::make_unique<ServerDecoration>(node_, owner_.core().layout);
         else
             decoration_.reset();
         if (node_)

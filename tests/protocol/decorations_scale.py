@@ -4,8 +4,8 @@ rectangles drawn at the output's pixels, so every pixel across each edge is exac
 colour or the window's, none blended; the borders are round(4 x scale) pixels and meet the window with no seam
 (each rectangle is placed by its offset from the window, rounded once); the close box is a solid square of
 round(12 x scale) pixels; dragged by its title bar through odd logical steps it leaves nothing behind (the damage
-wlroots computes from absolute edges covers where kiln drew). (The title text is drawn at 1x and scaled: not checked
-here.)"""
+wlroots computes from absolute edges covers where kiln drew). (The title text, laid out at the output's scale, is
+checked in title_text_scale.py.)"""
 import sys
 import tempfile
 from pathlib import Path

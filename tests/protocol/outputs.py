@@ -2,8 +2,11 @@
 """Two headless outputs (--outputs 2) at scales 1 and 2, side by side from kiln.ini: both are offered; a new window
 opens on the output under the pointer; a window dragged across is drawn on both while it spans them and is told the
 higher scale (wp_fractional_scale_v1), then the lower once wholly on the scale-1 output; an output turned off at run
-time (unplugged through kiln_test_input_v1) sends its windows to the one that remains, told that output's scale. Each output is checked
-in its own screenshot (grim -o)."""
+time (unplugged through kiln_test_input_v1) sends its windows to the one that remains, told that output's scale, and its
+panel too: the panel's client stays connected, is configured to the new output's width and shown there, and its
+exclusive zone shrinks the maximized window there; the panel is closed only when the last output goes. Each output is
+checked in its own screenshot (grim -o)."""
+import struct
 import subprocess
 import sys
 import tempfile
@@ -15,7 +18,9 @@ from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection, Toplevel, expect_protocol_error, shm_buffer  # noqa: E402
 
 GREEN = (0, 255, 0)
-LAYOUT = (1280, 480)  # logical: 640x480 at scale 1, then 1280x960 at scale 2 (640x480 logical) right of it
+BLUE = 0xff0000ff
+MAGENTA = 0xffff00ff
+LAYOUT = (1440, 480)  # logical: 640x480 at scale 1, then 1600x960 at scale 2 (800x480 logical) right of it
 BTN_LEFT = 0x110
 
 
@@ -36,18 +41,38 @@ def scales(conn, fractional):
     return [e.args("u")[0] for e in conn.take(fractional, 0)]
 
 
+def maximized_configure(conn, window):
+    """The size of the next xdg_toplevel.configure with the maximized state, acknowledged."""
+    while True:
+        event = conn.dispatch_until(lambda e: e.obj == window.toplevel and e.opcode == 0)
+        conn.events.remove(event)
+        window.wait_configure()
+        width, height, states = event.args("iia")
+        if 1 in struct.unpack(f"={len(states) // 4}I", states):
+            return width, height
+
+
+def draw_at_2(conn, surface, width, height, colour):
+    """A buffer of 2 x (width x height) pixels at buffer scale 2, committed."""
+    conn.send(surface, 8, ("i", 2))  # set_buffer_scale
+    conn.send(surface, 1, ("o", shm_buffer(conn, 2 * width, 2 * height, colour)), ("i", 0), ("i", 0))
+    conn.send(surface, 9, ("i", 0), ("i", 0), ("i", 2 * width), ("i", 2 * height))  # damage_buffer
+    conn.send(surface, 6)
+    conn.roundtrip()
+
+
 def main():
     need("grim")
     need("wayland-info")
     with tempfile.TemporaryDirectory(prefix="kiln-outputs-") as tmp:
         config = Path(tmp) / "kiln.ini"
         config.write_text("[output HEADLESS-1]\nmode=640x480\nscale=1\nposition=0,0\n"
-                          "[output HEADLESS-2]\nmode=1280x960\nscale=2\nposition=640,0\n")
+                          "[output HEADLESS-2]\nmode=1600x960\nscale=2\nposition=640,0\n")
         with Kiln("--outputs", "2", "--test-input", "--config", str(config), size=None) as kiln:
             info = kiln.run(["wayland-info"], timeout=20).stdout
             check(info.count("interface: 'wl_output'") == 2, "--outputs 2: two wl_outputs are offered")
             one, two = shot(kiln, "HEADLESS-1"), shot(kiln, "HEADLESS-2")
-            check((one.width, one.height, two.width, two.height) == (640, 480, 1280, 960),
+            check((one.width, one.height, two.width, two.height) == (640, 480, 1600, 960),
                   f"each has its own mode ({one.width}x{one.height}, {two.width}x{two.height})")
 
             with Connection(kiln.client_env) as mover_conn, Connection(kiln.client_env) as conn:
@@ -89,13 +114,14 @@ def main():
                 told = kiln.wait_for(lambda: scales(conn, fractional), "a new preferred scale")
                 check(told[-1:] == [120], f"and told the scale it is on now, 120 ({told})")
 
-                # A panel on HEADLESS-1 (the output under the pointer now), mapped.
+                # A panel with a 20 px exclusive zone on HEADLESS-1 (the output under the pointer now), mapped.
                 compositor = conn.bind("wl_compositor", 4)
                 panel_surface = conn.create("wl_surface", compositor, 0)
                 panel = conn.create("zwlr_layer_surface_v1", conn.bind("zwlr_layer_shell_v1", 4), 0,
                                     ("o", panel_surface), ("o", 0), ("u", 2), ("s", "panel"))  # top layer
                 conn.send(panel, 0, ("u", 0), ("u", 20))  # set_size: full width, 20 high
                 conn.send(panel, 1, ("u", 1 | 4 | 8))  # set_anchor: top, left, right
+                conn.send(panel, 2, ("i", 20))  # set_exclusive_zone
                 conn.send(panel_surface, 6)
                 configure = conn.dispatch_until(lambda e: e.obj == panel and e.opcode == 0)
                 serial, width, height = configure.args("uuu")
@@ -106,20 +132,60 @@ def main():
                 kiln.wait_for(lambda: shot(kiln, "HEADLESS-1").bounding_box((255, 0, 255), tolerance=4),
                               "the panel on HEADLESS-1")
 
+                # A maximized window on HEADLESS-2, all of it (no panel there yet).
+                mover.move(1040, 240)
+                big = Toplevel(conn, "maximized")
+                big.commit()
+                big.map(100, 80, BLUE)
+                conn.take(big.toplevel, 0)  # its first configure, acknowledged by map()
+                conn.send(big.toplevel, 9)  # set_maximized
+                size = maximized_configure(conn, big)
+                check(size == (800, 480), f"a maximized window on HEADLESS-2 is configured to all of it ({size})")
+                draw_at_2(conn, big.surface, *size, BLUE)
+                box = kiln.wait_for(lambda: shot(kiln, "HEADLESS-2").bounding_box((0, 0, 255), tolerance=4),
+                                    "the maximized window on HEADLESS-2")
+                check(box == (0, 0, 1600, 960), f"and fills it ({box})")
+
                 # Unplug HEADLESS-1 (kiln_test_input_v1: wlroots 0.15 cannot turn a headless output off, and it has
                 # no cable): its window goes to the output that is left.
+                conn.roundtrip()
+                conn.take(panel)  # what came before the unplug (a configure answering its first buffer's commit)
                 unplug = mover_conn.bind("kiln_test_input_v1", 4)
                 mover_conn.send(unplug, 18, ("s", "HEADLESS-1"))  # unplug_output
                 mover_conn.roundtrip()
-                conn.dispatch_until(lambda e: e.obj == panel and e.opcode == 1)  # zwlr_layer_surface_v1.closed
-                check(True, "its panel is closed, as on sway: its client may make one on an output that is left")
+                event = conn.dispatch_until(lambda e: e.obj == panel)  # configure (0) or closed (1)
+                check(event.opcode == 0, f"its panel is not closed but configured again ({event.opcode})")
+                serial, width, height = event.args("uuu")
+                check((width, height) == (800, 20), f"to the width of HEADLESS-2, the output left ({width}x{height})")
+                conn.send(panel, 6, ("u", serial))  # ack_configure
+                draw_at_2(conn, panel_surface, width, height, MAGENTA)
+                box = kiln.wait_for(lambda: shot(kiln, "HEADLESS-2").bounding_box((255, 0, 255), tolerance=4),
+                                    "the panel on HEADLESS-2")
+                check(box == (0, 0, 1600, 40), f"and it is shown across the top of HEADLESS-2 at scale 2 ({box})")
+                sizes = [maximized_configure(conn, big)]
+                while sizes[-1] != (800, 460) and len(sizes) < 4:
+                    sizes.append(maximized_configure(conn, big))
+                check(sizes[-1] == (800, 460), f"its exclusive zone shrinks the maximized window there ({sizes})")
+                draw_at_2(conn, big.surface, *sizes[-1], BLUE)
+                box = kiln.wait_for(lambda: (b := shot(kiln, "HEADLESS-2").bounding_box((0, 0, 255), tolerance=4))
+                                    and b[1] == 40 and b, "the maximized window below the panel")
+                check(box == (0, 40, 1600, 960), f"which is drawn below the panel ({box})")
+                check(conn.take(panel, 1) == [], "and the panel's client was never told closed")
                 info = kiln.run(["wayland-info"], timeout=20).stdout
                 check(info.count("interface: 'wl_output'") == 1, "HEADLESS-1 unplugged: one wl_output is left")
+                conn.send(big.surface, 1, ("o", 0), ("i", 0), ("i", 0))  # the maximized window unmapped, out of the way
+                conn.send(big.surface, 6)
                 box = kiln.wait_for(lambda: green_on(kiln, "HEADLESS-2"), "the window on HEADLESS-2 again")
                 check((box[2] - box[0], box[3] - box[1]) == (400, 300),
                       f"the window of the output turned off is on the remaining one, whole ({box})")
                 told = kiln.wait_for(lambda: scales(conn, fractional), "a new preferred scale")
                 check(told[-1:] == [240], f"and is told that output's scale, 240 ({told})")
+
+                # The last output goes: now the panel is closed, as nothing is left to show it on.
+                mover_conn.send(unplug, 18, ("s", "HEADLESS-2"))
+                mover_conn.roundtrip()
+                conn.dispatch_until(lambda e: e.obj == panel and e.opcode == 1)  # zwlr_layer_surface_v1.closed
+                check(True, "HEADLESS-2, the last output, unplugged: the panel is closed")
             with Connection(kiln.client_env) as conn:
                 conn.send(conn.bind("kiln_test_input_v1", 4), 18, ("s", "HEADLESS-9"))
                 error = expect_protocol_error(conn)

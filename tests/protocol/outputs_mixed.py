@@ -5,7 +5,8 @@ output's scale and its 1-px checkerboard shows pixel for pixel; the cursor cross
 1.5 one keeps its logical position (no jump) and is the theme's own image at each output's scale, drawn on both
 while it straddles the edge; fullscreen and maximize fill the output the window is on and no other; a panel on each
 output (layer-shell, by wl_output) is configured to that output and drawn at its scale; unplugging the 1.5 output
-moves its window to one that is left, told that output's scale, and loses no window and no other panel."""
+moves its window and its panel to one that is left (the window told that output's scale, the panel configured
+again there, its client never told closed), and loses no window and no other panel."""
 import struct
 import subprocess
 import sys
@@ -204,11 +205,16 @@ def main():
             three.draw(2.0, LOGICAL, checkerboard(conn, rounded(LOGICAL[0], 2), rounded(LOGICAL[1], 2)))
             kiln.wait_for(lambda: checkerboard_on_screen(shot(kiln, "HEADLESS-3"), 202, 162)[1] == 0,
                           "HEADLESS-3's window at its own size")
+            conn.roundtrip()
+            conn.take(panels["HEADLESS-2"])
             unplug = mover_conn.bind("kiln_test_input_v1", 4)
             mover_conn.send(unplug, 18, ("s", "HEADLESS-2"))
             mover_conn.roundtrip()
-            conn.dispatch_until(lambda e: e.obj == panels["HEADLESS-2"] and e.opcode == 1)  # closed
-            check(True, "HEADLESS-2 unplugged: its panel is closed (as on sway)")
+            event = conn.dispatch_until(lambda e: e.obj == panels["HEADLESS-2"])  # configure (0) or closed (1)
+            check(event.opcode == 0 and list(event.args("uuu")[1:]) == [640, 20],
+                  f"HEADLESS-2 unplugged: its panel is configured again, to the output it moved to, not closed "
+                  f"({event.opcode}, {event.args('uuu')[1:] if event.opcode == 0 else ''})")
+            conn.send(panels["HEADLESS-2"], 6, ("u", event.args("uuu")[0]))  # ack_configure
             where = kiln.wait_for(lambda: next((n for n in ("HEADLESS-1", "HEADLESS-3")
                                                 if colour_box(kiln, n, GREEN)), None), "the green window again")
             scale = 1.0 if where == "HEADLESS-1" else 2.0
@@ -218,6 +224,8 @@ def main():
             check(colour_box(kiln, "HEADLESS-3", 0xff0000) is not None, "so is HEADLESS-3's")
             for name in ("HEADLESS-1", "HEADLESS-3"):
                 check(colour_box(kiln, name, MAGENTA) is not None, f"and {name}'s panel")
+            conn.roundtrip()
+            check(conn.take(panels["HEADLESS-2"], 1) == [], "the moved panel's client was never told closed")
             check(kiln.alive(), "kiln is alive")
 
 

@@ -2,8 +2,8 @@
 """Runs inside the VM: kiln on the DRM backend of a virtio-gpu with two heads lights both connectors (the kernel's
 atomic state has each on its own active CRTC) and lays them out from kiln.ini; a window opened on each output is in
 that output's screenshot (grim -o) only; pulling Virtual-2's cable at run time takes it out of the layout and off
-its CRTC, its window comes to Virtual-1 whole, and its client stays connected and keeps drawing there; its panel is
-closed and the same client's new one lands on Virtual-1; plugging the cable back in lights Virtual-2 again."""
+its CRTC, its window comes to Virtual-1 whole, and its client stays connected and keeps drawing there; its panel
+moves to Virtual-1 (configured to Virtual-1's width, never told closed); plugging the cable back in lights Virtual-2 again."""
 import subprocess
 import sys
 import time
@@ -124,8 +124,11 @@ def main():
         # A panel on Virtual-2 (the output under the pointer), from the same client as the window.
         layer_shell = conn.bind("zwlr_layer_shell_v1", 4)
 
+        panel_surface = []
+
         def panel(colour):
             surface = conn.create("wl_surface", left.compositor, 0)
+            panel_surface[:] = [surface]
             layer = conn.create("zwlr_layer_surface_v1", layer_shell, 0, ("o", surface), ("o", 0), ("u", 2),
                                 ("s", "panel"))
             conn.send(layer, 0, ("u", 0), ("u", 20))  # set_size: full width, 20 high
@@ -145,8 +148,11 @@ def main():
 
         # Pull Virtual-2's cable.
         virtio_heads.set_connected(card, "Virtual-2", False)
-        conn.dispatch_until(lambda e: e.obj == layer and e.opcode == 1, 120)  # zwlr_layer_surface_v1.closed
-        check(True, "Virtual-2 unplugged: its panel is closed (its client may make one on an output that is left)")
+        # The panel moves to the output that is left: a configure of Virtual-1's width, never closed.
+        configure = conn.dispatch_until(lambda e: e.obj == layer and e.opcode in (0, 1), 120)
+        check(configure.opcode == 0, "Virtual-2 unplugged: its panel is configured again, not closed")
+        serial, width, height = configure.args("uuu")
+        check(width == 800, f"the panel is configured Virtual-1's width ({width})")
         check(wait(lambda: wl_outputs() == 1, "one wl_output"), "one wl_output is left")
         links, active = virtio_heads.kms_state(card)
         virtio_heads.log_kms(card, OUT, "unplugged")
@@ -164,9 +170,11 @@ def main():
         conn.roundtrip()
         redrawn = wait(lambda: box(shot("Virtual-1"), CYAN), "the moved window's new frame on Virtual-1")
         check(size(redrawn) == (200, 150), f"its client stays connected and its next frame shows there ({redrawn})")
-        layer, width = panel(MAGENTA)
-        check(width == 800, f"the same client's new panel goes to Virtual-1 ({width} wide)")
-        wait(lambda: size(box(shot("Virtual-1"), MAGENTA)) == (800, 20), "the new panel on Virtual-1")
+        conn.send(layer, 6, ("u", serial))
+        conn.send(panel_surface[0], 1, ("o", shm_buffer(conn, width, height, 0xff000000 | MAGENTA)), ("i", 0), ("i", 0))
+        conn.send(panel_surface[0], 6)
+        conn.roundtrip()
+        wait(lambda: size(box(shot("Virtual-1"), MAGENTA)) == (800, 20), "the moved panel on Virtual-1")
 
         # Plug it back in.
         virtio_heads.set_connected(card, "Virtual-2", True)

@@ -24,7 +24,8 @@ placement::Box to_box(const wlr_box& box)
 }  // namespace
 
 View::View(XdgShell& shell, wlr_xdg_surface* surface)
-    : shell_(shell),
+    : Toplevel(shell.toplevels()),
+      shell_(shell),
       xdg_(surface),
       node_(wlr_scene_xdg_surface_create(shell.layer(XdgShell::Layer::normal), surface))
 {
@@ -127,10 +128,7 @@ wlr_output* View::output() const
 {
     if (!mapped_)
         return shell_.output_under_pointer();
-    const wlr_box box = geometry();
-    wlr_output* output =
-        wlr_output_layout_output_at(shell_.core().layout, box.x + box.width / 2.0, box.y + box.height / 2.0);
-    return output ? output : wlr_output_layout_get_center_output(shell_.core().layout);
+    return output_in(shell_.core().layout);
 }
 
 void View::initial_commit()
@@ -170,13 +168,8 @@ void View::commit()
     if (resize_edges_) {
         // The edges opposite the dragged ones stay where they were when the resize began.
         const wlr_box box = geometry();
-        int x = x_;
-        int y = y_;
-        if (resize_edges_ & WLR_EDGE_LEFT)
-            x = resize_start_.x + resize_start_.width - box.width;
-        if (resize_edges_ & WLR_EDGE_TOP)
-            y = resize_start_.y + resize_start_.height - box.height;
-        move_to(x, y);
+        const wlr_box to = anchored(box.width, box.height);
+        move_to(to.x, to.y);
     }
 }
 
@@ -235,12 +228,6 @@ void View::place()
     move_to(spot.x, spot.y);
 }
 
-void View::save_geometry()
-{
-    if (!maximized_ && !fullscreen_)
-        saved_ = mapped_ ? geometry() : wlr_box{};
-}
-
 void View::set_maximized(bool maximized)
 {
     if (maximized == maximized_) {
@@ -272,18 +259,10 @@ void View::set_fullscreen(bool fullscreen, wlr_output* output)
     apply_state();
 }
 
-void View::set_minimized(bool minimized)
+void View::show_minimized(bool minimized)
 {
-    if (minimized == minimized_)
-        return;
-    minimized_ = minimized;
     wlr_scene_node_set_enabled(node_, !minimized);
     shell_.seat().scene_changed();
-    if (minimized) {
-        set_activated(false);
-        shell_.toplevels().hidden(*this);
-    }
-    wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
 
 void View::apply_state()
@@ -299,10 +278,9 @@ void View::apply_state()
         wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(box.width), static_cast<uint32_t>(box.height));
         move_to(box.x, box.y);
         wlr_scene_node_raise_to_top(node_);
-    } else if (saved_.width > 0 && saved_.height > 0) {
-        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(saved_.width), static_cast<uint32_t>(saved_.height));
-        move_to(saved_.x, saved_.y);
-        saved_ = {};
+    } else if (const std::optional<wlr_box> saved = take_saved_geometry()) {
+        wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(saved->width), static_cast<uint32_t>(saved->height));
+        move_to(saved->x, saved->y);
     } else {
         // It never had a size of its own (maximized or fullscreen from the start): it picks one and is placed.
         wlr_xdg_toplevel_set_size(xdg_, 0, 0);
@@ -336,7 +314,7 @@ void View::update_decoration()
         return;
     const wlr_box box = geometry();
     const char* title = xdg_->toplevel ? xdg_->toplevel->title : nullptr;
-    decoration_->update(box.width, box.height, activated_, !fullscreen_, title ? title : "", icon_);
+    update_decoration_frame(box.width, box.height, title, icon_);
 }
 
 void View::set_icon(std::shared_ptr<const TitleIcon> icon)
@@ -361,17 +339,12 @@ void View::set_server_decorated(bool decorated)
         apply_state();
 }
 
-ServerDecoration::Part View::decoration_at(double lx, double ly) const
-{
-    return decoration_ ? decoration_->part_at(lx - x_, ly - y_) : ServerDecoration::Part{};
-}
-
 void View::begin_resize(uint32_t edges)
 {
-    resize_edges_ = edges;
-    resize_start_ = geometry();
+    anchor_resize(edges);
     // The size it has, so the configure that says "resizing" does not also let it pick one.
-    request_size(resize_start_.width, resize_start_.height);
+    const wlr_box box = geometry();
+    request_size(box.width, box.height);
     wlr_xdg_toplevel_set_resizing(xdg_, true);
 }
 
@@ -379,19 +352,15 @@ void View::end_resize()
 {
     if (!resize_edges_)
         return;
-    resize_edges_ = 0;
+    anchor_resize(0);
     wlr_xdg_toplevel_set_resizing(xdg_, false);
 }
 
 void View::request_size(int width, int height)
 {
     const wlr_xdg_toplevel_state& state = xdg_->toplevel->current;
-    auto limit = [](int size, uint32_t min, uint32_t max) {
-        size = std::max(size, std::max(static_cast<int>(min), 1));
-        return max > 0 ? std::min(size, static_cast<int>(max)) : size;
-    };
-    wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(limit(width, state.min_width, state.max_width)),
-                              static_cast<uint32_t>(limit(height, state.min_height, state.max_height)));
+    wlr_xdg_toplevel_set_size(xdg_, static_cast<uint32_t>(within(width, state.min_width, state.max_width)),
+                              static_cast<uint32_t>(within(height, state.min_height, state.max_height)));
 }
 
 View* View::from(wlr_xdg_surface* xdg)

@@ -1,7 +1,9 @@
-// Seat: keyboards, the pointer and cursor, touch, focus on click and Super+drag moves, through one wlr_seat.
+// Seat: keyboards, the pointer and cursor, touch and tablets, through one wlr_seat; what a click does to windows is
+// the shell's (PointerPresses).
 #pragma once
 
 #include "compositor/input/bindings.hpp"
+#include "compositor/input/pointer_presses.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -27,9 +29,10 @@ class Touch;
 class Seat {
 public:
     // The compositor and xdg-shell are watched for surfaces that change what lies under the pointer.
-    // `toplevels` hears presses on kiln's decorations and Super + drag; `session` what bindings ask of it.
-    Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActions session, wlr_backend* backend,
-         wlr_compositor* compositor, wlr_xdg_shell* xdg_shell);
+    // `presses` hears each button pressed where no grab has the pointer, and decides what it does to windows;
+    // `session` what bindings ask of it.
+    Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, PointerPresses& presses, SessionActions session,
+         wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell);
     ~Seat();
     Seat(const Seat&) = delete;
     Seat& operator=(const Seat&) = delete;
@@ -98,6 +101,7 @@ private:
     const Core& core_;
     Desktop& desktop_;
     Toplevels& toplevels_;
+    PointerPresses& presses_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;

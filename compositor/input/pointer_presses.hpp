@@ -1,0 +1,29 @@
+// PointerPresses: what the seat tells the shell of a pointer button pressed where no grab has the pointer, before any
+// client hears it; the shell decides what the press does to windows (focus, raise, a move or resize).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace kiln::compositor {
+
+struct ButtonPress {
+    double lx = 0;  // the cursor, in layout coordinates
+    double ly = 0;
+    uint32_t button = 0;     // evdev code (BTN_LEFT, ...)
+    uint32_t modifiers = 0;  // wlr_keyboard_modifier bits held on the seat's keyboard; none without one
+    // Whether kiln's shortcuts stand aside for the focused window (keyboard-shortcuts-inhibit) or for a client that
+    // holds the input inhibitor; asked after the press has focused the window it is on.
+    std::function<bool()> shortcuts_inhibited;
+};
+
+class PointerPresses {
+public:
+    // True when the press was kiln's (its decoration, Super + drag): no client hears it.
+    virtual bool pressed(const ButtonPress& press) = 0;
+
+protected:
+    ~PointerPresses() = default;
+};
+
+}  // namespace kiln::compositor

@@ -421,7 +421,7 @@ bool Server::start(std::string& error)
     // The shell first: the seat watches its surfaces for what changes under the pointer.
     toplevels_ = std::make_unique<Toplevels>(core_, desktop_);
     shell_ = std::make_unique<XdgShell>(core_, desktop_, *toplevels_, display_);
-    window_policy_ = std::make_unique<WindowPolicy>(desktop_, *toplevels_);
+    window_policy_ = std::make_unique<WindowPolicy>(core_, desktop_, *toplevels_);
     seat_ = std::make_unique<Seat>(core_, desktop_, *toplevels_, *window_policy_,
                                    SessionActions{[this](int status) { terminate(status); },
                                                   [this](int vt) { switch_vt(vt); }},

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <functional>
 
+struct wlr_surface;
+
 namespace kiln::compositor {
 
 struct ButtonPress {
@@ -15,6 +17,9 @@ struct ButtonPress {
     // Whether kiln's shortcuts stand aside for the focused window (keyboard-shortcuts-inhibit) or for a client that
     // holds the input inhibitor; asked after the press has focused the window it is on.
     std::function<bool()> shortcuts_inhibited;
+    // Whether `surface` may have input: every surface, except while a client holds the input inhibitor (a lock
+    // screen), when only that client's do.
+    std::function<bool(wlr_surface* surface)> input_allowed;
 };
 
 class PointerPresses {

@@ -158,8 +158,8 @@ private:
 
 Seat::Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, PointerPresses& presses, SessionActions session,
            wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
-    : core_(core), desktop_(desktop), toplevels_(toplevels), presses_(presses), seat_(wlr_seat_create(core.display, "seat0")),
-      cursor_(wlr_cursor_create())
+    : core_(core), desktop_(desktop), toplevels_(toplevels), presses_(presses),
+      seat_(wlr_seat_create(core.display, "seat0")), cursor_(wlr_cursor_create())
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(core.display, seat_);
     input_inhibit_ = std::make_unique<InputInhibit>(core.display,
@@ -412,7 +412,8 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
         const ButtonPress press{cursor_->x, cursor_->y, event->button,
                                 keyboard ? wlr_keyboard_get_modifiers(keyboard) : 0u,
-                                [this]() { return shortcuts_inhibit_->inhibited() || input_inhibited(); }};
+                                [this]() { return shortcuts_inhibit_->inhibited() || input_inhibited(); },
+                                [this](wlr_surface* surface) { return input_allowed(surface); }};
         if (presses_.pressed(press))
             return;
     }

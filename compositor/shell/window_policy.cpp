@@ -1,6 +1,7 @@
 // WindowPolicy behaviour: a press on a decoration, then click to focus and Super + drag (window_press.hpp decides).
 #include "compositor/shell/window_policy.hpp"
 
+#include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
@@ -11,7 +12,7 @@ namespace kiln::compositor {
 bool WindowPolicy::pressed(const ButtonPress& press)
 {
     // kiln's own title bars and borders: the press is kiln's, no client hears it.
-    if (toplevels_.press_decoration(press.lx, press.ly, press.button))
+    if (press_decoration(press))
         return true;
     wlr_surface* surface = nullptr;
     double sx = 0;
@@ -31,9 +32,48 @@ bool WindowPolicy::pressed(const ButtonPress& press)
         toplevels_.begin_resize(*toplevel, what.edges);
         return true;
     case PressOnWindow::Action::focus:
+    case PressOnWindow::Action::close:  // only a decoration's close box closes
         break;
     }
     return false;
+}
+
+bool WindowPolicy::press_decoration(const ButtonPress& press)
+{
+    double sx = 0;
+    double sy = 0;
+    wlr_scene_node* node = wlr_scene_node_at(&core_.scene->node, press.lx, press.ly, &sx, &sy);
+    if (!node || node->type == WLR_SCENE_NODE_SURFACE)
+        return false;
+    // Only kiln's decorations are rectangles or buffers in a window's tree, which carries its Toplevel in `data`.
+    Toplevel* toplevel = nullptr;
+    for (wlr_scene_node* n = node; n && !toplevel; n = n->parent)
+        toplevel = static_cast<Toplevel*>(n->data);
+    if (!toplevel || !toplevel->mapped())
+        return false;
+    const ServerDecoration::Part part = toplevel->decoration_at(press.lx, press.ly);
+    if (part.action == ServerDecoration::Action::none)
+        return false;
+    // While another client holds the input inhibitor, a press on this window's decoration does nothing.
+    if (!press.input_allowed(toplevel->surface()))
+        return true;
+    toplevels_.focus(toplevel);
+    const PressOnWindow what =
+        press_on_decoration(press.button, part, toplevel->maximized() || toplevel->fullscreen());
+    switch (what.action) {
+    case PressOnWindow::Action::move:
+        toplevels_.begin_move(*toplevel);
+        break;
+    case PressOnWindow::Action::resize:
+        toplevels_.start_grab(*toplevel, what.edges);
+        break;
+    case PressOnWindow::Action::close:
+        toplevel->close();
+        break;
+    case PressOnWindow::Action::focus:
+        break;
+    }
+    return true;
 }
 
 }  // namespace kiln::compositor

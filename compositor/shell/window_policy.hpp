@@ -6,18 +6,27 @@
 
 namespace kiln::compositor {
 
+struct Core;
 class Desktop;
 class Toplevels;
 
 class WindowPolicy final : public PointerPresses {
 public:
-    WindowPolicy(Desktop& desktop, Toplevels& toplevels) : desktop_(desktop), toplevels_(toplevels) {}
+    WindowPolicy(const Core& core, Desktop& desktop, Toplevels& toplevels)
+        : core_(core), desktop_(desktop), toplevels_(toplevels)
+    {
+    }
     WindowPolicy(const WindowPolicy&) = delete;
     WindowPolicy& operator=(const WindowPolicy&) = delete;
 
     bool pressed(const ButtonPress& press) override;
 
 private:
+    // On kiln's decoration of a window (xdg or X11): the window is focused and the press does what that part does
+    // (press_on_decoration). True when the press was on a decoration (it then goes to no client).
+    bool press_decoration(const ButtonPress& press);
+
+    const Core& core_;
     Desktop& desktop_;
     Toplevels& toplevels_;
 };

@@ -1,7 +1,8 @@
-// What a pointer button pressed on a window does besides focusing it: the decision alone, in plain values, so it can
-// be tested without a display.
+// What a pointer button pressed on a window or on kiln's decoration around it does besides focusing the window: the
+// decisions alone, in plain values, so they can be tested without a display.
 #pragma once
 
+#include "compositor/shell/server_decoration.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
@@ -13,6 +14,7 @@ struct PressOnWindow {
         focus,   // the window is focused and its client hears the press
         move,    // an interactive move starts; no client hears the press
         resize,  // an interactive resize from `edges` starts; no client hears the press
+        close,   // the window is asked to close
     };
     Action action = Action::focus;
     uint32_t edges = 0;  // wlr_edges, for a resize
@@ -25,5 +27,10 @@ struct PressOnWindow {
 // (`shortcuts_inhibited`), when the press is the window's. `modifiers` are wlr_keyboard_modifier bits.
 PressOnWindow press_on_window(uint32_t button, uint32_t modifiers, bool shortcuts_inhibited, const wlr_box& window,
                               double lx, double ly);
+
+// On kiln's decoration (no client hears the press) the left button on the title bar moves the window, on a border
+// resizes it from that border, on the close box asks it to close; a maximized or fullscreen window (`fills`) is
+// neither moved nor resized, and other buttons only focus.
+PressOnWindow press_on_decoration(uint32_t button, const ServerDecoration::Part& part, bool fills);
 
 }  // namespace kiln::compositor

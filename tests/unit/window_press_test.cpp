@@ -1,5 +1,5 @@
 // What a button pressed on a window does: focus only, a Super + left drag move, a Super + right drag resize from the
-// nearest corner; nothing of kiln's while its shortcuts stand aside.
+// nearest corner, nothing of kiln's while its shortcuts stand aside; and on kiln's decoration, what its part does.
 #include "compositor/shell/window_press.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -8,6 +8,8 @@
 
 using namespace kiln::compositor;
 using Action = PressOnWindow::Action;
+using Part = ServerDecoration::Part;
+using Decoration = ServerDecoration::Action;
 
 namespace {
 
@@ -55,4 +57,32 @@ TEST_CASE("while kiln's shortcuts stand aside, Super + drag is the window's own"
 {
     CHECK(press_on_window(BTN_LEFT, super, true, window, 150, 100) == PressOnWindow{Action::focus, 0});
     CHECK(press_on_window(BTN_RIGHT, super, true, window, 150, 100) == PressOnWindow{Action::focus, 0});
+}
+
+TEST_CASE("the left button on a decoration moves, resizes from its edge or closes the window")
+{
+    CHECK(press_on_decoration(BTN_LEFT, Part{Decoration::move, 0}, false) == PressOnWindow{Action::move, 0});
+    CHECK(press_on_decoration(BTN_LEFT, Part{Decoration::resize, WLR_EDGE_LEFT | WLR_EDGE_BOTTOM}, false) ==
+          PressOnWindow{Action::resize, WLR_EDGE_LEFT | WLR_EDGE_BOTTOM});
+    CHECK(press_on_decoration(BTN_LEFT, Part{Decoration::resize, WLR_EDGE_TOP}, false) ==
+          PressOnWindow{Action::resize, WLR_EDGE_TOP});
+    CHECK(press_on_decoration(BTN_LEFT, Part{Decoration::close, 0}, false) == PressOnWindow{Action::close, 0});
+}
+
+TEST_CASE("a maximized or fullscreen window is neither moved nor resized by its decoration, but closes")
+{
+    CHECK(press_on_decoration(BTN_LEFT, Part{Decoration::move, 0}, true) == PressOnWindow{Action::focus, 0});
+    CHECK(press_on_decoration(BTN_LEFT, Part{Decoration::resize, WLR_EDGE_RIGHT}, true) ==
+          PressOnWindow{Action::focus, 0});
+    CHECK(press_on_decoration(BTN_LEFT, Part{Decoration::close, 0}, true) == PressOnWindow{Action::close, 0});
+}
+
+TEST_CASE("other buttons on a decoration only focus the window")
+{
+    for (uint32_t button : {BTN_RIGHT, BTN_MIDDLE}) {
+        CHECK(press_on_decoration(button, Part{Decoration::move, 0}, false) == PressOnWindow{Action::focus, 0});
+        CHECK(press_on_decoration(button, Part{Decoration::resize, WLR_EDGE_LEFT}, false) ==
+              PressOnWindow{Action::focus, 0});
+        CHECK(press_on_decoration(button, Part{Decoration::close, 0}, false) == PressOnWindow{Action::focus, 0});
+    }
 }

@@ -46,13 +46,10 @@ void Toplevel::anchor_resize(uint32_t edges)
 wlr_box Toplevel::anchored(int width, int height) const
 {
     const wlr_box box = geometry();
-    int x = box.x;
-    int y = box.y;
-    if (resize_edges_ & WLR_EDGE_LEFT)
-        x = resize_start_.x + resize_start_.width - width;
-    if (resize_edges_ & WLR_EDGE_TOP)
-        y = resize_start_.y + resize_start_.height - height;
-    return {x, y, width, height};
+    const placement::Point corner = placement::resize_corner(
+        {resize_start_.x, resize_start_.y, resize_start_.width, resize_start_.height}, {box.x, box.y}, width, height,
+        resize_edges_ & WLR_EDGE_LEFT, resize_edges_ & WLR_EDGE_TOP);
+    return {corner.x, corner.y, width, height};
 }
 
 wlr_output* Toplevel::output_in(wlr_output_layout* layout) const

@@ -4,10 +4,10 @@
 // decoration).
 #pragma once
 
+#include "compositor/shell/placement.hpp"
 #include "compositor/shell/server_decoration.hpp"
 #include "compositor/wlr.hpp"
 
-#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -100,12 +100,12 @@ protected:
     // unfocused colours, hidden while fullscreen.
     void update_decoration_frame(int width, int height, const char* title,
                                  std::shared_ptr<const TitleIcon> icon = nullptr);
-    // A size within the window's own minimum and maximum (a maximum of 0 or less is none), at least 1.
+    // A size within the window's own minimum and maximum (a maximum of 0 or less is none), at least 1: xdg's are
+    // unsigned (wlroots refuses negative ones), X's -1 where a hint gives none.
     template <typename T>
     static int within(int size, T min, T max)
     {
-        size = std::max(size, std::max(static_cast<int>(min), 1));
-        return max > 0 ? std::min(size, static_cast<int>(max)) : size;
+        return placement::size_within(size, static_cast<int>(min), static_cast<int>(max));
     }
 
     bool maximized_ = false;

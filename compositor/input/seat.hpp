@@ -30,7 +30,7 @@ class Seat {
 public:
     // The compositor and xdg-shell are watched for surfaces that change what lies under the pointer.
     // `presses` hears each button pressed where no grab has the pointer, and decides what it does to windows;
-    // `session` what bindings ask of it.
+    // `toplevels` finds the window an input inhibitor takes the keyboard from; `session` what bindings ask of it.
     Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, PointerPresses& presses, SessionActions session,
          wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell);
     ~Seat();

@@ -1,5 +1,5 @@
-// View: one xdg toplevel window in the scene: where it is, whether it is maximized, fullscreen or minimized, and
-// kiln's decoration around it when it has one.
+// View: one xdg toplevel window in the scene: where it is, and its maximized, fullscreen and minimized state and
+// kiln's decoration (kept by Toplevel, as for X11 windows) told to its client through xdg-shell.
 #pragma once
 
 #include "compositor/listener.hpp"

@@ -422,7 +422,7 @@ bool Server::start(std::string& error)
     toplevels_ = std::make_unique<Toplevels>(core_, desktop_);
     shell_ = std::make_unique<XdgShell>(core_, desktop_, *toplevels_, display_);
     window_policy_ = std::make_unique<WindowPolicy>(core_, desktop_, *toplevels_);
-    seat_ = std::make_unique<Seat>(core_, desktop_, *toplevels_, *window_policy_,
+    seat_ = std::make_unique<Seat>(core_, desktop_, *window_policy_,
                                    SessionActions{[this](int status) { terminate(status); },
                                                   [this](int vt) { switch_vt(vt); }},
                                    backend_, compositor_, shell_->wlr());

@@ -16,9 +16,6 @@
 #include "compositor/input/touch.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
-#include "compositor/shell/toplevel.hpp"
-#include "compositor/shell/toplevels.hpp"
-#include "compositor/shell/xdg_shell.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -156,10 +153,10 @@ private:
     wl::Listener destroy_;
 };
 
-Seat::Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, PointerPresses& presses, SessionActions session,
-           wlr_backend* backend, wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
-    : core_(core), desktop_(desktop), toplevels_(toplevels), presses_(presses),
-      seat_(wlr_seat_create(core.display, "seat0")), cursor_(wlr_cursor_create())
+Seat::Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActions session, wlr_backend* backend,
+           wlr_compositor* compositor, wlr_xdg_shell* xdg_shell)
+    : core_(core), desktop_(desktop), windows_(windows), seat_(wlr_seat_create(core.display, "seat0")),
+      cursor_(wlr_cursor_create())
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(core.display, seat_);
     input_inhibit_ = std::make_unique<InputInhibit>(core.display,
@@ -414,7 +411,7 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
                                 keyboard ? wlr_keyboard_get_modifiers(keyboard) : 0u,
                                 [this]() { return shortcuts_inhibit_->inhibited() || input_inhibited(); },
                                 [this](wlr_surface* surface) { return input_allowed(surface); }};
-        if (presses_.pressed(press))
+        if (windows_.pressed(press))
             return;
     }
     wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
@@ -462,8 +459,7 @@ void Seat::set_exclusive_client(wl_client* client)
     }
     wlr_surface* focused = seat_->keyboard_state.focused_surface;
     if (focused && wl_resource_get_client(focused->resource) != client) {
-        if (Toplevel* toplevel = toplevels_.find(focused))
-            toplevel->set_activated(false);
+        windows_.keyboard_taken(focused);
         wlr_seat_keyboard_clear_focus(seat_);
         desktop_.restore_focus();  // the inhibiting client's own window or panel, if it has one
     }

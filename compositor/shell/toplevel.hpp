@@ -117,8 +117,8 @@ protected:
 
 private:
     friend class Toplevels;  // sets it, and moves focus as it changes
-    Toplevels& toplevels_;
     bool modal_ = false;
+    Toplevels& toplevels_;
     wlr_box saved_{};  // geometry before maximize or fullscreen; width 0 when none
     wlr_box resize_start_{};
 };

@@ -1,4 +1,5 @@
-// WindowPolicy behaviour: a press on a decoration, then click to focus and Super + drag (window_press.hpp decides).
+// WindowPolicy behaviour: a press on a decoration, then click to focus and Super + drag (window_press.hpp decides);
+// an input inhibitor's taking of the keyboard.
 #include "compositor/shell/window_policy.hpp"
 
 #include "compositor/core.hpp"
@@ -36,6 +37,12 @@ bool WindowPolicy::pressed(const ButtonPress& press)
         break;
     }
     return false;
+}
+
+void WindowPolicy::keyboard_taken(wlr_surface* surface)
+{
+    if (Toplevel* toplevel = toplevels_.find(surface))
+        toplevel->set_activated(false);
 }
 
 bool WindowPolicy::press_decoration(const ButtonPress& press)

@@ -1,8 +1,9 @@
-// WindowPolicy: what a pointer button pressed on the desktop does to windows: on kiln's decoration, what that part
-// of it does; on a window, click to focus (raised, shown if minimized), and Super + drag to move or resize it.
+// WindowPolicy: what input does to windows: a button pressed on kiln's decoration does what that part of it does; on
+// a window, click to focus (raised, shown if minimized), and Super + drag to move or resize it; a window whose
+// keyboard an input inhibitor takes is no longer activated.
 #pragma once
 
-#include "compositor/input/pointer_presses.hpp"
+#include "compositor/input/window_input.hpp"
 
 namespace kiln::compositor {
 
@@ -10,7 +11,7 @@ struct Core;
 class Desktop;
 class Toplevels;
 
-class WindowPolicy final : public PointerPresses {
+class WindowPolicy final : public WindowInput {
 public:
     WindowPolicy(const Core& core, Desktop& desktop, Toplevels& toplevels)
         : core_(core), desktop_(desktop), toplevels_(toplevels)
@@ -20,6 +21,7 @@ public:
     WindowPolicy& operator=(const WindowPolicy&) = delete;
 
     bool pressed(const ButtonPress& press) override;
+    void keyboard_taken(wlr_surface* surface) override;
 
 private:
     // On kiln's decoration of a window (xdg or X11): the window is focused and the press does what that part does

@@ -1,5 +1,6 @@
-// PointerPresses: what the seat tells the shell of a pointer button pressed where no grab has the pointer, before any
-// client hears it; the shell decides what the press does to windows (focus, raise, a move or resize).
+// WindowInput: what the seat tells the shell of input that concerns windows (a pointer button pressed where no grab
+// has the pointer, before any client hears it; the keyboard taken from a surface by an input inhibitor); the shell
+// decides what it does to windows (focus, raise, a move or resize, activation).
 #pragma once
 
 #include <cstdint>
@@ -22,13 +23,15 @@ struct ButtonPress {
     std::function<bool(wlr_surface* surface)> input_allowed;
 };
 
-class PointerPresses {
+class WindowInput {
 public:
     // True when the press was kiln's (its decoration, Super + drag): no client hears it.
     virtual bool pressed(const ButtonPress& press) = 0;
+    // A client took the input inhibitor, and with it the keyboard from `surface` (another client's).
+    virtual void keyboard_taken(wlr_surface* surface) = 0;
 
 protected:
-    ~PointerPresses() = default;
+    ~WindowInput() = default;
 };
 
 }  // namespace kiln::compositor

@@ -1,6 +1,7 @@
 // WindowInput: what the seat tells the shell of input that concerns windows (a pointer button pressed where no grab
-// has the pointer, before any client hears it; the keyboard taken from a surface by an input inhibitor); the shell
-// decides what it does to windows (focus, raise, a move or resize, activation).
+// has the pointer, before any client hears it; a touch or a tablet tool's tip down on a window; the keyboard taken
+// from a surface by an input inhibitor); the shell decides what it does to windows (focus, raise, a move or resize,
+// activation).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 struct wlr_surface;
 
 namespace kiln::compositor {
+
+class Toplevel;
 
 struct ButtonPress {
     double lx = 0;  // the cursor, in layout coordinates
@@ -27,6 +30,8 @@ class WindowInput {
 public:
     // True when the press was kiln's (its decoration, Super + drag): no client hears it.
     virtual bool pressed(const ButtonPress& press) = 0;
+    // A touch point or a tablet tool's tip went down on `toplevel` (on a surface that may have input).
+    virtual void touched(Toplevel& toplevel) = 0;
     // A client took the input inhibitor, and with it the keyboard from `surface` (another client's).
     virtual void keyboard_taken(wlr_surface* surface) = 0;
 

@@ -39,6 +39,11 @@ bool WindowPolicy::pressed(const ButtonPress& press)
     return false;
 }
 
+void WindowPolicy::touched(Toplevel& toplevel)
+{
+    desktop_.focus(&toplevel);
+}
+
 void WindowPolicy::keyboard_taken(wlr_surface* surface)
 {
     if (Toplevel* toplevel = toplevels_.find(surface))

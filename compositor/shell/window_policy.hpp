@@ -1,6 +1,6 @@
 // WindowPolicy: what input does to windows: a button pressed on kiln's decoration does what that part of it does; on
-// a window, click to focus (raised, shown if minimized), and Super + drag to move or resize it; a window whose
-// keyboard an input inhibitor takes is no longer activated.
+// a window, click (or touch, or a tablet tool's tip) to focus it (raised, shown if minimized), and Super + drag to
+// move or resize it; a window whose keyboard an input inhibitor takes is no longer activated.
 #pragma once
 
 #include "compositor/input/window_input.hpp"
@@ -21,6 +21,7 @@ public:
     WindowPolicy& operator=(const WindowPolicy&) = delete;
 
     bool pressed(const ButtonPress& press) override;
+    void touched(Toplevel& toplevel) override;
     void keyboard_taken(wlr_surface* surface) override;
 
 private:

@@ -58,6 +58,7 @@
 #include "compositor/protocols/request_guard.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
+#include "compositor/shell/window_policy.hpp"
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/shell/shell_desktop.hpp"
 #include "compositor/protocols/ext_session_lock_v1.hpp"
@@ -435,7 +436,8 @@ bool Server::start(std::string& error)
     // The shell first: the seat watches its surfaces for what changes under the pointer.
     toplevels_ = std::make_unique<Toplevels>(core_, desktop_);
     shell_ = std::make_unique<XdgShell>(core_, desktop_, *toplevels_, display_);
-    seat_ = std::make_unique<Seat>(core_, desktop_, *toplevels_,
+    window_policy_ = std::make_unique<WindowPolicy>(core_, desktop_, *toplevels_);
+    seat_ = std::make_unique<Seat>(core_, desktop_, *window_policy_,
                                    SessionActions{[this](int status) { terminate(status); },
                                                   [this](int vt) { switch_vt(vt); }},
                                    backend_, compositor_, shell_->wm_base());

@@ -25,6 +25,7 @@ namespace kiln::compositor {
 class Output;
 class Toplevel;
 class Toplevels;
+class WindowPolicy;
 class Seat;
 class StartupCommands;
 class RenderBridge;
@@ -166,6 +167,7 @@ private:
     std::unique_ptr<PrivilegedGlobals> privileged_;
     std::unique_ptr<Seat> seat_;
     std::unique_ptr<Toplevels> toplevels_;
+    std::unique_ptr<WindowPolicy> window_policy_;  // what input does to windows; the seat tells it
     std::unique_ptr<XdgShell> shell_;
     std::unique_ptr<RequestGuard> request_guard_;
     std::unique_ptr<XdgSurfaceRules> xdg_surface_rules_;

@@ -1,4 +1,5 @@
-// Seat behaviour: input devices join the seat, the pointer focuses and moves windows, keys go to the focused view.
+// Seat behaviour: input devices join the seat, pointer presses go to the shell first and then to clients, keys go to
+// the focused view.
 #include "compositor/input/seat.hpp"
 
 #include "compositor/input/bindings.hpp"
@@ -15,11 +16,6 @@
 #include "compositor/input/touch.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
-#include "compositor/shell/toplevel.hpp"
-#include "compositor/shell/toplevels.hpp"
-#include "compositor/shell/xdg_shell.hpp"
-
-#include <linux/input-event-codes.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -157,9 +153,9 @@ private:
     wl::Listener destroy_;
 };
 
-Seat::Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActions session, wlr_backend* backend,
+Seat::Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActions session, wlr_backend* backend,
            wlr_compositor* compositor, xdg::WmBase& xdg_shell)
-    : core_(core), desktop_(desktop), toplevels_(toplevels), seat_(wlr_seat_create(core.display, "seat0")),
+    : core_(core), desktop_(desktop), windows_(windows), seat_(wlr_seat_create(core.display, "seat0")),
       cursor_(wlr_cursor_create())
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(core.display, seat_);
@@ -177,7 +173,7 @@ Seat::Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActi
                                        input_inhibit_->exclusive_client());
         });
     touch_ = std::make_unique<Touch>(
-        core, desktop, *this, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
+        core, windows, *this, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
     // A tool over a surface that speaks no tablet-v2 works the pointer, through the same path as a mouse.
     Tablet::PointerEmulation emulation{
         [this](uint32_t time_msec) { pointer_moved(time_msec); },
@@ -190,7 +186,7 @@ Seat::Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActi
         },
         [this]() { wlr_seat_pointer_notify_frame(seat_); },
     };
-    tablet_ = std::make_unique<Tablet>(core, desktop, *this, seat_, cursor_, *cursor_image_, std::move(emulation),
+    tablet_ = std::make_unique<Tablet>(core, windows, *this, seat_, cursor_, *cursor_image_, std::move(emulation),
                                        [this]() { notify_activity(); });
     text_input_ = std::make_unique<TextInputRelay>(core.display, seat_, core.scene, core.layout);
 
@@ -407,32 +403,16 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         }
         return;
     }
-    // kiln's own title bars and borders: the press is kiln's, no client hears it.
-    if (event->state == WLR_BUTTON_PRESSED && toplevels_.press_decoration(cursor_->x, cursor_->y, event->button))
-        return;
-    wlr_surface* surface = nullptr;
-    double sx = 0;
-    double sy = 0;
-    Toplevel* toplevel = desktop_.toplevel_at(cursor_->x, cursor_->y, &surface, &sx, &sy);
-    if (event->state == WLR_BUTTON_PRESSED && toplevel) {
-        desktop_.focus(toplevel);
-        // Super+drag moves a window wherever it is grabbed, like most desktops, and Super+right-drag resizes it from
-        // the corner nearest the pointer; unless the focused window asked for kiln's shortcuts
-        // (keyboard-shortcuts-inhibit), then the click is its own.
+    // What the press does to windows (kiln's decorations, click to focus, Super + drag) is the shell's; a press it
+    // takes no client hears.
+    if (event->state == WLR_BUTTON_PRESSED) {
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
-        const bool super = keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) &&
-                           !shortcuts_inhibit_->inhibited() && !input_inhibited();
-        if (super && event->button == BTN_LEFT) {
-            toplevels_.begin_move(*toplevel);
+        const ButtonPress press{cursor_->x, cursor_->y, event->button,
+                                keyboard ? wlr_keyboard_get_modifiers(keyboard) : 0u,
+                                [this]() { return shortcuts_inhibit_->inhibited() || input_inhibited(); },
+                                [this](wlr_surface* surface) { return input_allowed(surface); }};
+        if (windows_.pressed(press))
             return;
-        }
-        if (super && event->button == BTN_RIGHT) {
-            const wlr_box box = toplevel->geometry();
-            const uint32_t edges = (cursor_->x < box.x + box.width / 2.0 ? WLR_EDGE_LEFT : WLR_EDGE_RIGHT) |
-                                   (cursor_->y < box.y + box.height / 2.0 ? WLR_EDGE_TOP : WLR_EDGE_BOTTOM);
-            toplevels_.begin_resize(*toplevel, edges);
-            return;
-        }
     }
     wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
 }
@@ -479,8 +459,7 @@ void Seat::set_exclusive_client(wl_client* client)
     }
     wlr_surface* focused = seat_->keyboard_state.focused_surface;
     if (focused && wl_resource_get_client(focused->resource) != client) {
-        if (Toplevel* toplevel = toplevels_.find(focused))
-            toplevel->set_activated(false);
+        windows_.keyboard_taken(focused);
         wlr_seat_keyboard_clear_focus(seat_);
         desktop_.restore_focus();  // the inhibiting client's own window or panel, if it has one
     }

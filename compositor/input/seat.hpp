@@ -1,7 +1,9 @@
-// Seat: keyboards, the pointer and cursor, touch, focus on click and Super+drag moves, through one wlr_seat.
+// Seat: keyboards, the pointer and cursor, touch and tablets, through one wlr_seat; what a click does to windows is
+// the shell's (WindowInput).
 #pragma once
 
 #include "compositor/input/bindings.hpp"
+#include "compositor/input/window_input.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -25,14 +27,14 @@ class PointerGrab;
 class ShortcutsInhibit;
 class Tablet;
 class TextInputRelay;
-class Toplevels;
 class Touch;
 
 class Seat {
 public:
     // The compositor and xdg-shell are watched for surfaces that change what lies under the pointer.
-    // `toplevels` hears presses on kiln's decorations and Super + drag; `session` what bindings ask of it.
-    Seat(const Core& core, Desktop& desktop, Toplevels& toplevels, SessionActions session, wlr_backend* backend,
+    // `windows` hears each button pressed where no grab has the pointer, and decides what it does to windows, and
+    // hears which surface an input inhibitor takes the keyboard from; `session` what bindings ask of it.
+    Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActions session, wlr_backend* backend,
          wlr_compositor* compositor, xdg::WmBase& xdg_shell);
     ~Seat();
     Seat(const Seat&) = delete;
@@ -101,7 +103,7 @@ private:
 
     const Core& core_;
     Desktop& desktop_;
-    Toplevels& toplevels_;
+    WindowInput& windows_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     std::list<std::unique_ptr<Keyboard>> keyboards_;

@@ -7,7 +7,6 @@
 #include "compositor/input/scene_hit.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/core.hpp"
-#include "compositor/shell/desktop.hpp"
 
 #include <linux/input-event-codes.h>
 
@@ -89,10 +88,10 @@ private:
     wl::Listener destroy_;
 };
 
-Tablet::Tablet(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+Tablet::Tablet(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
                CursorImage& image, PointerEmulation emulation, std::function<void()> activity)
     : core_(core),
-      desktop_(desktop),
+      windows_(windows),
       owner_(owner),
       seat_(seat),
       cursor_(cursor),
@@ -284,7 +283,7 @@ void Tablet::tip(const wlr_event_tablet_tool_tip& event)
     }
     // The tip focuses the window it touches, as a click does.
     if (hit.toplevel)
-        desktop_.focus(hit.toplevel);
+        windows_.touched(*hit.toplevel);
     if (v2->focused_surface != hit.surface) {
         wlr_tablet_v2_tablet_tool_notify_proximity_in(v2, tool->tablet, hit.surface);
         tool->follow(hit.node);

@@ -18,8 +18,8 @@ namespace kiln::compositor {
 
 class CursorImage;
 struct Core;
-class Desktop;
 class Seat;
+class WindowInput;
 
 class Tablet {
 public:
@@ -32,7 +32,7 @@ public:
 
     // `activity` runs on every tool event (idle timers start over).
     // Tools work surfaces `owner` lets have input; the tip on a window focuses it.
-    Tablet(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+    Tablet(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
            CursorImage& image, PointerEmulation emulation, std::function<void()> activity);
     ~Tablet();
     Tablet(const Tablet&) = delete;
@@ -66,7 +66,7 @@ private:
     void surface_changed(wlr_surface* before, const Tool& tool);
 
     const Core& core_;
-    Desktop& desktop_;
+    WindowInput& windows_;
     const Seat& owner_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;

@@ -6,7 +6,6 @@
 #include "compositor/input/scene_hit.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/core.hpp"
-#include "compositor/shell/desktop.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -72,9 +71,9 @@ struct Touch::Point {
     }
 };
 
-Touch::Touch(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+Touch::Touch(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
              std::function<void()> changed, std::function<void()> activity)
-    : core_(core), desktop_(desktop), owner_(owner), seat_(seat), cursor_(cursor), changed_(std::move(changed)),
+    : core_(core), windows_(windows), owner_(owner), seat_(seat), cursor_(cursor), changed_(std::move(changed)),
       activity_(std::move(activity))
 {
     down_.connect(&cursor_->events.touch_down,
@@ -123,7 +122,7 @@ void Touch::down(const wlr_event_touch_down& event)
     if (!hit.surface || !owner_.input_allowed(hit.surface))
         return;
     if (hit.toplevel)
-        desktop_.focus(hit.toplevel);
+        windows_.touched(*hit.toplevel);
     // A client without a wl_touch gets no point (wlroots would log an error for each).
     if (!wlr_surface_accepts_touch(seat_, hit.surface))
         return;

@@ -12,14 +12,14 @@
 namespace kiln::compositor {
 
 struct Core;
-class Desktop;
 class Seat;
+class WindowInput;
 
 class Touch {
 public:
     // `changed` runs when a device comes or goes (the seat's capabilities); `activity` on every touch event.
     // Points go to surfaces `owner` lets have input; a point on a window focuses it.
-    Touch(const Core& core, Desktop& desktop, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+    Touch(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
           std::function<void()> changed, std::function<void()> activity);
     ~Touch();
     Touch(const Touch&) = delete;
@@ -47,7 +47,7 @@ private:
     void drop_points(wlr_seat_client* client);
 
     const Core& core_;
-    Desktop& desktop_;
+    WindowInput& windows_;
     const Seat& owner_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;

@@ -33,6 +33,21 @@ Point clamp_into(const Box& area, Point point, int width, int height)
     return point;
 }
 
+Point resize_corner(const Box& start, Point now, int width, int height, bool left, bool top)
+{
+    if (left)
+        now.x = start.x + start.width - width;
+    if (top)
+        now.y = start.y + start.height - height;
+    return now;
+}
+
+int size_within(int size, int min, int max)
+{
+    size = std::max(size, std::max(min, 1));
+    return max > 0 ? std::min(size, max) : size;
+}
+
 Point place_new(const Box& area, int width, int height, const std::vector<Point>& taken)
 {
     // The window's corner may be anywhere in [0, span) from the area's corner and the window stays inside.

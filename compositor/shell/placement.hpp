@@ -36,6 +36,14 @@ Point fit(const Box& area, int width, int height, int min_width, int min_height)
 // `point` moved the least so a `width` x `height` window there lies inside `area` (its top-left wins where it cannot).
 Point clamp_into(const Box& area, Point point, int width, int height);
 
+// The top-left corner of a window now `width` x `height` during an interactive resize that began with the window at
+// `start`: where its left (top) edge is dragged, its right (bottom) edge stays where it was; otherwise the corner
+// stays at `now`.
+Point resize_corner(const Box& start, Point now, int width, int height, bool left, bool top);
+
+// `size` within a window's own `min` and `max` (0 or less: none), and at least 1.
+int size_within(int size, int min, int max);
+
 // A popup's box as its positioner puts it, the same with the anchor and gravity flipped on each axis, and the
 // constraint adjustments it allows (xdg_positioner.constraint_adjustment).
 struct PopupRule {

@@ -7,8 +7,6 @@
 #include "compositor/shell/interactive.hpp"
 #include "compositor/shell/toplevel.hpp"
 
-#include <linux/input-event-codes.h>
-
 #include <algorithm>
 
 namespace kiln::compositor {
@@ -218,45 +216,6 @@ void Toplevels::end_grab()
         return;
     seat_->cancel_grab(*grab_);  // a no-op when the seat has already let go (the button's release)
     grab_.reset();
-}
-
-bool Toplevels::press_decoration(double lx, double ly, uint32_t button)
-{
-    double sx = 0;
-    double sy = 0;
-    wlr_scene_node* node = wlr_scene_node_at(&core_.scene->node, lx, ly, &sx, &sy);
-    if (!node || node->type == WLR_SCENE_NODE_SURFACE)
-        return false;
-    // Only kiln's decorations are rectangles or buffers in a window's tree, which carries its Toplevel in `data`.
-    Toplevel* toplevel = nullptr;
-    for (wlr_scene_node* n = node; n && !toplevel; n = n->parent)
-        toplevel = static_cast<Toplevel*>(n->data);
-    if (!toplevel || !toplevel->mapped())
-        return false;
-    const ServerDecoration::Part part = toplevel->decoration_at(lx, ly);
-    if (part.action == ServerDecoration::Action::none)
-        return false;
-    // While another client holds the input inhibitor, a press on this window's decoration does nothing.
-    if (!seat_->input_allowed(toplevel->surface()))
-        return true;
-    focus(toplevel);
-    if (button != BTN_LEFT)
-        return true;
-    switch (part.action) {
-    case ServerDecoration::Action::move:
-        begin_move(*toplevel);
-        break;
-    case ServerDecoration::Action::resize:
-        if (!toplevel->maximized() && !toplevel->fullscreen())
-            start_grab(*toplevel, part.edges);
-        break;
-    case ServerDecoration::Action::close:
-        toplevel->close();
-        break;
-    case ServerDecoration::Action::none:
-        break;
-    }
-    return true;
 }
 
 }  // namespace kiln::compositor

@@ -58,11 +58,6 @@ public:
     // Called by the grab when its button is released.
     void end_grab();
 
-    // A button pressed at layout (lx, ly): on kiln's decoration of a window (xdg or X11), the window is focused
-    // and, for the left button, its title bar starts a move, its edges a resize, its close box asks it to close.
-    // True when the press was on a decoration (it then goes to no client).
-    bool press_decoration(double lx, double ly, uint32_t button);
-
     // Each carries the Toplevel: taskbars follow windows through them.
     struct {
         wl_signal add;

@@ -25,7 +25,8 @@ placement::Box to_box(const wlr_box& box)
 }  // namespace
 
 View::View(XdgShell& shell, xdg::Surface* surface)
-    : shell_(shell),
+    : Toplevel(shell.toplevels()),
+      shell_(shell),
       xdg_(surface),
       node_(xdg::create_scene_tree(shell.layer(XdgShell::Layer::normal), *surface))
 {
@@ -130,10 +131,7 @@ wlr_output* View::output() const
 {
     if (!mapped_)
         return shell_.output_under_pointer();
-    const wlr_box box = geometry();
-    wlr_output* output =
-        wlr_output_layout_output_at(shell_.core().layout, box.x + box.width / 2.0, box.y + box.height / 2.0);
-    return output ? output : wlr_output_layout_get_center_output(shell_.core().layout);
+    return output_in(shell_.core().layout);
 }
 
 void View::update_bounds()
@@ -181,13 +179,8 @@ void View::commit()
     if (resize_edges_) {
         // The edges opposite the dragged ones stay where they were when the resize began.
         const wlr_box box = geometry();
-        int x = x_;
-        int y = y_;
-        if (resize_edges_ & WLR_EDGE_LEFT)
-            x = resize_start_.x + resize_start_.width - box.width;
-        if (resize_edges_ & WLR_EDGE_TOP)
-            y = resize_start_.y + resize_start_.height - box.height;
-        move_to(x, y);
+        const wlr_box to = anchored(box.width, box.height);
+        move_to(to.x, to.y);
     }
 }
 
@@ -246,12 +239,6 @@ void View::place()
     move_to(spot.x, spot.y);
 }
 
-void View::save_geometry()
-{
-    if (!maximized_ && !fullscreen_)
-        saved_ = mapped_ ? geometry() : wlr_box{};
-}
-
 void View::set_maximized(bool maximized)
 {
     if (maximized == maximized_) {
@@ -283,19 +270,11 @@ void View::set_fullscreen(bool fullscreen, wlr_output* output)
     apply_state();
 }
 
-void View::set_minimized(bool minimized)
+void View::show_minimized(bool minimized)
 {
-    if (minimized == minimized_)
-        return;
-    minimized_ = minimized;
     wlr_scene_node_set_enabled(node_, !minimized);
     shell_.seat().scene_changed();
     shell_.visibility_changed();
-    if (minimized) {
-        set_activated(false);
-        shell_.toplevels().hidden(*this);
-    }
-    wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
 
 void View::apply_state()
@@ -314,10 +293,9 @@ void View::apply_state()
         xdg_->toplevel()->set_size(box.width, box.height);
         move_to(box.x, box.y);
         wlr_scene_node_raise_to_top(node_);
-    } else if (saved_.width > 0 && saved_.height > 0) {
-        xdg_->toplevel()->set_size(saved_.width, saved_.height);
-        move_to(saved_.x, saved_.y);
-        saved_ = {};
+    } else if (const std::optional<wlr_box> saved = take_saved_geometry()) {
+        xdg_->toplevel()->set_size(saved->width, saved->height);
+        move_to(saved->x, saved->y);
     } else {
         // It never had a size of its own (maximized or fullscreen from the start): it picks one and is placed.
         xdg_->toplevel()->set_size(0, 0);
@@ -351,7 +329,7 @@ void View::update_decoration()
         return;
     const wlr_box box = geometry();
     const char* title = xdg_->toplevel() ? xdg_->toplevel()->title() : nullptr;
-    decoration_->update(box.width, box.height, activated_, !fullscreen_, title ? title : "", icon_);
+    update_decoration_frame(box.width, box.height, title, icon_);
 }
 
 void View::set_icon(std::shared_ptr<const TitleIcon> icon)
@@ -376,17 +354,12 @@ void View::set_server_decorated(bool decorated)
         apply_state();
 }
 
-ServerDecoration::Part View::decoration_at(double lx, double ly) const
-{
-    return decoration_ ? decoration_->part_at(lx - x_, ly - y_) : ServerDecoration::Part{};
-}
-
 void View::begin_resize(uint32_t edges)
 {
-    resize_edges_ = edges;
-    resize_start_ = geometry();
+    anchor_resize(edges);
     // The size it has, so the configure that says "resizing" does not also let it pick one.
-    request_size(resize_start_.width, resize_start_.height);
+    const wlr_box box = geometry();
+    request_size(box.width, box.height);
     xdg_->toplevel()->set_resizing(true);
 }
 
@@ -394,19 +367,15 @@ void View::end_resize()
 {
     if (!resize_edges_)
         return;
-    resize_edges_ = 0;
+    anchor_resize(0);
     xdg_->toplevel()->set_resizing(false);
 }
 
 void View::request_size(int width, int height)
 {
     const xdg::ToplevelLimits& limits = xdg_->toplevel()->limits();
-    auto limit = [](int size, int min, int max) {
-        size = std::max(size, std::max(min, 1));
-        return max > 0 ? std::min(size, max) : size;
-    };
-    xdg_->toplevel()->set_size(limit(width, limits.min_width, limits.max_width),
-                               limit(height, limits.min_height, limits.max_height));
+    xdg_->toplevel()->set_size(within(width, limits.min_width, limits.max_width),
+                               within(height, limits.min_height, limits.max_height));
 }
 
 View* View::from(xdg::Surface* xdg)

@@ -1,5 +1,5 @@
-// View: one xdg toplevel window in the scene: where it is, whether it is maximized, fullscreen or minimized, and
-// kiln's decoration around it when it has one.
+// View: one xdg toplevel window in the scene: where it is, and its maximized, fullscreen and minimized state and
+// kiln's decoration (kept by Toplevel, as for X11 windows) told to its client through xdg-shell.
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -51,13 +51,8 @@ public:
     // xdg_toplevel.close: the client decides, nothing is killed.
     void close() override;
 
-    bool maximized() const override { return maximized_; }
-    bool fullscreen() const override { return fullscreen_; }
-    bool minimized() const override { return minimized_; }
     void set_maximized(bool maximized) override;
     void set_fullscreen(bool fullscreen, wlr_output* output) override;
-    // Hidden until activated again (Toplevels::focus shows it).
-    void set_minimized(bool minimized) override;
     // Sends the current state's size and place again (the usable area a maximized window fills changed).
     void refit() { apply_state(); }
     // xdg_toplevel's suspended state (XdgShell decides it from what of the window shows).
@@ -67,19 +62,16 @@ public:
 
     // kiln draws this window's border and title bar (its client agreed to server-side decorations), or not.
     void set_server_decorated(bool decorated);
-    // The part of kiln's decoration under a layout point; none where kiln draws none.
-    ServerDecoration::Part decoration_at(double lx, double ly) const override;
     // The window's icon (xdg-toplevel-icon; null: none), shown on kiln's title bar when it draws one.
     void set_icon(std::shared_ptr<const TitleIcon> icon);
     const TitleIcon* icon() const { return icon_.get(); }
 
 private:
+    void show_minimized(bool minimized) override;
     void initial_commit();
     void commit();
     void map();
     void place();
-    // The geometry the window goes back to when it is neither maximized nor fullscreen.
-    void save_geometry();
     // Sends the maximized / fullscreen state with its size and moves the window where that state puts it.
     void apply_state();
     // Where a fullscreen window (its output) or a maximized one (its output's usable area) goes.
@@ -96,17 +88,9 @@ private:
     bool mapped_ = false;
     bool placed_ = false;
     bool configured_ = false;  // the initial configure carried the states asked for before it
-    bool maximized_ = false;
-    bool fullscreen_ = false;
-    bool minimized_ = false;
     bool refit_ = false;  // mapped larger than the area: placed again once it takes the fitting size
     bool unresponsive_ = false;
     wlr_output* fullscreen_output_ = nullptr;
-    wlr_box saved_{};  // geometry before maximize or fullscreen; width 0 when none
-    uint32_t resize_edges_ = 0;
-    wlr_box resize_start_{};
-    bool activated_ = false;
-    std::unique_ptr<ServerDecoration> decoration_;  // while kiln decorates the window
     std::shared_ptr<const TitleIcon> icon_;
 
     wl::Listener commit_;

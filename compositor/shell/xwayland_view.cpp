@@ -25,7 +25,7 @@ bool button_held(Seat& seat)
 }  // namespace
 
 XwaylandView::XwaylandView(Xwayland& owner, wlr_xwayland_surface* surface)
-    : owner_(owner), xsurface_(surface)
+    : Toplevel(owner.toplevels()), owner_(owner), xsurface_(surface)
 {
     xsurface_->data = this;
     destroy_.connect(&xsurface_->events.destroy, [this](void*) {
@@ -160,10 +160,7 @@ void XwaylandView::hidden()
 
 wlr_output* XwaylandView::output() const
 {
-    wlr_output_layout* layout = owner_.core().layout;
-    wlr_output* output = wlr_output_layout_output_at(layout, xsurface_->x + xsurface_->width / 2.0,
-                                                     xsurface_->y + xsurface_->height / 2.0);
-    return output ? output : wlr_output_layout_get_center_output(layout);
+    return output_in(owner_.core().layout);
 }
 
 Toplevel* XwaylandView::parent() const
@@ -235,34 +232,17 @@ void XwaylandView::move_to(int x, int y)
 
 void XwaylandView::begin_resize(uint32_t edges)
 {
-    resize_edges_ = edges;
-    resize_start_ = geometry();
+    anchor_resize(edges);
 }
 
 void XwaylandView::request_size(int width, int height)
 {
     // Hints wlroots found no minimum or maximum in are -1.
     const wlr_xwayland_surface_size_hints* hints = xsurface_->size_hints;
-    auto limit = [](int size, int32_t min, int32_t max) {
-        size = std::max(size, std::max(static_cast<int>(min), 1));
-        return max > 0 ? std::min(size, static_cast<int>(max)) : size;
-    };
-    width = limit(width, hints ? hints->min_width : 0, hints ? hints->max_width : 0);
-    height = limit(height, hints ? hints->min_height : 0, hints ? hints->max_height : 0);
+    width = within(width, hints ? hints->min_width : 0, hints ? hints->max_width : 0);
+    height = within(height, hints ? hints->min_height : 0, hints ? hints->max_height : 0);
     // X windows go where kiln says at once: the edges opposite the dragged ones stay where they were.
-    int x = xsurface_->x;
-    int y = xsurface_->y;
-    if (resize_edges_ & WLR_EDGE_LEFT)
-        x = resize_start_.x + resize_start_.width - width;
-    if (resize_edges_ & WLR_EDGE_TOP)
-        y = resize_start_.y + resize_start_.height - height;
-    configure({x, y, width, height});
-}
-
-void XwaylandView::save_geometry()
-{
-    if (!fullscreen_ && !maximized_)
-        saved_ = geometry();
+    configure(anchored(width, height));
 }
 
 void XwaylandView::set_fullscreen(bool fullscreen, wlr_output* output)
@@ -279,21 +259,13 @@ void XwaylandView::set_maximized(bool maximized)
     apply_state(nullptr);
 }
 
-void XwaylandView::set_minimized(bool minimized)
+void XwaylandView::show_minimized(bool minimized)
 {
-    if (minimized == minimized_)
-        return;
-    minimized_ = minimized;
     wlr_xwayland_surface_set_minimized(xsurface_, minimized);
     if (node_) {
         wlr_scene_node_set_enabled(node_, !minimized);
         owner_.seat().scene_changed();
     }
-    if (minimized) {
-        set_activated(false);
-        owner_.toplevels().hidden(*this);
-    }
-    wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
 }
 
 void XwaylandView::apply_state(wlr_output* output)
@@ -316,9 +288,8 @@ void XwaylandView::apply_state(wlr_output* output)
         const wlr_box area = owner_.desktop().usable_area(output);
         // The title bar and borders stay inside the usable area too.
         configure(decorated() ? ServerDecoration::inside(area) : area);
-    } else if (saved_.width > 0 && saved_.height > 0) {
-        configure(saved_);
-        saved_ = {};
+    } else if (const std::optional<wlr_box> saved = take_saved_geometry()) {
+        configure(*saved);
     }
     update_decoration();  // none while fullscreen
     wl_signal_emit(&events.state, static_cast<Toplevel*>(this));
@@ -341,9 +312,7 @@ void XwaylandView::update_decoration()
         if (node_)
             owner_.seat().scene_changed();
     }
-    if (decoration_)
-        decoration_->update(xsurface_->width, xsurface_->height, activated_, !fullscreen_,
-                            xsurface_->title ? xsurface_->title : "");
+    update_decoration_frame(xsurface_->width, xsurface_->height, xsurface_->title);
 }
 
 void XwaylandView::keep_decoration_visible()
@@ -357,11 +326,6 @@ void XwaylandView::keep_decoration_visible()
     const int y = std::max(static_cast<int>(xsurface_->y), area.y + insets.top);
     if (x != xsurface_->x || y != xsurface_->y)
         configure({x, y, xsurface_->width, xsurface_->height});
-}
-
-ServerDecoration::Part XwaylandView::decoration_at(double lx, double ly) const
-{
-    return decoration_ ? decoration_->part_at(lx - xsurface_->x, ly - xsurface_->y) : ServerDecoration::Part{};
 }
 
 }  // namespace kiln::compositor

@@ -33,7 +33,7 @@ public:
 
     void move_to(int x, int y) override;
     void begin_resize(uint32_t edges) override;
-    void end_resize() override { resize_edges_ = 0; }
+    void end_resize() override { anchor_resize(0); }
     // Within the window's WM_NORMAL_HINTS minimum and maximum size.
     void request_size(int width, int height) override;
     // X's own stacking order follows, so X clients see (and hit-test) the same order kiln draws.
@@ -43,15 +43,12 @@ public:
     // client).
     void close() override;
 
-    bool maximized() const override { return maximized_; }
-    bool fullscreen() const override { return fullscreen_; }
-    bool minimized() const override { return minimized_; }
     void set_maximized(bool maximized) override;
     void set_fullscreen(bool fullscreen, wlr_output* output) override;
-    void set_minimized(bool minimized) override;
-    ServerDecoration::Part decoration_at(double lx, double ly) const override;
 
 private:
+    // X is told too (WM_STATE iconic), so pagers and the program itself know.
+    void show_minimized(bool minimized) override;
     void map();
     void unmap();
     // A managed window came to be shown (mapped, or turned managed while mapped), or stopped being shown.
@@ -62,8 +59,6 @@ private:
     void follow_geometry();
     // Tells X the window's new place and size, and shows it there.
     void configure(const wlr_box& box);
-    // Remembers where the window is while it is neither fullscreen nor maximized.
-    void save_geometry();
     // The place and size of its state: its output (fullscreen, on `output` if given), the output's usable area
     // (maximized), or back where it was.
     void apply_state(wlr_output* output);
@@ -79,14 +74,6 @@ private:
     Xwayland& owner_;
     wlr_xwayland_surface* xsurface_;
     wlr_scene_node* node_ = nullptr;  // while mapped: a tree of the surface, its subsurfaces and the decoration
-    std::unique_ptr<ServerDecoration> decoration_;
-    bool activated_ = false;
-    bool fullscreen_ = false;
-    bool maximized_ = false;
-    bool minimized_ = false;
-    wlr_box saved_{};  // where the window was before it went fullscreen or maximized; width 0 when none
-    uint32_t resize_edges_ = 0;
-    wlr_box resize_start_{};
 
     wl::Listener destroy_;
     wl::Listener map_;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """wlr-input-inhibitor on headless kiln: while client A holds the inhibitor, B (which had keyboard and pointer)
-loses both and gets no keys, pointer or touch input, and A's window takes them all, with kiln's bindings (Super+Q)
+loses both (its window is no longer activated) and gets no keys, pointer or touch input, and A's window takes them all, with kiln's bindings (Super+Q)
 passing to it as plain keys; a second inhibitor is a protocol error. When A lets go, or dies holding it, B has
 keyboard focus, keys and the pointer again. --restrict input-inhibit hides the global from clients kiln did not
 start."""
@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, run_test  # noqa: E402
-from wayland_wire import Connection, Toplevel, expect_protocol_error  # noqa: E402
+from virtual_input import array_u32  # noqa: E402
+from wayland_wire import Connection, ProtocolError, Toplevel, expect_protocol_error  # noqa: E402
 
 MANAGER = "zwlr_input_inhibit_manager_v1"
 WIDTH, HEIGHT = 640, 480
@@ -22,6 +23,7 @@ SUPER = 64
 KEY_A, KEY_X, KEY_T, KEY_Q = 30, 45, 20, 16
 BTN_LEFT = 0x110
 XDG_TOPLEVEL_CLOSE = 1
+XDG_ACTIVATED = 4  # xdg_toplevel.state
 
 
 class InputClient:
@@ -115,6 +117,17 @@ class Injector:
         self.conn.roundtrip()
 
 
+def wait_states(client, predicate, what):
+    """Waits for an xdg_toplevel.configure of the client's window whose states satisfy `predicate`."""
+    window = client.window.toplevel
+    try:
+        client.conn.dispatch_until(lambda e: e.obj == window and e.opcode == 0 and
+                                   predicate(set(array_u32(e.args("iia")[2]))))
+    except ProtocolError as error:
+        check(False, f"{what}: no such configure came ({error})")
+    check(True, what)
+
+
 def inhibit(kiln):
     """A client holding the input inhibitor: (connection, inhibitor)."""
     conn = Connection(kiln.client_env)
@@ -159,12 +172,16 @@ def main():
               f"B mapped under the pointer has keyboard and pointer ({got})")
         inject.key(KEY_A)
         check(b.keys() == [KEY_A], "B gets keys before anything is inhibited")
+        wait_states(b, lambda states: XDG_ACTIVATED in states, "B's window, focused, is told it is activated")
+        b.conn.take(b.window.toplevel, 0)  # only configures sent from here on count
 
         # A, with no window, takes the inhibitor and lets go of it.
         a, inhibitor = inhibit(kiln)
         got = b.events()
         check(("keyboard", K_LEAVE, None) in got and ("pointer", P_LEAVE, None) in got,
               f"A takes the inhibitor: B gets keyboard and pointer leave ({got})")
+        wait_states(b, lambda states: XDG_ACTIVATED not in states,
+                    "and B's window is told it is no longer activated")
         b_is_shut_out(b, inject, "while A holds the inhibitor")
         with Connection(kiln.client_env) as c:
             c.create("zwlr_input_inhibitor_v1", c.bind(MANAGER, 1), 0)

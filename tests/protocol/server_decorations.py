@@ -2,7 +2,8 @@
 """Server-side decorations, headless: by default kiln answers client-side and draws nothing around a window; with
 [decorations] mode=server a client asking server-side gets server_side and a border, title bar (with its title) and close
 box in kiln's colours; dragging the title bar moves the window, dragging the right border resizes it, the close box sends
-xdg_toplevel.close, and no client hears those presses; a fullscreen window has no decoration and a maximized one keeps
+xdg_toplevel.close, and no client hears those presses (nor does the close box act while another client holds the input
+inhibitor); a fullscreen window has no decoration and a maximized one keeps
 its title bar on the output; client-preferred and KDE server-decoration answer by the same rule; a reloaded kiln.ini
 (SIGHUP) answers open windows again under its new mode; mpv (when installed) gets kiln's title bar under
 client-preferred."""
@@ -196,6 +197,29 @@ def title_drag_moves_and_close_box_closes():
         check(client.pointer_buttons() == [], "and no client heard those presses either")
 
 
+def close_box_inert_while_input_inhibited():
+    with Kiln("--config", str(config("server")), size=f"{WIDTH}x{HEIGHT}") as kiln:
+        client = Client(kiln, SERVER_SIDE)
+        mouse = Mouse(kiln)
+        box = window_box(kiln)
+
+        def closes():
+            client.conn.roundtrip()
+            return [e for e in client.conn.take(client.window.toplevel) if e.opcode == 1]
+
+        locker = Connection(kiln.client_env)
+        inhibitor = locker.create("zwlr_input_inhibitor_v1", locker.bind("zwlr_input_inhibit_manager_v1", 1), 0)
+        locker.roundtrip()
+        mouse.click(*close_box_centre(box))
+        check(closes() == [], "while another client holds the input inhibitor, the close box sends no close")
+        locker.send(inhibitor, 0)  # destroy: input is everyone's again
+        locker.roundtrip()
+        mouse.click(*close_box_centre(box))
+        check(len(closes()) == 1, "once it lets go, the same click on the close box sends xdg_toplevel.close")
+        check(client.pointer_buttons() == [], "no client heard those presses")
+        locker.close()
+
+
 def fullscreen_and_maximized():
     with Kiln("--config", str(config("server")), size=f"{WIDTH}x{HEIGHT}") as kiln:
         client = Client(kiln, SERVER_SIDE)
@@ -326,6 +350,7 @@ def main():
     client_side_by_default()
     server_side_when_configured()
     title_drag_moves_and_close_box_closes()
+    close_box_inert_while_input_inhibited()
     fullscreen_and_maximized()
     client_preferred()
     kde_server_mode()

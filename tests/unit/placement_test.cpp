@@ -49,6 +49,30 @@ TEST_CASE("a dialog is centred on its parent and kept inside the area")
     CHECK(centre_on({500, 400, 300, 200}, area, 200, 100) == Point{440, 380});  // parent half off the output
 }
 
+TEST_CASE("a resize from the left or top edge keeps the right or bottom edge where it was")
+{
+    const Box start{100, 50, 300, 200};  // right edge at 400, bottom at 250
+    const Point now{100, 50};
+    CHECK(resize_corner(start, now, 360, 240, false, false) == Point{100, 50});  // right and bottom: corner stays
+    CHECK(resize_corner(start, now, 360, 240, true, false) == Point{40, 50});
+    CHECK(resize_corner(start, now, 250, 150, false, true) == Point{100, 100});
+    CHECK(resize_corner(start, now, 250, 150, true, true) == Point{150, 100});
+    // Where the window has moved since (an X window's own configure), an undragged axis follows it.
+    CHECK(resize_corner(start, {120, 70}, 250, 150, true, false) == Point{150, 70});
+}
+
+TEST_CASE("a size is kept within the window's minimum and maximum, and at least 1")
+{
+    CHECK(size_within(300, 0, 0) == 300);
+    CHECK(size_within(300, 400, 0) == 400);
+    CHECK(size_within(300, 0, 200) == 200);
+    CHECK(size_within(300, 100, 500) == 300);
+    CHECK(size_within(0, 0, 0) == 1);
+    CHECK(size_within(-20, -1, -1) == 1);  // X's "no hint"
+    CHECK(size_within(300, -1, -1) == 300);
+    CHECK(size_within(300, 400, 350) == 350);  // a maximum below the minimum wins, as before
+}
+
 TEST_CASE("popups flip, slide and resize into the bounds, each axis on its own")
 {
     const Box bounds{-220, -165, 640, 480};  // the output seen from a window at (220, 165)

@@ -1,0 +1,91 @@
+// WindowPolicy behaviour: a press on a decoration, then click to focus and Super + drag (window_press.hpp decides);
+// an input inhibitor's taking of the keyboard.
+#include "compositor/shell/window_policy.hpp"
+
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
+#include "compositor/shell/toplevel.hpp"
+#include "compositor/shell/toplevels.hpp"
+#include "compositor/shell/window_press.hpp"
+
+namespace kiln::compositor {
+
+bool WindowPolicy::pressed(const ButtonPress& press)
+{
+    // kiln's own title bars and borders: the press is kiln's, no client hears it.
+    if (press_decoration(press))
+        return true;
+    wlr_surface* surface = nullptr;
+    double sx = 0;
+    double sy = 0;
+    Toplevel* toplevel = desktop_.toplevel_at(press.lx, press.ly, &surface, &sx, &sy);
+    if (!toplevel)
+        return false;
+    desktop_.focus(toplevel);
+    // Whether shortcuts are inhibited is the newly focused window's to say.
+    const PressOnWindow what = press_on_window(press.button, press.modifiers, press.shortcuts_inhibited(),
+                                               toplevel->geometry(), press.lx, press.ly);
+    switch (what.action) {
+    case PressOnWindow::Action::move:
+        toplevels_.begin_move(*toplevel);
+        return true;
+    case PressOnWindow::Action::resize:
+        toplevels_.begin_resize(*toplevel, what.edges);
+        return true;
+    case PressOnWindow::Action::focus:
+    case PressOnWindow::Action::close:  // only a decoration's close box closes
+        break;
+    }
+    return false;
+}
+
+void WindowPolicy::touched(Toplevel& toplevel)
+{
+    desktop_.focus(&toplevel);
+}
+
+void WindowPolicy::keyboard_taken(wlr_surface* surface)
+{
+    if (Toplevel* toplevel = toplevels_.find(surface))
+        toplevel->set_activated(false);
+}
+
+bool WindowPolicy::press_decoration(const ButtonPress& press)
+{
+    double sx = 0;
+    double sy = 0;
+    wlr_scene_node* node = wlr_scene_node_at(&core_.scene->node, press.lx, press.ly, &sx, &sy);
+    if (!node || node->type == WLR_SCENE_NODE_SURFACE)
+        return false;
+    // Only kiln's decorations are rectangles or buffers in a window's tree, which carries its Toplevel in `data`.
+    Toplevel* toplevel = nullptr;
+    for (wlr_scene_node* n = node; n && !toplevel; n = n->parent)
+        toplevel = static_cast<Toplevel*>(n->data);
+    if (!toplevel || !toplevel->mapped())
+        return false;
+    const ServerDecoration::Part part = toplevel->decoration_at(press.lx, press.ly);
+    if (part.action == ServerDecoration::Action::none)
+        return false;
+    // While another client holds the input inhibitor, a press on this window's decoration does nothing.
+    if (!press.input_allowed(toplevel->surface()))
+        return true;
+    toplevels_.focus(toplevel);
+    const PressOnWindow what =
+        press_on_decoration(press.button, part, toplevel->maximized() || toplevel->fullscreen());
+    switch (what.action) {
+    case PressOnWindow::Action::move:
+        toplevels_.begin_move(*toplevel);
+        break;
+    case PressOnWindow::Action::resize:
+        toplevels_.start_grab(*toplevel, what.edges);
+        break;
+    case PressOnWindow::Action::close:
+        toplevel->close();
+        break;
+    case PressOnWindow::Action::focus:
+        break;
+    }
+    return true;
+}
+
+}  // namespace kiln::compositor

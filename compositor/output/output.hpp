@@ -93,6 +93,7 @@ private:
     wl_event_source* delay_timer_ = nullptr;
     // Headless outputs are paced by kiln's own clock, not wlroots' frame events (see VirtualVblank).
     std::unique_ptr<VirtualVblank> vblank_;
+    bool headless_timer_stopped_ = false;  // wlroots' own headless frame timer disarmed (headless_frame_timer.hpp)
     double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
     bool composed_on_cpu_ = false;  // the last frame was composed on the CPU (see render())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench_smoke: bench/scenarios.py refuses bad arguments with its usage, measures one quick kiln run, and turns a
 compositor that fails to start into a failed row while the run goes on; bench/gpu.sh writes its table here
-(llvmpipe), skipping the NVIDIA-only rows with the reason. Usage: smoke_test.py BUILD_DIR."""
+(llvmpipe), skipping the NVIDIA-only rows with the reason; bench/outside_load.py measures kiln from outside. Usage: smoke_test.py BUILD_DIR."""
 import json
 import os
 import shutil
@@ -118,6 +118,23 @@ def gpu_table(build, scratch):
     check(r.returncode == 2 and "usage:" in r.stderr, "gpu.py --runs 0 exits 2 with the usage")
 
 
+def outside_load(build, scratch):
+    """bench/outside_load.py: refuses a window too short for two client reports, and measures kiln on 2 windows
+    from outside (the clients' own frame reports, every thread of kiln's tree)."""
+    script = SCENARIOS.parent / "outside_load.py"
+    r = subprocess.run([sys.executable, str(script), "--seconds", "5"], capture_output=True, text=True, timeout=30)
+    check(r.returncode == 2 and "usage:" in r.stderr, "outside_load.py --seconds 5 exits 2 with the usage")
+    out = scratch / "outside.json"
+    r = subprocess.run([sys.executable, str(script), "--build", str(build), "--only", "kiln", "--reps", "1",
+                        "--windows", "2", "--seconds", "10", "--out", str(out)], capture_output=True, text=True,
+                       timeout=180)
+    check(r.returncode == 0, f"outside_load.py measures kiln (stderr tail: {r.stderr[-400:]!r})")
+    run = json.loads(out.read_text())["runs"][0]
+    check("error" not in run and run["client_fps_per_window"] > 5 and run["cpu_ms_per_client_frame"] > 0,
+          f"the clients' own frame reports and kiln's CPU were read ({run})")
+    check("| kiln |" in r.stdout, "the markdown table has the kiln row")
+
+
 def fractional_pixels(build, scratch):
     """bench/fractional_pixels.py: Chromium at scale 1.5 draws fewer pixels per frame with fractional-scale than
     without (where chromium is installed; the numbers themselves are the benchmark's to report)."""
@@ -149,6 +166,7 @@ def main():
         failing_compositor(build, scratch)
         memory_breakdown(build)
         gpu_table(build, scratch)
+        outside_load(build, scratch)
         fractional_pixels(build, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -870,6 +870,7 @@ void Server::report_stats(Stats& stats) const
         stats.set("buffers.released_after_render", bridge_->released_after_render());
         stats.set("buffers.released_unsampled", bridge_->released_unsampled());
         stats.set("buffers.readback_bytes", r.readback_bytes);
+        stats.set("buffers.cpu_render_targets", r.cpu_targets);
         stats.set("buffers.dmabuf_buffers_created", linux_dmabuf_ ? linux_dmabuf_->buffers_created() : 0);
         stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);
         stats.set("protocols.linux_dmabuf_version", uint64_t{linux_dmabuf_ ? linux_dmabuf_->version() : 0});

@@ -120,6 +120,54 @@ bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t sourc
     return true;
 }
 
+bool CpuCompositor::copy_boxes(const CpuImage& source, int32_t offset_x, int32_t offset_y,
+                               std::span<const Box> destinations, bool blend, float alpha)
+{
+    if (!target_)
+        return false;
+    if (destinations.empty())
+        return true;
+    pixman_image_t* image = wrap(source);
+    if (!image)
+        return false;
+    pixman_image_t* mask = nullptr;
+    pixman_op_t op = PIXMAN_OP_SRC;
+    if (blend && alpha < 1.0f) {
+        const auto a = static_cast<uint16_t>(std::lround(std::clamp(alpha, 0.0f, 1.0f) * 0xffff));
+        const pixman_color_t colour{a, a, a, a};
+        mask = pixman_image_create_solid_fill(&colour);
+        op = PIXMAN_OP_OVER;
+    } else if (blend && format_info(source.fourcc)->has_alpha) {
+        op = PIXMAN_OP_OVER;
+    }
+    int32_t x1 = destinations[0].x, y1 = destinations[0].y;
+    int32_t x2 = x1 + destinations[0].width, y2 = y1 + destinations[0].height;
+    std::vector<pixman_box32_t> rects;
+    rects.reserve(destinations.size());
+    for (const Box& box : destinations) {
+        rects.push_back({box.x, box.y, box.x + box.width, box.y + box.height});
+        x1 = std::min(x1, box.x);
+        y1 = std::min(y1, box.y);
+        x2 = std::max(x2, box.x + box.width);
+        y2 = std::max(y2, box.y + box.height);
+    }
+    // The destination's clip region limits the one composite of the boxes' bounds to the boxes themselves.
+    const bool clipped = destinations.size() > 1;
+    if (clipped) {
+        pixman_region32_t clip;
+        pixman_region32_init_rects(&clip, rects.data(), static_cast<int>(rects.size()));
+        pixman_image_set_clip_region32(target_, &clip);  // copied into the image
+        pixman_region32_fini(&clip);
+    }
+    pixman_image_composite32(op, image, mask, target_, x1 + offset_x, y1 + offset_y, 0, 0, x1, y1, x2 - x1, y2 - y1);
+    if (clipped)
+        pixman_image_set_clip_region32(target_, nullptr);
+    if (mask)
+        pixman_image_unref(mask);
+    pixman_image_unref(image);
+    return true;
+}
+
 bool read_cpu_image(const CpuImage& source, Box region, uint32_t fourcc, uint32_t stride, void* data)
 {
     // 64-bit sums: a region asked for by a client (a screencopy box near INT32_MAX) must not wrap past the check.

@@ -42,6 +42,11 @@ public:
     // `alpha` below 1 multiplies the source first (even an opaque format's). Clipped to both images.
     bool copy(const CpuImage& source, int32_t source_x, int32_t source_y, Box destination, bool blend,
               float alpha = 1.0f);
+    // copy() onto each of the disjoint `destinations`, destination pixel (x, y) showing texel (x + offset_x,
+    // y + offset_y): the source wrapped once and composed in one pixman call clipped to the boxes (a window in a
+    // fragmented damage region is dozens of boxes; one call each cost more than their pixels).
+    bool copy_boxes(const CpuImage& source, int32_t offset_x, int32_t offset_y, std::span<const Box> destinations,
+                    bool blend, float alpha = 1.0f);
 
 private:
     ::pixman_image* target_ = nullptr;

@@ -34,11 +34,6 @@ bool in_list(std::string_view list, std::string_view name)
     return false;
 }
 
-bool is_software_driver(std::string_view driver)
-{
-    return driver == "kms_swrast" || driver == "swrast" || driver == "llvmpipe" || driver == "softpipe";
-}
-
 std::optional<dev_t> device_of(const char* path)
 {
     struct stat st {};
@@ -72,19 +67,13 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
                 self->gbm_ = gbm_create_device(self->render_fd_);
             if (self->gbm_) {
                 EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_GBM_KHR, self->gbm_, nullptr);
-                if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::gbm, why)) {
+                if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::gbm, why, true)) {
                     self->device_path_ = render_node;
                     self->main_device_ = device_of(render_node);
                     free(render_node);
                     return self;
                 }
-                // Tear down the failed attempt before trying the next platform.
-                if (self->context_ != EGL_NO_CONTEXT)
-                    eglDestroyContext(self->display_, self->context_);
-                if (self->display_ != EGL_NO_DISPLAY)
-                    eglTerminate(self->display_);
-                self->context_ = EGL_NO_CONTEXT;
-                self->display_ = EGL_NO_DISPLAY;
+                self->discard_attempt();
                 gbm_device_destroy(self->gbm_);
                 self->gbm_ = nullptr;
             }
@@ -95,32 +84,31 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
         }
     }
 
-    // 2. The EGL device platform, software device first.
+    // 2. The EGL device platform: a hardware vendor's device before Mesa's software one (egl_device_choice.hpp),
+    // each tried until one initialises.
     if (in_list(client, "EGL_EXT_platform_device") && self->procs_.query_devices) {
         EGLDeviceEXT devices[16];
         EGLint count = 0;
         start = Clock::now();
         if (self->procs_.query_devices(16, devices, &count) && count > 0) {
-            EGLDeviceEXT chosen = EGL_NO_DEVICE_EXT;
-            for (EGLint i = 0; i < count && chosen == EGL_NO_DEVICE_EXT; ++i) {
-                const char* exts = self->procs_.query_device_string(devices[i], EGL_EXTENSIONS);
-                if (exts && in_list(exts, "EGL_MESA_device_software"))
-                    chosen = devices[i];
-            }
-            if (chosen == EGL_NO_DEVICE_EXT)
-                chosen = devices[0];
+            std::vector<EglDeviceInfo> infos(static_cast<size_t>(count));
+            for (size_t i = 0; i < infos.size(); ++i)
+                infos[i] = self->describe_device(devices[i]);
             self->times_.devices_ms += ms_since(start);
-            EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_DEVICE_EXT, chosen, nullptr);
-            if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::device, why)) {
-                const char* exts = self->procs_.query_device_string(chosen, EGL_EXTENSIONS);
-                if (exts && in_list(exts, "EGL_EXT_device_drm_render_node")) {
-                    const char* node = self->procs_.query_device_string(chosen, EGL_DRM_RENDER_NODE_FILE_EXT);
-                    if (node) {
-                        self->device_path_ = node;
-                        self->main_device_ = device_of(node);
+            for (size_t i : device_try_order(infos)) {
+                EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+                const bool software = classify_device(infos[i]) == DeviceClass::software;
+                if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::device, why, !software)) {
+                    if (in_list(infos[i].extensions, "EGL_EXT_device_drm_render_node")) {
+                        const char* node = self->procs_.query_device_string(devices[i], EGL_DRM_RENDER_NODE_FILE_EXT);
+                        if (node) {
+                            self->device_path_ = node;
+                            self->main_device_ = device_of(node);
+                        }
                     }
+                    return self;
                 }
-                return self;
+                self->discard_attempt();
             }
         }
     }
@@ -129,14 +117,44 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
     if (options.allow_surfaceless && in_list(client, "EGL_MESA_platform_surfaceless")) {
         EGLDisplay display =
             self->procs_.get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-        if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::surfaceless, why))
+        if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::surfaceless, why, false))
             return self;
     }
     error = "no usable EGL display" + (why.empty() ? std::string() : " (" + why + ")");
     return nullptr;
 }
 
-bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& error)
+// What a device says of itself before it is initialised: its extensions and, with EGL_EXT_device_persistent_id,
+// its driver's and renderer's names.
+EglDeviceInfo EglDisplay::describe_device(EGLDeviceEXT device) const
+{
+    EglDeviceInfo info;
+    const char* exts = procs_.query_device_string(device, EGL_EXTENSIONS);
+    info.extensions = exts ? exts : "";
+    if (in_list(info.extensions, "EGL_EXT_device_persistent_id")) {
+        const char* driver = procs_.query_device_string(device, EGL_DRIVER_NAME_EXT);
+        const char* renderer = procs_.query_device_string(device, EGL_RENDERER_EXT);
+        info.driver_name = driver ? driver : "";
+        info.renderer = renderer ? renderer : "";
+    }
+    return info;
+}
+
+// Tears down a failed attempt (context, display) before the next device or platform is tried.
+void EglDisplay::discard_attempt()
+{
+    if (display_ != EGL_NO_DISPLAY) {
+        eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        if (context_ != EGL_NO_CONTEXT)
+            eglDestroyContext(display_, context_);
+        eglTerminate(display_);
+    }
+    context_ = EGL_NO_CONTEXT;
+    display_ = EGL_NO_DISPLAY;
+    mesa_driver_.clear();
+}
+
+bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& error, bool refuse_software)
 {
     display_ = display;
     kind_ = kind;
@@ -160,10 +178,10 @@ bool EglDisplay::initialize(EGLDisplay display, DisplayKind kind, std::string& e
         const char* name = procs_.get_display_driver_name(display_);
         mesa_driver_ = name ? name : "";
     }
-    // A software GBM driver (kms_swrast) is refused before a context and the format list are made for it: the device
-    // platform follows, and would make them again.
-    if (kind == DisplayKind::gbm && is_software_driver(mesa_driver_)) {
-        error = "GBM driver " + mesa_driver_ + " is software";
+    // A software driver behind a hardware node (kms_swrast on GBM or on a DRM device) is refused before a context
+    // and the format list are made for it: Mesa's software device follows, and imports foreign dma-bufs correctly.
+    if (refuse_software && is_software_driver(mesa_driver_)) {
+        error = std::string(kind == DisplayKind::gbm ? "GBM" : "device") + " driver " + mesa_driver_ + " is software";
         return false;
     }
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {

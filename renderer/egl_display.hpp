@@ -2,6 +2,7 @@
 #pragma once
 
 #include "renderer/driver_identity.hpp"
+#include "renderer/egl_device_choice.hpp"
 #include "renderer/gl_procs.hpp"
 #include "renderer/types.hpp"
 
@@ -27,8 +28,9 @@ struct DisplayOptions {
 class EglDisplay {
 public:
     // GBM on the render node of drm_fd's device when it has a hardware driver; else the EGL device platform
-    // (software device preferred: it imports foreign dma-bufs correctly, where GBM on kms_swrast maps them through
-    // MAP_DUMB and crashes); else surfaceless (no dma-buf import).
+    // (a hardware vendor's device before Mesa's software one, egl_device_choice.hpp; a hardware node whose driver is
+    // kms_swrast is refused: GBM on kms_swrast maps foreign dma-bufs through MAP_DUMB and crashes, the software
+    // device imports them correctly); else surfaceless (no dma-buf import).
     static std::unique_ptr<EglDisplay> open(const DisplayOptions& options, std::string& error);
     ~EglDisplay();
     EglDisplay(const EglDisplay&) = delete;
@@ -66,7 +68,10 @@ public:
 
 private:
     EglDisplay() = default;
-    bool initialize(EGLDisplay display, DisplayKind kind, std::string& error);
+    // refuse_software: fail when the driver turns out to be software (a hardware node's kms_swrast).
+    bool initialize(EGLDisplay display, DisplayKind kind, std::string& error, bool refuse_software);
+    EglDeviceInfo describe_device(EGLDeviceEXT device) const;
+    void discard_attempt();
     void identify_driver();
     void query_dmabuf_formats();
     void drop_unimportable_formats();

@@ -212,7 +212,10 @@ std::unique_ptr<RenderTarget> Renderer::create_dmabuf_target(const DmabufAttribu
 std::unique_ptr<RenderTarget> Renderer::create_cpu_target(uint32_t fourcc, int32_t width, int32_t height,
                                                           std::string& error)
 {
-    return RenderTarget::for_cpu(fourcc, width, height, error);
+    auto target = RenderTarget::for_cpu(fourcc, width, height, error);
+    if (target)
+        ++stats_.cpu_targets;
+    return target;
 }
 
 void Renderer::begin(RenderTarget& target)

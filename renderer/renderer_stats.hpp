@@ -11,6 +11,7 @@ struct RendererStats {
     uint64_t dmabuf_imports = 0;     // EGLImages made from client dma-bufs
     uint64_t dmabuf_rejected = 0;    // descriptions refused before reaching EGL
     uint64_t dmabuf_targets = 0;     // output buffers wrapped as render targets
+    uint64_t cpu_targets = 0;        // GL render buffers made for output buffers in CPU memory (each full-size)
     uint64_t readback_bytes = 0;     // bytes read back into CPU render targets
     uint64_t frames = 0;
 };

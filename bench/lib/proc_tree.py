@@ -45,6 +45,24 @@ def tree_cpu_seconds(pid):
     return total
 
 
+def tree_task_cpu_seconds(pid):
+    """utime + stime summed thread by thread (/proc/P/task/T/stat) over pid's live tree: what an outside observer
+    adding up every thread sees (threads and children that already exited are not in it)."""
+    total = 0
+    for p in descendants(pid):
+        try:
+            tasks = list(Path(f"/proc/{p}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                f = task.joinpath("stat").read_text().rsplit(")", 1)[1].split()
+                total += int(f[11]) + int(f[12])
+            except (OSError, IndexError, ValueError):
+                pass
+    return total / CLK_TCK
+
+
 def tree_peak_rss_kib(pid):
     """Sum of VmHWM (peak resident set) over pid's live tree, in KiB: an upper bound of the tree's joint peak."""
     total = 0

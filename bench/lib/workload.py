@@ -43,6 +43,16 @@ def kiln_position(index, output, probe=False):
     return kiln_spot(output, (64, 64) if probe else window, taken)
 
 
+def sway_move(running, pid, xy):
+    """Moves the floating window of client `pid` on a running sway to `xy` (swaymsg over its IPC socket)."""
+    socks = list(running.runtime.glob("sway-ipc.*.sock"))
+    if not socks:
+        return
+    env = dict(running.env, SWAYSOCK=str(socks[0]))
+    subprocess.run(running.user_prefix() + ["swaymsg", f"[pid={pid}] move absolute position {xy[0]} {xy[1]}"],
+                   env=env, capture_output=True, timeout=10)
+
+
 def client_argv(kind, build):
     if kind == "simple-egl":
         return ["weston-simple-egl"]
@@ -99,12 +109,7 @@ class Clients:
         return None
 
     def sway_move(self, pid, xy):
-        socks = list(self.running.runtime.glob("sway-ipc.*.sock"))
-        if not socks:
-            return
-        env = dict(self.running.env, SWAYSOCK=str(socks[0]))
-        subprocess.run(self.running.user_prefix() + ["swaymsg", f"[pid={pid}] move absolute position {xy[0]} {xy[1]}"],
-                       env=env, capture_output=True, timeout=10)
+        sway_move(self.running, pid, xy)
 
     def start_probe(self, index):
         self.probe_out = self.dir / "probe.txt"

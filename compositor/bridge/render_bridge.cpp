@@ -202,6 +202,7 @@ renderer::RendererStats RenderBridge::renderer_stats() const
         out.dmabuf_imports += r.dmabuf_imports;
         out.dmabuf_rejected += r.dmabuf_rejected;
         out.dmabuf_targets += r.dmabuf_targets;
+        out.cpu_targets += r.cpu_targets;
         out.readback_bytes += r.readback_bytes;
         out.frames += r.frames;
     }
@@ -274,13 +275,16 @@ bool RenderBridge::bind_buffer(wlr_buffer* buffer)
         bound_ = nullptr;
         target_ = nullptr;
     }
+    target_deferred_ = false;
     if (!buffer)
         return true;
-    if (!display_ && cpu_composition_ && has_memory(buffer)) {
-        // Before EGL every frame was composed on the CPU into its buffer's memory: a buffer bound to be read
-        // (screencopy) or only to be committed (wlroots making its swapchain) needs no GL. Nothing draws into it
-        // through wlroots before EGL starts: kiln's frames draw with GL only through render_target().
+    if (cpu_composition_ && has_memory(buffer)) {
+        // A buffer bound to be read (screencopy) or only to be committed (each output frame, and wlroots making its
+        // swapchain) needs no GL where frames may be composed on the CPU into its memory: its GL target, a
+        // full-size render buffer (8 MiB at 1920x1080 on llvmpipe), is made only when GL draws into it or reads it
+        // (bound_target). kiln's own GL frames get theirs through render_target().
         bound_ = wlr_buffer_lock(buffer);
+        target_deferred_ = true;
         return true;
     }
     if (!ensure_egl("rendering into a buffer through wlroots"))
@@ -293,9 +297,18 @@ bool RenderBridge::bind_buffer(wlr_buffer* buffer)
     return true;
 }
 
+BufferTarget* RenderBridge::bound_target()
+{
+    if (!target_ && target_deferred_ && bound_ && display_) {
+        target_ = target_for(bound_);
+        target_deferred_ = false;
+    }
+    return target_;
+}
+
 void RenderBridge::begin(uint32_t, uint32_t)
 {
-    if (!target_)
+    if (!bound_target())
         return;
     renderer_->begin(*target_->target);
 }
@@ -326,6 +339,7 @@ void RenderBridge::end_flushed()
         return;
     renderer_->end(false);
     target_ = nullptr;
+    target_deferred_ = false;
 }
 
 void RenderBridge::clear(const float color[4])
@@ -410,7 +424,7 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
     const bool ok = renderer_->read_pixels(format, stride,
                                            Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
                                                static_cast<int32_t>(width), static_cast<int32_t>(height)},
-                                           destination, target_ ? target_->target.get() : nullptr);
+                                           destination, bound_target() ? target_->target.get() : nullptr);
     return ok || refuse_read(std::string("the GL read from the ") + (target_ ? "bound buffer" : "last frame") + " failed");
 }
 

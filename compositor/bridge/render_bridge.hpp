@@ -127,6 +127,8 @@ private:
     void end_flushed();
 
     BufferTarget* target_for(wlr_buffer* buffer);
+    // The bound buffer's GL target, made on first use where bind_buffer deferred it.
+    BufferTarget* bound_target();
     // `source`: the client dma-buf this texture samples in place, kept by its BufferRelease until the texture dies.
     wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
     DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
@@ -155,6 +157,7 @@ private:
     wlr_drm_format_set render_formats_{};
     wlr_buffer* bound_ = nullptr;
     BufferTarget* target_ = nullptr;
+    bool target_deferred_ = false;  // bound_ has memory and gets a GL target only if GL draws into or reads it
     uint64_t dmabuf_reimports_ = 0;
     std::map<DmabufIdentity, int> live_imports_;
     uint64_t dmabuf_texture_reuses_ = 0;

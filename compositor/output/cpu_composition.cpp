@@ -101,10 +101,8 @@ public:
         // can_compose_on_cpu.
         const auto sx = static_cast<int32_t>(draw.source.x) - draw.box.x;
         const auto sy = static_cast<int32_t>(draw.source.y) - draw.box.y;
-        for (const auto& box : draw.opaque)
-            compositor_.copy(image, sx + box.x, sy + box.y, box, false);
-        for (const auto& box : draw.blended)
-            compositor_.copy(image, sx + box.x, sy + box.y, box, true, draw.alpha);
+        compositor_.copy_boxes(image, sx, sy, draw.opaque, false);
+        compositor_.copy_boxes(image, sx, sy, draw.blended, true, draw.alpha);
     }
 
     std::shared_ptr<renderer::RenderFence> finish() override

@@ -7,6 +7,7 @@
 #include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/frame_composer.hpp"
+#include "compositor/output/headless_frame_timer.hpp"
 #include "compositor/output/sync/buffer_release.hpp"
 #include "renderer/render_fence.hpp"
 
@@ -59,10 +60,12 @@ Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr
     if (wlr_output_is_headless(output_)) {
         vblank_ = std::make_unique<VirtualVblank>(wl_display_get_event_loop(output_->display),
                                                   [this] { on_vblank(); });
-        if (vblank_->valid())
+        if (vblank_->valid()) {
             vblank_->set_refresh(output_->refresh);
-        else
+            headless_timer_stopped_ = stop_headless_frame_timer(output_);
+        } else {
             vblank_.reset();
+        }
     }
     repaint_timer_ = wl_event_loop_add_timer(
         wl_display_get_event_loop(output_->display),

@@ -98,6 +98,7 @@ private:
     std::unique_ptr<VirtualVblank> vblank_;
     int64_t last_presented_ns_ = 0;  // the latest presentation (CLOCK_MONOTONIC) and the refresh period, 0: unknown
     int64_t refresh_ns_ = 0;
+    bool headless_timer_stopped_ = false;  // wlroots' own headless frame timer disarmed (headless_frame_timer.hpp)
     double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
     bool composed_on_cpu_ = false;  // the last frame was composed on the CPU (see render())

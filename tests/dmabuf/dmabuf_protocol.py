@@ -91,6 +91,11 @@ def main():
     check(imports == stat(stats, "buffers.dmabuf_buffers_created"),
           f"one import per buffer ({imports} imports, {stat(stats, 'buffers.dmabuf_buffers_created')} buffers)")
     check(stat(stats, "buffers.dmabuf_requests_refused") >= 400, "refusals were counted")
+    # GL drew the frames into the output ring's buffers, one full-size render buffer each; binding a buffer only to
+    # commit it or to read its memory makes none (wlroots' never-drawn swapchain buffer had one: 8 MiB at 1080p).
+    check(stat(stats, "buffers.cpu_render_targets") <= stat(stats, "frames.ring_slots"),
+          f"a GL render buffer only for each ring slot GL drew into ({stat(stats, 'buffers.cpu_render_targets')} "
+          f"render buffers, {stat(stats, 'frames.ring_slots')} slots)")
 
 
 run_test(main)

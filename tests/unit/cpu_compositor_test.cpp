@@ -107,6 +107,34 @@ TEST_CASE("a blended copy with an alpha factor multiplies the source first, even
     CHECK((target.at(2, 0) & 0xffffff) == 0xff0000);  // factor 1: as drawn
 }
 
+TEST_CASE("copy_boxes lands exactly as one copy per box: inside the boxes only, at the same texels")
+{
+    Pixels source(fourcc::argb8888, 8, 8);
+    for (int32_t y = 0; y < 8; ++y)
+        for (int32_t x = 0; x < 8; ++x)
+            source.data[static_cast<size_t>(y * 8 + x)] = 0xff000000u | static_cast<uint32_t>(y * 16 + x);
+    const Box boxes[] = {{1, 1, 2, 2}, {5, 4, 2, 3}, {3, 6, 1, 1}};  // disjoint, with gaps between them
+    for (bool blend : {false, true}) {
+        Pixels one_call(fourcc::argb8888, 10, 10, 0x80402010);
+        Pixels per_box(fourcc::argb8888, 10, 10, 0x80402010);
+        CpuCompositor a(one_call.image);
+        CpuCompositor b(per_box.image);
+        REQUIRE(a.copy_boxes(source.image, -1, 0, boxes, blend, 0.5f));
+        for (const Box& box : boxes)
+            b.copy(source.image, box.x - 1, box.y, box, blend, 0.5f);
+        CHECK(one_call.data == per_box.data);
+        CHECK(one_call.at(2, 2) != 0x80402010);  // drawn inside a box
+        CHECK(one_call.at(4, 3) == 0x80402010);  // the gap between boxes, inside their bounds, is untouched
+        CHECK(one_call.at(3, 5) == 0x80402010);
+    }
+    // The clip is gone afterwards: a later single copy reaches outside the boxes.
+    Pixels target(fourcc::argb8888, 10, 10, 0x80402010);
+    CpuCompositor c(target.image);
+    REQUIRE(c.copy_boxes(source.image, 0, 0, boxes, false));
+    REQUIRE(c.copy(source.image, 4, 3, Box{4, 3, 1, 1}, false));
+    CHECK(target.at(4, 3) == source.at(4, 3));
+}
+
 TEST_CASE("read_cpu_image converts between channel orders and refuses regions outside the image")
 {
     Pixels source(fourcc::xrgb8888, 4, 4, 0x00123456);

@@ -878,9 +878,13 @@ void Server::report_stats(Stats& stats) const
     stats.set("frames.render_done_ms_p50", percentile(fence_ms_, 0.5));
     stats.set("frames.render_done_ms_p99", percentile(fence_ms_, 0.99));
     uint64_t slots = 0;
-    for (const auto& output : outputs_)
+    uint64_t skipped = 0;
+    for (const auto& output : outputs_) {
         slots = std::max<uint64_t>(slots, output->ring_slots());
+        skipped += output->ticks_skipped();
+    }
     stats.set("frames.ring_slots", slots);
+    stats.set("frames.vblank_skipped", skipped);
     if (session_activity_) {
         stats.set("session.deactivations", session_activity_->deactivations());
         stats.set("session.activations", session_activity_->activations());

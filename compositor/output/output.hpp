@@ -36,6 +36,8 @@ public:
 
     wlr_output* wlr() const { return output_; }
     size_t ring_slots() const { return ring_.allocated(); }
+    // Headless: refreshes kiln's loop was too busy to take (no frame could be on them).
+    uint64_t ticks_skipped() const { return vblank_ ? vblank_->skipped() : 0; }
 
 private:
     // A composed frame from drawing until its fence has signalled.

@@ -102,9 +102,14 @@ def check_fifo(log, period_ns, skipped_ticks):
     rate = (len(steady) - 1) / span_s if span_s > 0 else 0
     print(f"second half: {len(steady)} frames over {span_s:.3f} s = {rate:.1f} Hz; gaps: {client_late} where vkcube "
           f"was late, {len(kiln_missed)} where it was not ((before, after, ms early) {kiln_missed[:8]})")
-    check(len(kiln_missed) <= skipped_ticks,
-          f"in the second half each frame vkcube committed in time is on the next refresh (but for the "
-          f"{skipped_ticks} refreshes kiln's loop was too busy to take)")
+    if not kiln_missed:
+        check(True, "in the second half each frame vkcube committed in time is on the next refresh")
+        return
+    # Asked only then: kiln's stats come at its exit, which a starved kiln may take long to reach.
+    skipped = skipped_ticks()
+    check(len(kiln_missed) <= skipped,
+          f"in the second half each frame vkcube committed in time is on the next refresh, but for the {skipped} "
+          f"refreshes kiln's loop was too busy to take")
     check(len(kiln_missed) <= len(steady) // 10, "and those are few")
 
 
@@ -128,7 +133,7 @@ def main():
         result = run_vkcube(kiln)
         check(result.returncode == 0, f"vkcube ran {FRAMES} frames in FIFO mode and exited 0 ({result.returncode})")
         check(kiln.alive(), "kiln is alive")
-        check_fifo(result.stdout, 16666666, skipped_ticks(kiln))
+        check_fifo(result.stdout, 16666666, lambda: skipped_ticks(kiln))
     with tempfile.TemporaryDirectory() as config_dir:
         config = Path(config_dir) / "kiln.ini"
         config.write_text("[output HEADLESS-1]\nmode=640x480@30\n")
@@ -136,7 +141,7 @@ def main():
             result = run_vkcube(kiln)
             check(result.returncode == 0, f"at 30 Hz too, vkcube exited 0 ({result.returncode})")
             check(kiln.alive(), "kiln is alive")
-            check_fifo(result.stdout, 33333333, skipped_ticks(kiln))
+            check_fifo(result.stdout, 33333333, lambda: skipped_ticks(kiln))
 
 
 run_test(main)

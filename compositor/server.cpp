@@ -14,6 +14,7 @@
 #include "compositor/protocols/commit_timing_v1.hpp"
 #include "compositor/protocols/cursor_shape_v1.hpp"
 #include "compositor/protocols/fifo_v1.hpp"
+#include "compositor/protocols/presentation_time.hpp"
 #include "compositor/protocols/fractional_scale_v1.hpp"
 #include "compositor/protocols/single_pixel_buffer_v1.hpp"
 #include "compositor/protocols/viewporter.hpp"
@@ -166,6 +167,7 @@ Server::~Server()
     fractional_scale_.reset();  // listens to the layout
     fifo_.reset();
     commit_timing_.reset();     // likewise
+    presentation_.reset();
     commit_gate_.reset();       // after every source that holds commits in it
     cursor_shape_.reset();
     viewporter_.reset();
@@ -388,9 +390,12 @@ bool Server::start(std::string& error)
         error = "cannot create the scene's layers";
         return false;
     }
-    presentation_ = wlr_presentation_create(display_, backend_);
-    if (!made(presentation_, "wp_presentation"))
+    presentation_ = std::make_unique<PresentationTime>(display_, wlr_backend_get_presentation_clock(backend_),
+                                                       *commit_gate_);
+    if (!presentation_->ok()) {
+        error = "cannot create wp_presentation";
         return false;
+    }
     viewporter_ = std::make_unique<Viewporter>(display_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
@@ -680,7 +685,7 @@ void Server::show_output(wlr_output* output, std::optional<OutputPosition> posit
         .frame_composed_on_cpu = [this] { frame_composed_on_cpu(); },
     };
     outputs_.push_back(std::make_unique<Output>(std::move(hooks), *bridge_, *fence_events_, allocator_, output,
-                                                scene_output, presentation_));
+                                                scene_output, &presentation_->feedback()));
 }
 
 renderer::Color Server::background() const
@@ -896,9 +901,13 @@ void Server::report_stats(Stats& stats) const
     stats.set("frames.render_done_ms_p50", percentile(fence_ms_, 0.5));
     stats.set("frames.render_done_ms_p99", percentile(fence_ms_, 0.99));
     uint64_t slots = 0;
-    for (const auto& output : outputs_)
+    uint64_t skipped = 0;
+    for (const auto& output : outputs_) {
         slots = std::max<uint64_t>(slots, output->ring_slots());
+        skipped += output->ticks_skipped();
+    }
     stats.set("frames.ring_slots", slots);
+    stats.set("frames.vblank_skipped", skipped);
     if (session_activity_) {
         stats.set("session.deactivations", session_activity_->deactivations());
         stats.set("session.activations", session_activity_->activations());

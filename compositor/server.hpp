@@ -33,6 +33,7 @@ class LinuxDmabufV1;
 class WaylandDrm;
 class FenceEvents;
 class CommitGate;
+class PresentationTime;
 class ImplicitFences;
 class LinuxDrmSyncobjV1;
 class WlShmValidation;
@@ -151,7 +152,7 @@ private:
     wlr_output_layout* layout_ = nullptr;
     Core core_{options_, stats_, display_, backend_, scene_, layers_, layout_};
     wlr_compositor* compositor_ = nullptr;
-    wlr_presentation* presentation_ = nullptr;
+    std::unique_ptr<PresentationTime> presentation_;  // feedback kept with held commits
     std::string socket_;
     int exit_status_ = 0;
     bool backend_started_ = false;

@@ -38,7 +38,7 @@ constexpr uint32_t presentation_vsync = 0x1;
 }  // namespace
 
 Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator,
-               wlr_output* output, wlr_scene_output* scene_output, wlr_presentation* presentation)
+               wlr_output* output, wlr_scene_output* scene_output, CommitFeedback* presentation)
     : hooks_(std::move(hooks)),
       bridge_(bridge),
       fences_(fences),
@@ -94,14 +94,11 @@ Output::~Output()
         wl_event_source_remove(delay_timer_);
     // Frames still drawing: their fences are forgotten; buffers go back now, as the output itself goes away.
     for (auto& frame : frames_) {
-        for (auto* feedback : frame->feedback)
-            wlr_presentation_feedback_destroy(feedback);
-        frame->feedback.clear();
+        frame->feedback.clear();  // discarded
         finish(*frame);
     }
     frames_.clear();
-    for (auto& pending : feedback_)
-        wlr_presentation_feedback_destroy(pending.feedback);
+    feedback_.clear();  // discarded
     if (hooks_.presented)
         hooks_.presented(output_, 0, 0);  // gone: no more refreshes to predict
 }
@@ -294,9 +291,9 @@ void Output::render()
 
     if (presentation_)
         for (const auto& v : visible_.on_output())
-            if (wlr_presentation_feedback* feedback =
-                    v.surface ? wlr_presentation_surface_sampled(presentation_, v.surface) : nullptr)
-                frame->feedback.push_back(feedback);
+            if (v.surface)
+                for (auto& feedback : presentation_->sampled(v.surface))
+                    frame->feedback.push_back(std::move(feedback));
 
     // Commit before the fence where nobody reads the buffer's memory: headless shows nothing, and a dma-buf
     // target is ordered by the kernel's implicit fences. A CPU-backed target shown by a nested host or KMS is read
@@ -376,9 +373,9 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     slot.damage.clear();
     if (presentation_)
         for (const auto& v : visible_.on_output())
-            if (wlr_presentation_feedback* feedback =
-                    v.surface ? wlr_presentation_surface_sampled(presentation_, v.surface) : nullptr)
-                frame->feedback.push_back(feedback);
+            if (v.surface)
+                for (auto& feedback : presentation_->sampled(v.surface))
+                    frame->feedback.push_back(std::move(feedback));
     // The pixels are in the buffer's memory already: nothing to fence or read back. shm textures are kiln's copies,
     // so no client buffer is held either.
     frame->cpu_ms = thread_cpu_ms() - cpu_before;
@@ -413,8 +410,8 @@ bool Output::try_scanout(const VisibleSet& visible)
         return false;
     }
     if (presentation_)
-        if (wlr_presentation_feedback* feedback = wlr_presentation_surface_sampled(presentation_, v.surface))
-            feedback_.push_back({feedback, output_->commit_seq + 1, true});
+        for (auto& feedback : presentation_->sampled(v.surface))
+            feedback_.push_back({std::move(feedback), output_->commit_seq + 1, true});
     if (BufferRelease* release = RenderBridge::buffer_release(v.texture))
         release->shown();
     // The backend holds the buffer while it is on screen; the client gets it back when the next frame replaces it.
@@ -479,9 +476,7 @@ void Output::commit(Frame& frame)
     frame.committed = true;
     if (frame.buffer && (frame.buffer->width != output_->width || frame.buffer->height != output_->height)) {
         // Drawn before a mode change: its size is no longer the output's. Dropped; the next frame redraws all.
-        for (auto* feedback : frame.feedback)
-            wlr_presentation_feedback_destroy(feedback);
-        frame.feedback.clear();
+        frame.feedback.clear();  // discarded
         pixman_region32_union_rect(&scene_output_->damage->current, &scene_output_->damage->current, 0, 0,
                                    static_cast<unsigned>(output_->width), static_cast<unsigned>(output_->height));
         wlr_output_schedule_frame(output_);
@@ -494,18 +489,15 @@ void Output::commit(Frame& frame)
     Region carried;
     carried.add(&scene_output_->damage->current);
     // Queued before the commit: the headless backend reports presentation from inside it.
-    for (auto* feedback : frame.feedback)
-        feedback_.push_back({feedback, seq, false});
+    for (auto& feedback : frame.feedback)
+        feedback_.push_back({std::move(feedback), seq, false});
     frame.feedback.clear();
     const auto commit_started = std::chrono::steady_clock::now();
     const bool ok = commit_composited(frame.buffer);
     pixman_region32_union(&scene_output_->damage->current, &scene_output_->damage->current, carried.get());
     if (!ok) {
         std::erase_if(feedback_, [&](PendingFeedback& pending) {
-            if (pending.commit_seq != seq)
-                return false;
-            wlr_presentation_feedback_destroy(pending.feedback);  // discarded
-            return true;
+            return pending.commit_seq == seq;  // destroyed unpresented: discarded
         });
         wlr_log(WLR_ERROR, "kiln: output %s: commit failed", output_->name);
         ring_.add_damage(frame.damage);  // the slot did not reach the screen; whatever it was missing, it still is
@@ -593,11 +585,9 @@ void Output::presented(const wlr_output_event_present& event)
             wlr_presentation_event with_kind = presentation;
             if (pending.zero_copy)
                 with_kind.flags |= presentation_zero_copy;
-            wlr_presentation_feedback_send_presented(pending.feedback, &with_kind);
+            pending.feedback->presented(with_kind);
         }
-        // Destroying a feedback that was not presented tells the client it was discarded.
-        wlr_presentation_feedback_destroy(pending.feedback);
-        return true;
+        return true;  // destroying a feedback that was not presented tells the client it was discarded
     });
     if (event.presented) {
         last_presented_ns_ = static_cast<int64_t>(presentation.tv_sec) * 1'000'000'000 + presentation.tv_nsec;

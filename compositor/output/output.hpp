@@ -7,6 +7,7 @@
 #include "compositor/output/output_hooks.hpp"
 #include "compositor/output/output_ring.hpp"
 #include "compositor/output/region.hpp"
+#include "compositor/output/sync/commit_feedback.hpp"
 #include "compositor/output/virtual_vblank.hpp"
 #include "compositor/output/visible_set.hpp"
 #include "compositor/wlr.hpp"
@@ -28,13 +29,15 @@ public:
     // Draws `scene_output` (whose scene it walks) into `output` through `bridge`, on the output's display's event
     // loop; `presentation` may be null.
     Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
-           wlr_scene_output* scene_output, wlr_presentation* presentation);
+           wlr_scene_output* scene_output, CommitFeedback* presentation);
     ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
 
     wlr_output* wlr() const { return output_; }
     size_t ring_slots() const { return ring_.allocated(); }
+    // Headless: refreshes kiln's loop was too busy to take (no frame could be on them).
+    uint64_t ticks_skipped() const { return vblank_ ? vblank_->skipped() : 0; }
 
 private:
     // A composed frame from drawing until its fence has signalled.
@@ -44,7 +47,7 @@ private:
         Region damage;                       // what this frame drew (the slot's missing area)
         std::vector<BufferRelease*> sampled;  // client buffers it read in place, each kept until its render-done
         std::vector<LatchedSurface> latched;  // the surface states it holds, latched when it is committed
-        std::vector<wlr_presentation_feedback*> feedback;
+        CommitFeedback::Feedbacks feedback;
         bool fence_done = false;
         bool readback = false;   // its pixels must be copied into the buffer's memory before it is committed
         bool committed = false;
@@ -74,7 +77,7 @@ private:
 
     // Presentation feedback waiting for the output commit it belongs to.
     struct PendingFeedback {
-        wlr_presentation_feedback* feedback;
+        std::unique_ptr<PresentationFeedback> feedback;
         uint32_t commit_seq;
         bool zero_copy;
     };
@@ -84,7 +87,7 @@ private:
     FenceEvents& fences_;
     wlr_output* output_;
     wlr_scene_output* scene_output_;
-    wlr_presentation* presentation_;
+    CommitFeedback* presentation_;
     OutputRing ring_;
     VisibleSet visible_;
     std::deque<std::unique_ptr<Frame>> frames_;  // oldest first: drawing or waiting to be committed

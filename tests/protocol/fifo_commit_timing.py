@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """wp_fifo_v1 and wp_commit_timer_v1 on headless kiln at 60 Hz, judged by each update's frame callback (its time is
-the frame the update was first drawn in: a held update's callback waits with it in wlroots' cached state; wlroots
-0.15's presentation feedback is attached when the client commits, so it cannot tell) and by screenshots:
+the frame the update was first drawn in: a held update's callback waits with it in wlroots' cached state), by its
+presentation feedback (kept with the held update by kiln's own wp_presentation) and by screenshots:
 - eight updates committed back to back, each with set_barrier + wait_barrier, are drawn in eight different frames,
-  in order; the same eight without fifo land in one frame (the control);
+  in order, and each is presented, none discarded, on a refresh of its own; the same eight without fifo land in one
+  frame (the control);
 - an update timed 300 ms (and 120 ms) ahead is not on screen before its target and is drawn at or after it, within
   a few refreshes; a timestamp in the past is applied at once;
 - a timed update is drawn in the first frame presented at or after its target: targets a tenth of a millisecond
   before a refresh of kiln's headless clock (its grid read from presentation feedback) are drawn in that refresh's
-  frame, not one later (a timer at the target fired after the refresh had been composed);
+  frame, not one later (a timer at the target fired after the refresh had been composed), and their own
+  presentation feedback says they were presented at or after the target, on that refresh;
 - every error: get_fifo / get_timer twice (already_exists, commit_timer_exists), set_timestamp twice before a commit
   (timestamp_exists), tv_nsec of a second (invalid_timestamp), requests after the surface is gone
   (surface_destroyed)."""
@@ -65,11 +67,16 @@ def fifo_frames(kiln):
         manager = conn.bind("wp_fifo_manager_v1", 1)
         fifo = conn.create("wp_fifo_v1", manager, 1, ("o", w.window.surface))
         both = (lambda: conn.send(fifo, 0), lambda: conn.send(fifo, 1))  # set_barrier, wait_barrier
-        callbacks = [w.update(i, both)[0] for i in range(8)]
-        frames = [w.drawn_ms(c, timeout=20) for c in callbacks]
+        updates = [w.update(i, both) for i in range(8)]
+        frames = [w.drawn_ms(c, timeout=20) for c, _ in updates]
         check(all(b > a for a, b in zip(frames, frames[1:])),
               f"with fifo, each of the 8 updates is drawn in a frame of its own, in order ({frames} ms)")
         print(f"fifo: frame gaps {[b - a for a, b in zip(frames, frames[1:])]} ms")
+        answers = [conn.dispatch_until(lambda e, f=f: e.obj == f and e.opcode in (1, 2), 10) for _, f in updates]
+        check(all(e.opcode == 1 for e in answers),
+              f"each fifo update is presented, none discarded ({[e.opcode for e in answers]}; 1 presented)")
+        seqs = [e.args("uuuuuu")[5] for e in answers]
+        check(all(b > a for a, b in zip(seqs, seqs[1:])), f"each on a refresh of its own, in order ({seqs})")
 
         # A second fifo object for the surface.
         conn.create("wp_fifo_v1", manager, 1, ("o", w.window.surface))
@@ -155,7 +162,7 @@ def first_frame_at_target(kiln):
         w = Window(conn)
         timer = conn.create("wp_commit_timer_v1", conn.bind("wp_commit_timing_manager_v1", 1), 1,
                             ("o", w.window.surface))
-        late = []
+        late, shown = [], []
         for index in range(6):
             # A plain update's presentation gives the output's grid: its time and refresh period.
             _, feedback = w.update(2 * index)
@@ -169,13 +176,20 @@ def first_frame_at_target(kiln):
             target = tick - 0.0001
             sec, nsec = int(target), int(round((target - int(target)) * 1e9))
             stamp = (lambda s=sec, n=nsec: conn.send(timer, 0, ("u", s >> 32), ("u", s & 0xffffffff), ("u", n)),)
-            callback, _ = w.update(2 * index + 1, stamp)
+            callback, timed = w.update(2 * index + 1, stamp)
             drawn = w.drawn_ms(callback)
             late.append(drawn - int(tick * 1000) % 2**32)
+            event = conn.dispatch_until(lambda e: e.obj == timed and e.opcode in (1, 2), 10)
+            check(event.opcode == 1, "the timed update is presented")
+            hi, lo, nsec = event.args("uuu")
+            shown.append(round(((hi << 32 | lo) + nsec / 1e9 - tick) * 1000, 1))
         # Each frame's callbacks carry the time it was composed, a few ms after its refresh on a loaded machine;
         # one refresh late is 16-17 ms more.
         check(statistics.median(late) < 0.7 * period * 1000,
               f"timed updates are drawn in the frame of the refresh at their target, not one later (ms after it: {late})")
+        check(all(ms >= -0.1 for ms in shown), f"none is presented before its target (ms after the refresh: {shown})")
+        check(statistics.median(shown) < 0.5 * period * 1000,
+              f"their presentation feedback puts them on the target's refresh (ms after it: {shown})")
 
 
 def main():

@@ -1,6 +1,7 @@
 // The commit gate, fifo barriers and commit targets on fake surfaces, no EGL: a model of wlroots 0.15's cached
 // surface state (held commits cached in order, applied when their last lock goes) shows which commits are applied,
 // and when.
+#include "compositor/output/sync/commit_feedback.hpp"
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/output/sync/commit_targets.hpp"
 #include "compositor/output/sync/fd_watch.hpp"
@@ -16,6 +17,7 @@
 #include <ctime>
 #include <deque>
 #include <map>
+#include <string>
 #include <vector>
 
 using namespace kiln::compositor;
@@ -433,4 +435,93 @@ TEST_CASE("commit timing: where no output draws the target's frame, the update g
     }
     wlr_backend_destroy(backend);
     wl_display_destroy(display);
+}
+
+namespace {
+
+// A wp_presentation_feedback that writes what became of it: "A presented" or "A discarded".
+struct LoggedFeedback final : PresentationFeedback {
+    LoggedFeedback(std::string name, std::vector<std::string>& log) : name(std::move(name)), log(log) {}
+    ~LoggedFeedback() override
+    {
+        if (!done)
+            log.push_back(name + " discarded");
+    }
+    void presented(const wlr_presentation_event&) override
+    {
+        done = true;
+        log.push_back(name + " presented");
+    }
+    std::string name;
+    std::vector<std::string>& log;
+    bool done = false;
+};
+
+// A fifo surface with presentation feedback, and an output that draws it: each frame takes the applied state's
+// feedback, is presented, and latches that state (clearing its barrier).
+struct FeedbackRig : FifoRig {
+    // wl_surface.commit with the requests Mesa's Vulkan WSI sends before it: feedback (named, or none), barriers.
+    uint32_t commit_with(const char* feedback_name, bool set, bool wait)
+    {
+        if (feedback_name)
+            feedback.requested(&s.surface, std::make_unique<LoggedFeedback>(feedback_name, log));
+        return commit(set, wait);
+    }
+    void frame()
+    {
+        for (auto& f : feedback.sampled(&s.surface))
+            f->presented(wlr_presentation_event{});
+        latch(s.surface.current.seq);
+    }
+
+    std::vector<std::string> log;
+    CommitFeedback feedback{gate};
+};
+
+}  // namespace
+
+TEST_CASE("presentation feedback stays with its held commit: one frame each, none discarded (Mesa's FIFO)")
+{
+    // wlroots 0.15 kept one pending feedback per surface: B's and C's feedback, asked while B was held, joined into
+    // one reported on B's frame; and an empty wait_barrier commit applied just before the next frame's took that
+    // frame's feedback with it and discarded it unshown.
+    FeedbackRig rig;
+    rig.commit_with("A", true, true);
+    rig.commit_with("B", true, true);  // held: A's barrier is up
+    rig.commit_with("C", true, true);
+    rig.frame();
+    REQUIRE(rig.log == std::vector<std::string>{"A presented"});
+    rig.frame();
+    REQUIRE(rig.log == std::vector<std::string>{"A presented", "B presented"});
+    // Mesa with commit timing: each frame's commit is followed by an empty one that waits for its barrier.
+    rig.commit_with("D", true, true);
+    rig.commit_with(nullptr, false, true);
+    rig.commit_with("E", true, true);
+    rig.commit_with(nullptr, false, true);
+    for (int i = 0; i < 3; ++i)
+        rig.frame();
+    REQUIRE(rig.log == std::vector<std::string>{"A presented", "B presented", "C presented", "D presented",
+                                                "E presented"});
+    REQUIRE(rig.feedback.held(&rig.s.surface) == 0);
+}
+
+TEST_CASE("presentation feedback of an update replaced before any frame took it is discarded")
+{
+    FakeStates states;
+    CommitGate gate(states);
+    FakeSurface s;
+    std::vector<std::string> log;
+    CommitFeedback feedback(gate);
+    feedback.requested(&s.surface, std::make_unique<LoggedFeedback>("A", log));
+    states.commit(gate, &s.surface);
+    feedback.requested(&s.surface, std::make_unique<LoggedFeedback>("B", log));
+    states.commit(gate, &s.surface);
+    REQUIRE(log == std::vector<std::string>{"A discarded"});
+    auto taken = feedback.sampled(&s.surface);
+    REQUIRE(taken.size() == 1);
+    taken.front()->presented(wlr_presentation_event{});
+    REQUIRE(feedback.sampled(&s.surface).empty());  // taken once
+    feedback.requested(&s.surface, std::make_unique<LoggedFeedback>("C", log));
+    s.destroy();  // a surface gone takes the feedback asked for it along, unshown
+    REQUIRE(log == std::vector<std::string>{"A discarded", "B presented", "C discarded"});
 }

@@ -154,6 +154,7 @@ def main():
                 mover_conn.send(unplug, 18, ("s", "HEADLESS-1"))  # unplug_output
                 mover_conn.roundtrip()
                 event = conn.dispatch_until(lambda e: e.obj == panel)  # configure (0) or closed (1)
+                conn.events.remove(event)  # taken: what stays queued of the panel's later is counted below
                 check(event.opcode == 0, f"its panel is not closed but configured again ({event.opcode})")
                 serial, width, height = event.args("uuu")
                 check((width, height) == (800, 20), f"to the width of HEADLESS-2, the output left ({width}x{height})")
@@ -171,6 +172,11 @@ def main():
                                     and b[1] == 40 and b, "the maximized window below the panel")
                 check(box == (0, 40, 1600, 960), f"which is drawn below the panel ({box})")
                 check(conn.take(panel, 1) == [], "and the panel's client was never told closed")
+                # Its move was its one configure: the layout's change, its commit and the window's frames since sent
+                # none (nothing about it changed).
+                conn.roundtrip()
+                later = [e.args("uuu")[1:] for e in conn.take(panel, 0)]
+                check(later == [], f"and it had one configure since the unplug (later ones: {later[:5]}, {len(later)})")
                 info = kiln.run(["wayland-info"], timeout=20).stdout
                 check(info.count("interface: 'wl_output'") == 1, "HEADLESS-1 unplugged: one wl_output is left")
                 conn.send(big.surface, 1, ("o", 0), ("i", 0), ("i", 0))  # the maximized window unmapped, out of the way

@@ -7,18 +7,6 @@
 namespace kiln::renderer {
 namespace {
 
-bool in_list(std::string_view list, std::string_view name)
-{
-    size_t pos = 0;
-    while ((pos = list.find(name, pos)) != std::string_view::npos) {
-        const bool start_ok = pos == 0 || list[pos - 1] == ' ';
-        const size_t end = pos + name.size();
-        if (start_ok && (end == list.size() || list[end] == ' '))
-            return true;
-        pos = end;
-    }
-    return false;
-}
 
 // The renderer string's first word, lower-cased: "llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe".
 std::string first_word(std::string_view text)
@@ -34,6 +22,19 @@ std::string first_word(std::string_view text)
 
 }  // namespace
 
+bool in_extension_list(std::string_view list, std::string_view name)
+{
+    size_t pos = 0;
+    while ((pos = list.find(name, pos)) != std::string_view::npos) {
+        const bool start_ok = pos == 0 || list[pos - 1] == ' ';
+        const size_t end = pos + name.size();
+        if (start_ok && (end == list.size() || list[end] == ' '))
+            return true;
+        pos = end;
+    }
+    return false;
+}
+
 bool is_software_driver(std::string_view driver)
 {
     return driver == "kms_swrast" || driver == "swrast" || driver == "llvmpipe" || driver == "softpipe";
@@ -41,10 +42,10 @@ bool is_software_driver(std::string_view driver)
 
 DeviceClass classify_device(const EglDeviceInfo& device)
 {
-    if (in_list(device.extensions, "EGL_MESA_device_software") || is_software_driver(device.driver_name) ||
+    if (in_extension_list(device.extensions, "EGL_MESA_device_software") || is_software_driver(device.driver_name) ||
         is_software_driver(first_word(device.renderer)))
         return DeviceClass::software;
-    return in_list(device.extensions, "EGL_EXT_device_drm_render_node") ? DeviceClass::hardware_render_node
+    return in_extension_list(device.extensions, "EGL_EXT_device_drm_render_node") ? DeviceClass::hardware_render_node
                                                                          : DeviceClass::hardware;
 }
 

@@ -23,6 +23,9 @@ enum class DeviceClass {
     software,              // EGL_MESA_device_software, or a device naming a software rasteriser
 };
 
+// True when the space-separated extension list `list` names `name` whole (not as a prefix of a longer name).
+bool in_extension_list(std::string_view list, std::string_view name);
+
 // True for Mesa's software drivers (EGL_MESA_query_driver or EGL_DRIVER_NAME_EXT names).
 bool is_software_driver(std::string_view driver);
 

@@ -3,6 +3,7 @@
 
 #include "renderer/format_probe.hpp"
 
+#include "renderer/egl_device_choice.hpp"
 #include "renderer/elapsed.hpp"
 #include "renderer/formats.hpp"
 
@@ -20,19 +21,6 @@
 
 namespace kiln::renderer {
 namespace {
-
-bool in_list(std::string_view list, std::string_view name)
-{
-    size_t pos = 0;
-    while ((pos = list.find(name, pos)) != std::string_view::npos) {
-        const bool start_ok = pos == 0 || list[pos - 1] == ' ';
-        const size_t end = pos + name.size();
-        if (start_ok && (end == list.size() || list[end] == ' '))
-            return true;
-        pos = end;
-    }
-    return false;
-}
 
 std::optional<dev_t> device_of(const char* path)
 {
@@ -59,7 +47,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
     std::string why;
 
     // 1. GBM on the render node of the backend's device, when its driver is real hardware.
-    if (options.drm_fd >= 0 && in_list(client, "EGL_KHR_platform_gbm")) {
+    if (options.drm_fd >= 0 && in_extension_list(client, "EGL_KHR_platform_gbm")) {
         char* render_node = drmGetRenderDeviceNameFromFd(options.drm_fd);
         if (render_node) {
             self->render_fd_ = ::open(render_node, O_RDWR | O_CLOEXEC);
@@ -86,7 +74,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
 
     // 2. The EGL device platform: a hardware vendor's device before Mesa's software one (egl_device_choice.hpp),
     // each tried until one initialises.
-    if (in_list(client, "EGL_EXT_platform_device") && self->procs_.query_devices) {
+    if (in_extension_list(client, "EGL_EXT_platform_device") && self->procs_.query_devices) {
         EGLDeviceEXT devices[16];
         EGLint count = 0;
         start = Clock::now();
@@ -99,7 +87,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
                 EGLDisplay display = self->procs_.get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
                 const bool software = classify_device(infos[i]) == DeviceClass::software;
                 if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::device, why, !software)) {
-                    if (in_list(infos[i].extensions, "EGL_EXT_device_drm_render_node")) {
+                    if (in_extension_list(infos[i].extensions, "EGL_EXT_device_drm_render_node")) {
                         const char* node = self->procs_.query_device_string(devices[i], EGL_DRM_RENDER_NODE_FILE_EXT);
                         if (node) {
                             self->device_path_ = node;
@@ -114,7 +102,7 @@ std::unique_ptr<EglDisplay> EglDisplay::open(const DisplayOptions& options, std:
     }
 
     // 3. Surfaceless: renders, but imports no dma-buf.
-    if (options.allow_surfaceless && in_list(client, "EGL_MESA_platform_surfaceless")) {
+    if (options.allow_surfaceless && in_extension_list(client, "EGL_MESA_platform_surfaceless")) {
         EGLDisplay display =
             self->procs_.get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
         if (display != EGL_NO_DISPLAY && self->initialize(display, DisplayKind::surfaceless, why, false))
@@ -131,7 +119,7 @@ EglDeviceInfo EglDisplay::describe_device(EGLDeviceEXT device) const
     EglDeviceInfo info;
     const char* exts = procs_.query_device_string(device, EGL_EXTENSIONS);
     info.extensions = exts ? exts : "";
-    if (in_list(info.extensions, "EGL_EXT_device_persistent_id")) {
+    if (in_extension_list(info.extensions, "EGL_EXT_device_persistent_id")) {
         const char* driver = procs_.query_device_string(device, EGL_DRIVER_NAME_EXT);
         const char* renderer = procs_.query_device_string(device, EGL_RENDERER_EXT);
         info.driver_name = driver ? driver : "";
@@ -229,7 +217,7 @@ void EglDisplay::identify_driver()
         procs_.query_display_attrib(display_, EGL_DEVICE_EXT, &device) && device) {
         const auto handle = reinterpret_cast<EGLDeviceEXT>(device);
         const char* exts = procs_.query_device_string(handle, EGL_EXTENSIONS);
-        if (exts && in_list(exts, "EGL_EXT_device_persistent_id")) {
+        if (exts && in_extension_list(exts, "EGL_EXT_device_persistent_id")) {
             const char* driver = procs_.query_device_string(handle, EGL_DRIVER_NAME_EXT);
             const char* renderer = procs_.query_device_string(handle, EGL_RENDERER_EXT);
             identity_.device_driver = driver ? driver : "";
@@ -337,12 +325,12 @@ bool EglDisplay::make_current() const
 
 bool EglDisplay::has_extension(std::string_view name) const
 {
-    return in_list(extensions_, name);
+    return in_extension_list(extensions_, name);
 }
 
 bool EglDisplay::has_gl_extension(std::string_view name) const
 {
-    return in_list(gl_extensions_, name);
+    return in_extension_list(gl_extensions_, name);
 }
 
 bool EglDisplay::is_software() const

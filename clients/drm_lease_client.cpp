@@ -267,6 +267,24 @@ int dispatch_until(wl_display* display, const std::function<bool()>& done)
     return 0;
 }
 
+// Dispatches events until a line (or the end) on stdin, or until `stop` says so: 1 for stdin, 0 for stop, -1 when
+// the connection failed or poll did.
+int dispatch_until_stdin(wl_display* display, const std::function<bool()>& stop)
+{
+    for (;;) {
+        wl_display_flush(display);
+        pollfd fds[2] = {{wl_display_get_fd(display), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+            return -1;
+        if (fds[0].revents & POLLIN && wl_display_dispatch(display) < 0)
+            return -1;
+        if (fds[1].revents & (POLLIN | POLLHUP))
+            return 1;
+        if (stop())
+            return 0;
+    }
+}
+
 // `destroyed_interface`: the one object this client has destroyed (submit is a destructor); libwayland knows
 // neither its interface nor its id when an error names it ("[destroyed object]").
 int report_error(wl_display* display, const char* destroyed_interface = nullptr)
@@ -340,16 +358,8 @@ int main(int argc, char** argv)
         return 0;
     if (watch) {
         // Connector events as they come (withdrawn, offered again) until a line on stdin; then release.
-        for (;;) {
-            wl_display_flush(display);
-            pollfd fds[2] = {{wl_display_get_fd(display), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-            if (poll(fds, 2, -1) < 0 && errno != EINTR)
-                return 1;
-            if (fds[0].revents & POLLIN && wl_display_dispatch(display) < 0)
-                return report_error(display), 1;
-            if (fds[1].revents & (POLLIN | POLLHUP))
-                break;
-        }
+        if (dispatch_until_stdin(display, [] { return false; }) < 0)
+            return report_error(display), 1;
         for (const auto& device : state.devices)
             wp_drm_lease_device_v1_release(device->object);
         const int devices = static_cast<int>(state.devices.size());
@@ -407,19 +417,12 @@ int main(int argc, char** argv)
     std::printf("holding the lease; a line on stdin ends it\n");
     std::fflush(stdout);
     // Wait for stdin while dispatching (a finished event may come if kiln revokes the lease meanwhile).
-    for (;;) {
-        wl_display_flush(display);
-        pollfd fds[2] = {{wl_display_get_fd(display), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-        if (poll(fds, 2, -1) < 0 && errno != EINTR)
-            return 1;
-        if (fds[0].revents & POLLIN && wl_display_dispatch(display) < 0)
-            return report_error(display), 1;
-        if (fds[1].revents & (POLLIN | POLLHUP))
-            break;
-        if (lease.finished) {
-            std::printf("the lease was revoked while held\n");
-            return 1;
-        }
+    const int waited = dispatch_until_stdin(display, [&] { return lease.finished; });
+    if (waited < 0)
+        return report_error(display), 1;
+    if (waited == 0) {
+        std::printf("the lease was revoked while held\n");
+        return 1;
     }
     const size_t offered_before = device->connectors.size();
     const int done_before = device->done;

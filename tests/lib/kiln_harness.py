@@ -270,12 +270,14 @@ class Kiln:
         return subprocess.run(argv, env=dict(self.client_env, **(env or {})), stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=timeout, text=True)
 
-    def screenshot(self):
+    def screenshot(self, output=None):
+        """The whole layout, or with `output` that output alone (grim -o NAME), in its own pixels."""
         need("grim")
-        result = subprocess.run(["grim", "-t", "ppm", "-"], env=self.client_env, stdout=subprocess.PIPE,
+        where = ["-o", output] if output else []
+        result = subprocess.run(["grim", "-t", "ppm", *where, "-"], env=self.client_env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, timeout=20)
         if result.returncode != 0:
-            raise AssertionError(f"grim failed: {result.stderr.decode(errors='replace')}")
+            raise AssertionError(f"grim {' '.join(where)} failed: {result.stderr.decode(errors='replace')}")
         return Screenshot.from_ppm(result.stdout)
 
     def wait_for(self, predicate, what, timeout=10, interval=0.1):

@@ -7,13 +7,12 @@ panel too: the panel's client stays connected, is configured to the new output's
 exclusive zone shrinks the maximized window there; the panel is closed only when the last output goes. Each output is
 checked in its own screenshot (grim -o)."""
 import struct
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, Screenshot, check, need, run_test  # noqa: E402
+from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection, Toplevel, expect_protocol_error, shm_buffer  # noqa: E402
 
@@ -25,11 +24,7 @@ BTN_LEFT = 0x110
 
 
 def shot(kiln, output):
-    result = subprocess.run(["grim", "-t", "ppm", "-o", output, "-"], env=kiln.client_env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, timeout=20)
-    if result.returncode != 0:
-        raise AssertionError(f"grim -o {output} failed: {result.stderr.decode(errors='replace')}")
-    return Screenshot.from_ppm(result.stdout)
+    return kiln.screenshot(output)
 
 
 def green_on(kiln, output):

@@ -8,14 +8,13 @@ output (layer-shell, by wl_output) is configured to that output and drawn at its
 moves its window and its panel to one that is left (the window told that output's scale, the panel configured
 again there, its client never told closed), and loses no window and no other panel."""
 import struct
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from checkerboard import checkerboard, checkerboard_on_screen  # noqa: E402
-from kiln_harness import Kiln, Screenshot, check, need, run_test, skip  # noqa: E402
+from kiln_harness import Kiln, check, need, run_test, skip  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
 from xcursor_file import best_size, drawn_near, theme_cursor  # noqa: E402
@@ -29,11 +28,7 @@ BLACK = (0, 0, 0)
 
 
 def shot(kiln, output):
-    result = subprocess.run(["grim", "-t", "ppm", "-o", output, "-"], env=kiln.client_env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, timeout=20)
-    if result.returncode != 0:
-        raise AssertionError(f"grim -o {output} failed: {result.stderr.decode(errors='replace')}")
-    return Screenshot.from_ppm(result.stdout)
+    return kiln.screenshot(output)
 
 
 def rounded(length, scale):

@@ -60,11 +60,7 @@ def sharpness(region):
 
 
 def shot(kiln, output):
-    result = subprocess.run(["grim", "-t", "ppm", "-o", output, "-"], env=kiln.client_env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, timeout=20)
-    if result.returncode != 0:
-        raise AssertionError(f"grim -o {output} failed: {result.stderr.decode(errors='replace')}")
-    return Screenshot.from_ppm(result.stdout)
+    return kiln.screenshot(output)
 
 
 def window_box(kiln, output, scale):

@@ -22,6 +22,7 @@ from kiln_harness import Screenshot, check, client_binary, run_test, skip  # noq
 from vt_session import ENV, OUT, KilnOnVt, active_vt, chvt, vkms_card  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
 import virtio_heads  # noqa: E402
+from virtio_heads import wait  # noqa: E402
 
 CONFIG = """[output Virtual-1]
 mode=800x600
@@ -56,16 +57,6 @@ def shows(image, colour):
     needle = bytes(((colour >> 16) & 0xff, (colour >> 8) & 0xff, colour & 0xff)) * 8
     return needle in image.pixels
 
-
-def wait(predicate, what, timeout=120):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.5)
 
 
 class Holder:

@@ -7,7 +7,6 @@ moves to Virtual-1 (one configure, of Virtual-1's width, and none after it; neve
 back in lights Virtual-2 again."""
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
@@ -16,6 +15,7 @@ from virtual_input import VirtualPointer  # noqa: E402
 from vt_session import ENV, OUT, KilnOnVt  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
 import virtio_heads  # noqa: E402
+from virtio_heads import wait  # noqa: E402
 
 GREEN, BLUE, CYAN, MAGENTA, BACKGROUND = 0x20c040, 0x3050d0, 0x30c0c0, 0xc030a0, 0x402010
 CONFIG = f"""[output Virtual-1]
@@ -61,16 +61,6 @@ def box(image, colour):
 def size(b):
     return (b[2] - b[0], b[3] - b[1]) if b else None
 
-
-def wait(predicate, what, timeout=120):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.5)
 
 
 def wl_outputs():

@@ -4,6 +4,7 @@ for. Python 3 standard library only."""
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 
 from vt_session import start_udevd
@@ -85,3 +86,15 @@ def log_kms(card, out, label):
         result = subprocess.run(["modetest", "-M", "virtio_gpu", "-c"], capture_output=True, text=True, timeout=60)
         with open(out / f"kms-{label}.txt", "a") as f:
             f.write(result.stdout[:4000])
+
+
+def wait(predicate, what, timeout=120):
+    """predicate()'s first true value, polled every half second (TCG is slow: screenshots take seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.5)

@@ -26,6 +26,8 @@ extern "C" {
 
 using namespace kiln;
 using namespace kiln::compositor;
+using kiln::test::region_of;
+using kiln::test::same;
 using kiln::test::RecordedCall;
 using kiln::test::RecordingFrame;
 
@@ -195,20 +197,6 @@ private:
     wl_proxy* viewporter_ = nullptr;
     std::vector<wl_proxy*> client_objects_;  // the client's surfaces, buffers and viewports, freed with it
 };
-
-Region region_of(const std::vector<renderer::Box>& boxes)
-{
-    Region r;
-    for (const auto& b : boxes)
-        pixman_region32_union_rect(r.get(), r.get(), b.x, b.y, static_cast<unsigned>(b.width),
-                                   static_cast<unsigned>(b.height));
-    return r;
-}
-
-bool same(const Region& a, const Region& b)
-{
-    return pixman_region32_equal(const_cast<pixman_region32_t*>(a.get()), const_cast<pixman_region32_t*>(b.get()));
-}
 
 // What the frame drew of `texture`, opaque and blended.
 Region drawn(const RecordingFrame& frame, wlr_texture* texture)

@@ -13,6 +13,8 @@
 
 using namespace kiln;
 using namespace kiln::compositor;
+using kiln::test::region_of;
+using kiln::test::same;
 using kiln::test::RecordedCall;
 using kiln::test::RecordingFrame;
 
@@ -116,20 +118,6 @@ struct Scene {
     VisibleSet visible;
     renderer::Color background{0.1f, 0.2f, 0.3f, 1.0f};
 };
-
-Region region_of(const std::vector<renderer::Box>& boxes)
-{
-    Region r;
-    for (const auto& b : boxes)
-        pixman_region32_union_rect(r.get(), r.get(), b.x, b.y, static_cast<unsigned>(b.width),
-                                   static_cast<unsigned>(b.height));
-    return r;
-}
-
-bool same(const Region& a, const Region& b)
-{
-    return pixman_region32_equal(const_cast<pixman_region32_t*>(a.get()), const_cast<pixman_region32_t*>(b.get()));
-}
 
 bool overlaps(const Region& a, const Region& b)
 {

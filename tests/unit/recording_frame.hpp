@@ -2,7 +2,10 @@
 // pipeline asks a renderer to draw (no EGL, no pixels).
 #pragma once
 
+#include "compositor/output/region.hpp"
 #include "renderer/frame.hpp"
+
+#include <pixman.h>
 
 #include <vector>
 
@@ -62,5 +65,20 @@ public:
     std::vector<RecordedCall> calls;
     int finished = 0;
 };
+
+// The boxes a call recorded, as one region, and region equality: what the tests compare.
+inline compositor::Region region_of(const std::vector<renderer::Box>& boxes)
+{
+    compositor::Region r;
+    for (const auto& b : boxes)
+        pixman_region32_union_rect(r.get(), r.get(), b.x, b.y, static_cast<unsigned>(b.width),
+                                   static_cast<unsigned>(b.height));
+    return r;
+}
+
+inline bool same(const compositor::Region& a, const compositor::Region& b)
+{
+    return pixman_region32_equal(const_cast<pixman_region32_t*>(a.get()), const_cast<pixman_region32_t*>(b.get()));
+}
 
 }  // namespace kiln::test

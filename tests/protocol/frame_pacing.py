@@ -23,7 +23,10 @@ def main():
         for i in range(4):
             kiln.spawn([client_binary("kiln-demo-shm"), "--size", "400x300", "--color", f"{0x30 + 0x30 * i:02x}6699",
                         "--frames", "100000"])
-        result = kiln.run([probe_binary(), "--frames", str(FRAMES)], timeout=60)
+        # Wider than the animated windows: one that maps after the probe (they start together) lands over it, and a
+        # window wholly under an opaque one is suspended (xdg-shell v6: its frame callbacks wait), so a 64x64 probe
+        # could wait for good behind a 400x300 window.
+        result = kiln.run([probe_binary(), "--size", "480x64", "--frames", str(FRAMES)], timeout=60)
         kiln.stop()
     lines = [line.split() for line in result.stdout.splitlines()]
     presented = [(int(f[1]), int(f[3]), int(f[4])) for f in lines if f and f[0] == "P"]

@@ -100,7 +100,7 @@ def _alive(pid):
     """Whether `pid` runs (a zombie waiting for its reaper does not)."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, its stat was read
         return False
 
 

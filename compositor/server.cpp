@@ -57,6 +57,7 @@
 #include "compositor/session/wayland_socket.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/window_policy.hpp"
@@ -196,8 +197,9 @@ Server::~Server()
         wlr_allocator_destroy(allocator_);
     if (renderer_)
         wlr_renderer_destroy(renderer_);
-    request_guard_.reset();  // its protocol logger lives in the display's list
+    request_guard_.reset();
     xdg_surface_rules_.reset();
+    requests_.reset();  // after every hook in it; its protocol logger lives in the display's list
     if (display_)
         wl_display_destroy(display_);
 }
@@ -272,6 +274,8 @@ bool Server::start(std::string& error)
         error = "cannot create the Wayland display";
         return false;
     }
+    // Before anything that registers into it: the one protocol logger, whose table runs in HookOrder.
+    requests_ = std::make_unique<RequestHooks>(display_);
     // Every keyboard needs a keymap (clients crash on keys without one): without xkeyboard-config there is none.
     if (std::string problem = default_keymap_problem(); !problem.empty()) {
         error = problem;
@@ -327,7 +331,7 @@ bool Server::start(std::string& error)
         error = "cannot create the wl_shm global";
         return false;
     }
-    shm_validation_ = std::make_unique<WlShmValidation>(display_);
+    shm_validation_ = std::make_unique<WlShmValidation>(*requests_);
     allocator_ = wlr_allocator_autocreate(backend_, renderer_);
     if (!allocator_) {
         error = "cannot create a buffer allocator for this backend and renderer";
@@ -355,7 +359,7 @@ bool Server::start(std::string& error)
 
     fence_events_ = std::make_unique<FenceEvents>(wl_display_get_event_loop(display_));
     commit_gate_ = std::make_unique<CommitGate>();
-    commit_gate_->watch_commits(display_);
+    commit_gate_->watch_commits(*requests_);
     implicit_fences_ = std::make_unique<ImplicitFences>(*commit_gate_, wl_display_get_event_loop(display_));
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf_) {
@@ -396,7 +400,7 @@ bool Server::start(std::string& error)
         error = "cannot create wp_presentation";
         return false;
     }
-    viewporter_ = std::make_unique<Viewporter>(display_);
+    viewporter_ = std::make_unique<Viewporter>(display_, *requests_);
     single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
     fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
     // FIFO presentation and timed commits (Mesa's Vulkan WSI): updates held back through wlroots' cached state.
@@ -434,9 +438,9 @@ bool Server::start(std::string& error)
     for (const wl_global* global : drm_lease_->globals())
         privileged_->guard(global, "drm-lease", false);
 
-    defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
-    request_guard_ = std::make_unique<RequestGuard>(display_);
-    xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(display_);
+    defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(*requests_);
+    request_guard_ = std::make_unique<RequestGuard>(*requests_);
+    xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(*requests_);
 
     // The shell first: the seat watches its surfaces for what changes under the pointer.
     toplevels_ = std::make_unique<Toplevels>(core_, desktop_);
@@ -468,7 +472,7 @@ bool Server::start(std::string& error)
         else
             std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
     }
-    decorations_ = std::make_unique<Decorations>(display_, options_.decorations.mode);
+    decorations_ = std::make_unique<Decorations>(display_, *requests_, options_.decorations.mode);
     shell_->attach(*seat_, *decorations_);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });

@@ -40,6 +40,7 @@ class WlShmValidation;
 class DefunctRoleGuard;
 class PrivilegedGlobals;
 class RequestGuard;
+class RequestHooks;
 class Clipboard;
 class VirtualInput;
 class TestInput;
@@ -157,6 +158,7 @@ private:
     int exit_status_ = 0;
     bool backend_started_ = false;
 
+    std::unique_ptr<RequestHooks> requests_;  // the one protocol logger every request guard and gate registers into
     std::unique_ptr<FenceEvents> fence_events_;
     std::unique_ptr<CommitGate> commit_gate_;  // fences, syncobj points, fifo and commit timing hold commits here
     std::unique_ptr<ImplicitFences> implicit_fences_;

@@ -1,6 +1,7 @@
 // Server set-up and life cycle: the Core, the globals and rooms, outputs, reload, signals and the startup commands.
 #include "compositor/server.hpp"
 
+#include "compositor/log.hpp"
 #include "compositor/session/backend.hpp"
 #include "compositor/protocols/linux_dmabuf_v1.hpp"
 #include "compositor/protocols/linux_drm_syncobj_v1.hpp"
@@ -272,7 +273,7 @@ bool Server::start(std::string& error)
         if (wlr_backend_is_headless(backend_))
             test_input_ = std::make_unique<TestInput>(display_, *seat_, layout_);
         else
-            std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
+            log::error("--test-input works on the headless backend only; not offered");
     }
     decorations_ = std::make_unique<Decorations>(display_, requests_, options_.decorations.mode);
     shell_->attach(*seat_, *decorations_);
@@ -316,7 +317,7 @@ bool Server::start(std::string& error)
         xwayland_ = Xwayland::create(core_, desktop_, *seat_, *toplevels_, compositor_,
                                      options_.xwayland == XwaylandMode::lazy, xwayland_error);
         if (!xwayland_)
-            std::fprintf(stderr, "kiln: no X11 clients: %s\n", xwayland_error.c_str());
+            log::error("no X11 clients: %s", xwayland_error.c_str());
     }
     outputs_ = std::make_unique<Outputs>(
         core_, Outputs::Pipeline{
@@ -404,12 +405,12 @@ bool Server::start(std::string& error)
     if (options_.embedded)
         return true;
 
-    std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s\n",
-                 backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
-                 bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
+    log::error("%s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s",
+               backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
+               bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
     if (xwayland_)
-        std::fprintf(stderr, "kiln: X11 clients connect with DISPLAY=%s (Xwayland starts %s)\n",
-                     x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
+        log::error("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
+                   x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
         if (options_.exit_with_startup)
@@ -420,7 +421,7 @@ bool Server::start(std::string& error)
     for (const auto& command : options_.startup) {
         std::string spawn_error;
         if (!startup_->spawn(command, spawn_error))
-            std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), spawn_error.c_str());
+            log::error("cannot run '%s': %s", command.c_str(), spawn_error.c_str());
     }
     return true;
 }
@@ -453,12 +454,12 @@ void Server::switch_vt(int vt)
 {
     wlr_session* session = backend_ ? wlr_backend_get_session(backend_) : nullptr;
     if (!session) {
-        std::fprintf(stderr, "kiln: no VT to switch to: the %s backend has no session\n",
-                     backend_name(resolve_backend(options_.backend)));
+        log::error("no VT to switch to: the %s backend has no session",
+                   backend_name(resolve_backend(options_.backend)));
         return;
     }
     if (!wlr_session_change_vt(session, static_cast<unsigned>(vt)))
-        std::fprintf(stderr, "kiln: cannot switch to VT %d\n", vt);
+        log::error("cannot switch to VT %d", vt);
 }
 
 void Server::reload(const Options& options)
@@ -475,7 +476,7 @@ void Server::reload(const Options& options)
     if (decorations_)
         decorations_->set_mode(options_.decorations.mode);
     outputs_->reload();
-    std::fprintf(stderr, "kiln: reloaded kiln.ini\n");
+    log::error("reloaded kiln.ini");
 }
 
 std::string Server::x_display() const

@@ -3,6 +3,7 @@
 #include "compositor/bridge/render_start.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/log.hpp"
 #include "renderer/cache/disk_tier.hpp"
 #include "renderer/cache/display_profile_file.hpp"
 #include "renderer/cache/driver_fingerprint.hpp"
@@ -72,10 +73,10 @@ void RenderStart::cache_log(const std::string& message) const
     // there has the same cause, so it goes to the debug log instead of being a second warning.
     const cache::DiskTier* tier = programs_ ? programs_->user_tier() : nullptr;
     if (tier && !tier->writable() && message.starts_with("program cache: cannot save ")) {
-        wlr_log(WLR_DEBUG, "kiln: %s", message.c_str());
+        log::debug("%s", message.c_str());
         return;
     }
-    std::fprintf(stderr, "kiln: %s\n", message.c_str());
+    log::error("%s", message.c_str());
 }
 
 bool RenderStart::create_renderer(int drm_fd, std::string& error)
@@ -94,7 +95,7 @@ bool RenderStart::create_renderer(int drm_fd, std::string& error)
         std::string why;
         cached = cache::load_display_profile(cache_root, key, why);
         if (!why.empty())
-            std::fprintf(stderr, "kiln: cached display profile not used: %s\n", why.c_str());
+            log::error("cached display profile not used: %s", why.c_str());
         stats_.set("startup.display_profile_ms", stats_.ms_since(start));
     }
     // EGL waits where frames are composed on the CPU (GL is software) and no program must be ready before the first
@@ -114,7 +115,7 @@ bool RenderStart::create_renderer(int drm_fd, std::string& error)
             return;
         std::string why;
         if (!cache::store_display_profile(cache_root, key, bridge_->profile(), why)) {
-            std::fprintf(stderr, "kiln: cannot cache the display profile: %s\n", why.c_str());
+            log::error("cannot cache the display profile: %s", why.c_str());
             display_profile_source_ = "probed";
         }
     };
@@ -185,7 +186,7 @@ bool RenderStart::prepare_programs(bool one_only)
         std::string error;
         if (!renderer.prepare(variant, error)) {
             prepare_failed_.insert(variant);
-            std::fprintf(stderr, "kiln: cannot prepare program %s: %s\n", source.name.c_str(), error.c_str());
+            log::error("cannot prepare program %s: %s", source.name.c_str(), error.c_str());
         }
         if (one_only)
             return true;

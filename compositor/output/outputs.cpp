@@ -1,6 +1,7 @@
 // The output list: set-up from kiln.ini, showing in the layout with a frame pipeline, and reloading settings.
 #include "compositor/output/outputs.hpp"
 
+#include "compositor/log.hpp"
 #include "compositor/output/output.hpp"
 #include "compositor/output/output_settings.hpp"
 
@@ -26,19 +27,19 @@ void Outputs::add(wlr_output* output)
     if (output->non_desktop || (configured && configured->lease.value_or(false))) {
         if (pipeline_.offer_lease && pipeline_.offer_lease(output)) {
             output->non_desktop = true;  // what wlroots says of a headset: output management leaves it out too
-            std::fprintf(stderr, "kiln: output %s is offered for lease (drm-lease-v1), not used for the desktop\n",
-                         output->name);
+            log::error("output %s is offered for lease (drm-lease-v1), not used for the desktop",
+                       output->name);
             return;
         }
         if (output->non_desktop)
             return;  // no lease device to offer it on: left dark, as it is no desktop screen
-        std::fprintf(stderr, "kiln: output %s: lease=true needs the DRM backend; used for the desktop\n", output->name);
+        log::error("output %s: lease=true needs the DRM backend; used for the desktop", output->name);
     }
     // First of kiln's listeners to its destroy signal, ahead of the scene's damage tracking.
     if (pipeline_.before_setup)
         pipeline_.before_setup(output);
     if (!wlr_output_init_render(output, pipeline_.allocator, pipeline_.renderer)) {
-        std::fprintf(stderr, "kiln: cannot render to output %s\n", output->name);
+        log::error("cannot render to output %s", output->name);
         return;
     }
     const OutputSettings* settings = options.output(output->name);
@@ -50,7 +51,7 @@ void Outputs::add(wlr_output* output)
         settings = &without_mode;
     }
     if (!commit_output_settings(output, settings)) {
-        std::fprintf(stderr, "kiln: cannot enable output %s\n", output->name);
+        log::error("cannot enable output %s", output->name);
         return;
     }
     if (settings && settings->enabled == false)
@@ -90,7 +91,7 @@ void Outputs::reload()
         if (const OutputSettings* configured = options.output(wlr->name))
             settings = *configured;
         if (settings.enabled == false) {
-            std::fprintf(stderr, "kiln: output %s: enabled=false takes effect when kiln starts again\n", wlr->name);
+            log::error("output %s: enabled=false takes effect when kiln starts again", wlr->name);
             settings.enabled.reset();
         }
         if (wlr_output_is_headless(wlr) && options.headless_size_given)
@@ -101,7 +102,7 @@ void Outputs::reload()
         settings.scale = settings.scale.value_or(1);
         settings.transform = settings.transform.value_or(OutputTransform::normal);
         if (!commit_output_settings(wlr, &settings))
-            std::fprintf(stderr, "kiln: output %s refused the reloaded settings\n", wlr->name);
+            log::error("output %s refused the reloaded settings", wlr->name);
         if (settings.position)
             wlr_output_layout_move(core_.layout, wlr, settings.position->x, settings.position->y);
         wlr_output_schedule_frame(wlr);

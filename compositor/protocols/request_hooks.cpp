@@ -1,6 +1,8 @@
 // The request-hook table: handlers by interface name, then opcode, kept sorted by HookOrder and registration.
 #include "compositor/protocols/request_hooks.hpp"
 
+#include "compositor/log.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -50,8 +52,8 @@ RequestTable::Hook RequestTable::add(const wl_interface& interface, std::string_
     for (int opcode = 0; opcode < interface.method_count; ++opcode)
         if (request == interface.methods[opcode].name)
             return add(interface.name, static_cast<uint32_t>(opcode), order, std::move(handler));
-    std::fprintf(stderr, "kiln: %s has no request %.*s\n", interface.name, static_cast<int>(request.size()),
-                 request.data());
+    log::error("%s has no request %.*s", interface.name, static_cast<int>(request.size()),
+               request.data());
     std::abort();
 }
 

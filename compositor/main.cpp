@@ -1,6 +1,7 @@
 // kiln's entry point: read kiln.ini and the command line, run the server (reading kiln.ini again on SIGHUP), write
 // the stats; when kiln cannot start, the last log lines go to $XDG_STATE_HOME/kiln/.
 #include "compositor/input/keymap.hpp"
+#include "compositor/log.hpp"
 #include "compositor/session/config.hpp"
 #include "compositor/session/failure_log.hpp"
 #include "compositor/session/options.hpp"
@@ -39,7 +40,7 @@ void log_line(wlr_log_importance importance, const char* format, va_list args)
 // kiln's own message: on stderr, and kept for the failure log.
 void report(const std::string& message)
 {
-    std::fprintf(stderr, "kiln: %s\n", message.c_str());
+    kiln::compositor::log::error("%s", message.c_str());
     if (failure_log)
         failure_log->add("kiln: " + message);
 }
@@ -65,11 +66,11 @@ std::optional<kiln::compositor::Options> reread_config(int argc, const char* con
         apply_config_file(*file, from_file, problems);
     bool unreadable = false;
     for (const auto& problem : problems) {
-        std::fprintf(stderr, "kiln: %s\n", describe(problem).c_str());
+        log::error("%s", describe(problem).c_str());
         unreadable |= problem.line == 0;
     }
     if (unreadable) {
-        std::fprintf(stderr, "kiln: kiln.ini not reloaded; the running settings stay\n");
+        log::error("kiln.ini not reloaded; the running settings stay");
         return std::nullopt;
     }
     ParseResult parsed = parse_options(argc, argv, std::move(from_file));
@@ -108,7 +109,7 @@ int run_kiln(int argc, char* argv[])
             if (std::string reason = keymap_problem(keyboard); !reason.empty())
                 problems.push_back({file->string(), 0, reason});
         for (const auto& problem : problems) {
-            std::fprintf(stderr, "kiln: %s\n", describe(problem).c_str());
+            log::error("%s", describe(problem).c_str());
             start_log.add("kiln: " + describe(problem));
         }
         if (flags.options->check_config) {
@@ -145,7 +146,7 @@ int run_kiln(int argc, char* argv[])
                                                                       : std::filesystem::path(options.cache_dir);
     const std::string driver_cache = kiln::cache::keep_driver_cache_in(cache_dir);
     if (options.debug)
-        std::fprintf(stderr, "kiln: %s\n", driver_cache.c_str());
+        log::error("%s", driver_cache.c_str());
 
     // Blocked before any thread exists and before the socket opens: every thread inherits the mask, and a SIGTERM
     // that arrives during start-up waits for the event loop's signalfd instead of killing kiln half-started.
@@ -167,9 +168,9 @@ int run_kiln(int argc, char* argv[])
             report(error);
             std::string write_error;
             if (auto file = start_log.write(getenv_lookup, write_error))
-                std::fprintf(stderr, "kiln: the start-up's last log lines are in %s\n", file->c_str());
+                log::error("the start-up's last log lines are in %s", file->c_str());
             else
-                std::fprintf(stderr, "kiln: cannot keep the start-up log: %s\n", write_error.c_str());
+                log::error("cannot keep the start-up log: %s", write_error.c_str());
             status = 1;
         } else {
             // Started: from here wlroots logs only at the level asked for, and nothing more is kept.
@@ -180,7 +181,7 @@ int run_kiln(int argc, char* argv[])
         if (!options.stats_file.empty()) {
             std::string write_error;
             if (!stats.write(options.stats_file, write_error))
-                std::fprintf(stderr, "kiln: %s\n", write_error.c_str());
+                log::error("%s", write_error.c_str());
         }
     }
     return status;
@@ -194,9 +195,9 @@ int main(int argc, char* argv[])
     try {
         return run_kiln(argc, argv);
     } catch (const std::exception& error) {
-        std::fprintf(stderr, "kiln: cannot go on: %s\n", error.what());
+        kiln::compositor::log::error("cannot go on: %s", error.what());
     } catch (...) {
-        std::fprintf(stderr, "kiln: cannot go on: an unknown exception\n");
+        kiln::compositor::log::error("cannot go on: an unknown exception");
     }
     return 1;
 }

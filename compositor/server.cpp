@@ -1,29 +1,23 @@
 // Server set-up and life cycle: the Core, the globals and rooms, outputs, reload, signals and the startup commands.
 #include "compositor/server.hpp"
 
+#include "compositor/log.hpp"
 #include "compositor/session/backend.hpp"
 #include "compositor/protocols/linux_dmabuf_v1.hpp"
 #include "compositor/protocols/linux_drm_syncobj_v1.hpp"
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/output/sync/implicit_fences.hpp"
 #include "compositor/output/fence_events.hpp"
-#include "compositor/output/output.hpp"
 #include "compositor/output/output_settings.hpp"
+#include "compositor/output/outputs.hpp"
 #include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
-#include "compositor/protocols/commit_timing_v1.hpp"
 #include "compositor/protocols/cursor_shape_v1.hpp"
-#include "compositor/protocols/fifo_v1.hpp"
 #include "compositor/protocols/presentation_time.hpp"
-#include "compositor/protocols/fractional_scale_v1.hpp"
-#include "compositor/protocols/single_pixel_buffer_v1.hpp"
-#include "compositor/protocols/viewporter.hpp"
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/protocols/xdg_system_bell_v1.hpp"
 #include "compositor/protocols/xdg_dialog_v1.hpp"
 #include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
-#include "compositor/protocols/content_type_v1.hpp"
-#include "compositor/protocols/tearing_control_v1.hpp"
 #include "compositor/protocols/drm_lease_v1.hpp"
 #include "compositor/protocols/alpha_modifier_v1.hpp"
 #include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
@@ -34,11 +28,7 @@
 #include "compositor/shell/view.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
-#include "renderer/cache/disk_tier.hpp"
-#include "renderer/cache/display_profile_file.hpp"
-#include "renderer/cache/driver_fingerprint.hpp"
-#include "renderer/cache/driver_shader_cache.hpp"
-#include "renderer/cache/tiered_program_cache.hpp"
+#include "compositor/bridge/render_start.hpp"
 #include "compositor/input/seat.hpp"
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/idle.hpp"
@@ -57,6 +47,8 @@
 #include "compositor/session/wayland_socket.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/protocols/request_guard.hpp"
+#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocols/surface_protocols.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/window_policy.hpp"
@@ -66,6 +58,7 @@
 #include "compositor/session/output_management.hpp"
 #include "compositor/session/output_power.hpp"
 #include "compositor/session/session_activity.hpp"
+#include "compositor/session/signal_handlers.hpp"
 #include "compositor/input/pointer_constraints.hpp"
 #include "compositor/input/pointer_gestures.hpp"
 #include "compositor/shell/xdg_shell.hpp"
@@ -81,189 +74,37 @@
 
 namespace kiln::compositor {
 
-namespace {
-
-// Whether kiln can write in `root` (or make it: the nearest folder that exists is writable). A cache folder it cannot
-// use is reported once, by the program cache; the display profile then goes uncached without lines of its own.
-bool cache_folder_writable(const std::filesystem::path& root)
-{
-    std::error_code ec;
-    std::filesystem::path folder = root;
-    while (!folder.empty() && !std::filesystem::exists(folder, ec) && folder.has_parent_path() &&
-           folder.parent_path() != folder)
-        folder = folder.parent_path();
-    return std::filesystem::is_directory(folder, ec) && access(folder.c_str(), W_OK | X_OK) == 0;
-}
-
-cache::CacheOptions cache_options(const Options& options, std::function<void(const std::string&)> log = {})
-{
-    cache::CacheOptions out;
-    out.log = std::move(log);
-    out.user_dir = options.cache_dir.empty() ? cache::default_user_cache_dir() : std::filesystem::path(options.cache_dir);
-    out.system_dir = options.system_cache_dir;
-    return out;
-}
-
-}  // namespace
-
 Server::Server(const Options& options, Stats& stats)
     : options_(options),
       stats_(stats),
-      display_(wl_display_create()),
-      programs_(std::make_unique<cache::TieredProgramCache>(
-          cache_options(options, [this](const std::string& message) { cache_log(message); })))
+      display_(wl_display_create())
 {
     stats_.add_provider([this](Stats& s) { report_stats(s); });
 }
 
-Server::~Server()
+Server::~Server() = default;
+
+void Server::destroy_backend()
 {
-    // Clients and their surfaces go first, then the objects wlroots hands them, then the backend.
+    if (backend_)
+        wlr_backend_destroy(backend_);  // destroys the wlr_outputs: each Output leaves the list
+    if (outputs_)
+        outputs_->clear();
+}
+
+void Server::destroy_clients()
+{
     startup_.reset();
-    // Xwayland's windows and its X server go before the clients: it is one of them and holds their surfaces.
     xwayland_.reset();
-    if (background_prepare_)
-        wl_event_source_remove(background_prepare_);
-    programs_->flush();
+    render_.flush();  // the precompile list, while nothing else is going
     if (display_)
         wl_display_destroy_clients(display_);
-    shell_.reset();
-    pointer_gestures_.reset();
-    pointer_constraints_.reset();
-    output_power_.reset();
-    output_management_.reset();
-    session_lock_.reset();
-    layer_shell_.reset();
-    relative_pointer_.reset();
-    foreign_toplevels_.reset();
-    toplevel_list_.reset();
-    image_copy_capture_.reset();
-    capture_sources_.reset();
-    dialogs_.reset();
-    toplevel_icons_.reset();
-    content_type_.reset();
-    tearing_control_.reset();
-    toplevels_.reset();  // after the xdg and X11 windows it lists and the taskbar handles that follow them
-    xdg_activation_.reset();
-    xdg_foreign_.reset();
+}
+
+void Server::forget_seat_activity()
+{
     if (seat_)
         seat_->on_activity(nullptr);
-    idle_.reset();
-    ext_idle_notify_.reset();  // after Idle, which tells it the activity and inhibitors
-    decorations_.reset();
-    test_input_.reset();
-    virtual_input_.reset();
-    data_control_.reset();
-    clipboard_.reset();
-    implicit_fences_.reset();
-    drm_syncobj_.reset();
-    wayland_drm_.reset();
-    linux_dmabuf_.reset();
-    defunct_role_guard_.reset();
-    shm_validation_.reset();
-    privileged_.reset();
-    security_context_.reset();  // after the global filter, which asks it
-    single_pixel_buffer_.reset();
-    fractional_scale_.reset();  // listens to the layout
-    fifo_.reset();
-    commit_timing_.reset();     // likewise
-    presentation_.reset();
-    commit_gate_.reset();       // after every source that holds commits in it
-    cursor_shape_.reset();
-    viewporter_.reset();
-    system_bell_.reset();
-    drm_lease_.reset();
-    seat_.reset();
-    if (sigterm_)
-        wl_event_source_remove(sigterm_);
-    if (sigint_)
-        wl_event_source_remove(sigint_);
-    if (sighup_)
-        wl_event_source_remove(sighup_);
-    new_output_.disconnect();
-    backend_destroy_.disconnect();
-    if (backend_)
-        wlr_backend_destroy(backend_);
-    outputs_.clear();
-    alpha_modifier_.reset();  // after the outputs whose frames ask it
-    fence_events_.reset();  // after the outputs whose frames it watched
-    // The scene's layout attachment listens to the layout, so the layout goes before the scene.
-    if (layout_)
-        wlr_output_layout_destroy(layout_);
-    if (scene_)
-        wlr_scene_node_destroy(&scene_->node);
-    if (allocator_)
-        wlr_allocator_destroy(allocator_);
-    if (renderer_)
-        wlr_renderer_destroy(renderer_);
-    request_guard_.reset();  // its protocol logger lives in the display's list
-    xdg_surface_rules_.reset();
-    if (display_)
-        wl_display_destroy(display_);
-}
-
-void Server::cache_log(const std::string& message) const
-{
-    // The disk tier says once that it cannot write its folder (a full disk); the precompile list failing to save
-    // there has the same cause, so it goes to the debug log instead of being a second warning.
-    const cache::DiskTier* tier = programs_ ? programs_->user_tier() : nullptr;
-    if (tier && !tier->writable() && message.starts_with("program cache: cannot save ")) {
-        wlr_log(WLR_DEBUG, "kiln: %s", message.c_str());
-        return;
-    }
-    std::fprintf(stderr, "kiln: %s\n", message.c_str());
-}
-
-bool Server::create_renderer(std::string& error)
-{
-    const int drm_fd = wlr_backend_get_drm_fd(backend_);
-    // The display's profile (kind, driver, dma-buf formats, software or not) from the cache, keyed by what decides
-    // it, so a warm start knows it without opening EGL.
-    const std::filesystem::path cache_root = cache_options(options_).user_dir;
-    std::optional<renderer::DisplayProfile> cached;
-    cache::Sha1 key{};
-    std::error_code ec;
-    const bool cache_usable = !cache_root.empty() && cache_folder_writable(cache_root);
-    const bool cache_readable = !cache_root.empty() && (cache_usable || std::filesystem::is_directory(cache_root, ec));
-    if (cache_readable) {
-        const auto start = Stats::Clock::now();
-        key = cache::driver_fingerprint_key(cache::driver_fingerprint(drm_fd));
-        std::string why;
-        cached = cache::load_display_profile(cache_root, key, why);
-        if (!why.empty())
-            std::fprintf(stderr, "kiln: cached display profile not used: %s\n", why.c_str());
-        stats_.set("startup.display_profile_ms", stats_.ms_since(start));
-    }
-    // EGL waits where frames are composed on the CPU (GL is software) and no program must be ready before the first
-    // frame (--precompile fast asks for exactly that, so it keeps EGL at start).
-    const bool lazy = cached && cached->software && options_.composition == CompositionMode::automatic &&
-                      options_.precompile != PrecompileMode::fast;
-    std::string render_error;
-    bridge_ = RenderBridge::create(drm_fd, *programs_, lazy ? cached : std::nullopt, render_error);
-    if (!bridge_) {
-        error = "cannot create kiln's renderer: " + render_error;
-        return false;
-    }
-    renderer_ = bridge_->wlr();
-    display_profile_source_ = cached ? "cached" : !cache_usable ? "probed" : "probed, stored";
-    auto remember = [this, cache_root, cache_usable, key, cached] {
-        if (!cache_usable || (cached && cached->same_as(bridge_->profile())))
-            return;
-        std::string why;
-        if (!cache::store_display_profile(cache_root, key, bridge_->profile(), why)) {
-            std::fprintf(stderr, "kiln: cannot cache the display profile: %s\n", why.c_str());
-            display_profile_source_ = "probed";
-        }
-    };
-    if (bridge_->egl_started())
-        remember();
-    bridge_->on_egl_started([this, remember] {
-        stats_.set("renderer.egl_started_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
-        remember();
-        if (frames_rendered_ > 0)
-            start_background_prepare();
-    });
-    return true;
 }
 
 bool Server::start(std::string& error)
@@ -292,42 +133,16 @@ bool Server::start(std::string& error)
     if (wlr_session* session = wlr_backend_get_session(backend_))
         session_activity_ = std::make_unique<SessionActivity>(display_, backend_, session);
 
-    if (!create_renderer(error))
+    if (!render_.start(wlr_backend_get_drm_fd(backend_), error))
         return false;
-    const bool cpu_composition = bridge_->enable_cpu_composition(options_.composition == CompositionMode::automatic);
-    stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
-    precompile_ = options_.precompile;
-    if (precompile_ == PrecompileMode::automatic)
-        precompile_ = cpu_composition ? PrecompileMode::background : PrecompileMode::fast;
-    if (bridge_->egl_started()) {
-        stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
-        stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
-        const auto& egl = bridge_->display().open_times();
-        stats_.set("startup.egl.client_ms", egl.client_ms);
-        stats_.set("startup.egl.devices_ms", egl.devices_ms);
-        stats_.set("startup.egl.initialize_ms", egl.initialize_ms);
-        stats_.set("startup.egl.context_ms", egl.context_ms);
-        stats_.set("startup.egl.identify_ms", egl.identify_ms);
-    }
-    if (precompile_ == PrecompileMode::fast) {
-        // Before the first frame: every program the last runs used (all of them on a first run), linked and drawn
-        // once, so no frame pays for a compile.
-        const auto start = Stats::Clock::now();
-        prepare_programs(false);
-        stats_.set("startup.programs_prepare_ms", stats_.ms_since(start));
-        // Split so kiln's own program work (what its cache saves) is told apart from the driver's first-draw JIT.
-        const auto& times = bridge_->renderer().prepare_times();
-        stats_.set("startup.programs_fetch_ms", times.fetch_ms);
-        stats_.set("startup.programs_first_draw_ms", times.first_draw_ms);
-    }
-    if (precompile_ != PrecompileMode::background)
-        stats_.mark_once("startup.programs_ready_ms");
+    bridge_ = &render_.bridge();
+    renderer_ = render_.wlr();
     // wl_shm only: linux-dmabuf and wl_drm are kiln's own (wlr_renderer_init_wl_display would add wlroots' ones).
     if (!wlr_renderer_init_wl_shm(renderer_, display_)) {
         error = "cannot create the wl_shm global";
         return false;
     }
-    shm_validation_ = std::make_unique<WlShmValidation>(display_);
+    shm_validation_ = std::make_unique<WlShmValidation>(requests_);
     allocator_ = wlr_allocator_autocreate(backend_, renderer_);
     if (!allocator_) {
         error = "cannot create a buffer allocator for this backend and renderer";
@@ -342,8 +157,7 @@ bool Server::start(std::string& error)
         if (backend_fd >= 0 && fstat(backend_fd, &st) == 0)
             main_device = st.st_rdev;  // clients allocate where the outputs scan out
         linux_dmabuf_ = std::make_unique<LinuxDmabufV1>(display_, *bridge_, main_device, [this]() {
-            return outputs_.empty() ? nullptr
-                                    : wlr_output_get_primary_formats(outputs_.front()->wlr(), WLR_BUFFER_CAP_DMABUF);
+            return outputs_ ? outputs_->primary_formats() : nullptr;
         });
         // wl_drm names a device node; without one (headless, nested) it is not offered.
         std::string node = drm_node_for(backend_fd);
@@ -355,7 +169,7 @@ bool Server::start(std::string& error)
 
     fence_events_ = std::make_unique<FenceEvents>(wl_display_get_event_loop(display_));
     commit_gate_ = std::make_unique<CommitGate>();
-    commit_gate_->watch_commits(display_);
+    commit_gate_->watch_commits(requests_);
     implicit_fences_ = std::make_unique<ImplicitFences>(*commit_gate_, wl_display_get_event_loop(display_));
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf_) {
@@ -396,14 +210,7 @@ bool Server::start(std::string& error)
         error = "cannot create wp_presentation";
         return false;
     }
-    viewporter_ = std::make_unique<Viewporter>(display_);
-    single_pixel_buffer_ = std::make_unique<SinglePixelBufferV1>(display_);
-    fractional_scale_ = std::make_unique<FractionalScaleV1>(display_, layout_);
-    // FIFO presentation and timed commits (Mesa's Vulkan WSI): updates held back through wlroots' cached state.
-    fifo_ = std::make_unique<FifoV1>(display_, *commit_gate_);
-    commit_timing_ = std::make_unique<CommitTimingV1>(display_, *commit_gate_);
-    content_type_ = std::make_unique<ContentTypeV1>(display_);
-    tearing_control_ = std::make_unique<TearingControlV1>(display_);  // a hint kept; kiln keeps vsync
+    surface_protocols_ = std::make_unique<SurfaceProtocols>(display_, requests_, *commit_gate_, layout_);
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
     alpha_modifier_ = std::make_unique<AlphaModifierV1>(display_, [this](wlr_surface*) {
         wlr_scene_output* scene_output;
@@ -434,9 +241,9 @@ bool Server::start(std::string& error)
     for (const wl_global* global : drm_lease_->globals())
         privileged_->guard(global, "drm-lease", false);
 
-    defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(display_);
-    request_guard_ = std::make_unique<RequestGuard>(display_);
-    xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(display_);
+    defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(requests_);
+    request_guard_ = std::make_unique<RequestGuard>(requests_);
+    xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(requests_);
 
     // The shell first: the seat watches its surfaces for what changes under the pointer.
     toplevels_ = std::make_unique<Toplevels>(core_, desktop_);
@@ -466,9 +273,9 @@ bool Server::start(std::string& error)
         if (wlr_backend_is_headless(backend_))
             test_input_ = std::make_unique<TestInput>(display_, *seat_, layout_);
         else
-            std::fprintf(stderr, "kiln: --test-input works on the headless backend only; not offered\n");
+            log::error("--test-input works on the headless backend only; not offered");
     }
-    decorations_ = std::make_unique<Decorations>(display_, options_.decorations.mode);
+    decorations_ = std::make_unique<Decorations>(display_, requests_, options_.decorations.mode);
     shell_->attach(*seat_, *decorations_);
     idle_ = std::make_unique<Idle>(display_, seat_->wlr());
     seat_->on_activity([this]() { idle_->activity(); });
@@ -510,10 +317,54 @@ bool Server::start(std::string& error)
         xwayland_ = Xwayland::create(core_, desktop_, *seat_, *toplevels_, compositor_,
                                      options_.xwayland == XwaylandMode::lazy, xwayland_error);
         if (!xwayland_)
-            std::fprintf(stderr, "kiln: no X11 clients: %s\n", xwayland_error.c_str());
+            log::error("no X11 clients: %s", xwayland_error.c_str());
     }
+    outputs_ = std::make_unique<Outputs>(
+        core_, Outputs::Pipeline{
+                   .bridge = *bridge_,
+                   .fences = *fence_events_,
+                   .allocator = allocator_,
+                   .renderer = renderer_,
+                   .presentation = &presentation_->feedback(),
+                   .hooks = OutputHooks{
+                       .session_active = [this] { return session_active(); },
+                       .background = [this] { return background(); },
+                       .full_redraw = [this] { return options_.full_redraw; },
+                       .surface_alpha = [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; },
+                       .debug_render_delay_ms = options_.debug_render_delay_ms,
+                       .destroyed = {},
+                       .latched =
+                           [this](wlr_output*, std::span<const LatchedSurface> s) {
+                               if (surface_protocols_)
+                                   surface_protocols_->latched(s);
+                           },
+                       .composing =
+                           [this](wlr_output* o, int64_t at) {
+                               if (surface_protocols_)
+                                   surface_protocols_->composing(o, at);
+                           },
+                       .presented =
+                           [this](wlr_output* o, int64_t at, int64_t period) {
+                               if (surface_protocols_)
+                                   surface_protocols_->presented(o, at, period);
+                           },
+                       .frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); },
+                       .frame_rendered =
+                           [this](double cpu_ms, bool direct) {
+                               render_.first_frame();
+                               frame_stats_.rendered(cpu_ms, direct, session_active());
+                               stats_.mark_once("startup.first_frame_ms");
+                           },
+                       .frame_culled = [this](size_t surfaces) { frame_stats_.culled(surfaces); },
+                       .frame_fenced = [this](double ms) { frame_stats_.fenced(ms); },
+                       .frame_rendered_ahead = [this] { frame_stats_.rendered_ahead(); },
+                       .frame_composed_on_cpu = [this] { frame_stats_.composed_on_cpu(); },
+                   },
+                   .offer_lease = [this](wlr_output* output) { return drm_lease_ && drm_lease_->offer(output); },
+                   .before_setup = [this](wlr_output* output) { if (layer_shell_) layer_shell_->watch_output(output); },
+               });
     new_output_.connect(&backend_->events.new_output,
-                        [this](void* data) { add_output(static_cast<wlr_output*>(data)); });
+                        [this](void* data) { outputs_->add(static_cast<wlr_output*>(data)); });
     layer_shell_ = std::make_unique<LayerShell>(core_, desktop_, *seat_, layers_);
     session_lock_ = std::make_unique<ExtSessionLockV1>(core_, desktop_, *seat_, layers_);
     pointer_constraints_ = std::make_unique<PointerConstraints>(display_, seat_->wlr(), seat_->cursor());
@@ -524,7 +375,7 @@ bool Server::start(std::string& error)
     pointer_gestures_ = std::make_unique<PointerGestures>(display_, seat_->wlr(), seat_->cursor());
     // After new_output_: an output is set up by add_output() before output management describes it.
     output_management_ = std::make_unique<OutputManagement>(
-        core_, [this](wlr_output* output, std::optional<OutputPosition> position) { show_output(output, position); },
+        core_, [this](wlr_output* output, std::optional<OutputPosition> position) { outputs_->show(output, position); },
         backend_);
     output_power_ = std::make_unique<OutputPower>(display_);
     privileged_->guard(output_management_->global(), "output-management",
@@ -534,44 +385,17 @@ bool Server::start(std::string& error)
 
     // Signals are caught before the socket exists: a client (or test) may send SIGTERM as soon as it can connect.
     wl_event_loop* loop = wl_display_get_event_loop(display_);
-    auto on_signal = [](int, void* data) noexcept -> int {
-        static_cast<Server*>(data)->terminate(0);
-        return 0;
-    };
     // Embedded (compositor/embedded.hpp), the host owns the process: its signals, its environment, its clients.
-    if (!options_.embedded) {
-        sigterm_ = wl_event_loop_add_signal(loop, SIGTERM, on_signal, this);
-        sigint_ = wl_event_loop_add_signal(loop, SIGINT, on_signal, this);
-        sighup_ = wl_event_loop_add_signal(
-            loop, SIGHUP,
-            [](int, void* data) noexcept -> int {
-                auto* self = static_cast<Server*>(data);
-                if (!self->reread_)
-                    return 0;
-                if (std::optional<Options> options = self->reread_())
-                    self->reload(*options);
-                return 0;
-            },
-            this);
-    }
-
-    const char* name = nullptr;
-    if (options_.embedded) {
-        name = "";  // no socket: the host adds clients by fd
-    } else if (!options_.socket.empty()) {
-        if (wl_display_add_socket(display_, options_.socket.c_str()) != 0) {
-            error = socket_problem(options_.socket);
-            return false;
-        }
-        name = options_.socket.c_str();
-    } else {
-        name = wl_display_add_socket_auto(display_);
-        if (!name) {
-            error = socket_problem("");
-            return false;
-        }
-    }
-    socket_ = name;
+    if (!options_.embedded)
+        signals_ = std::make_unique<SignalHandlers>(loop, [this] { terminate(0); }, [this] {
+            if (!reread_)
+                return;
+            if (std::optional<Options> options = reread_())
+                reload(*options);
+        });
+    // Embedded, no socket: the host adds clients by fd.
+    if (!options_.embedded && !add_wayland_socket(display_, options_.socket, socket_, error))
+        return false;
 
     if (!wlr_backend_start(backend_)) {
         error = std::string("cannot start the ") + backend_name(choice) + " backend";
@@ -581,12 +405,12 @@ bool Server::start(std::string& error)
     if (options_.embedded)
         return true;
 
-    std::fprintf(stderr, "kiln: %s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s\n",
-                 backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
-                 bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
+    log::error("%s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s",
+               backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
+               bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
     if (xwayland_)
-        std::fprintf(stderr, "kiln: X11 clients connect with DISPLAY=%s (Xwayland starts %s)\n",
-                     x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
+        log::error("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
+                   x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
         if (options_.exit_with_startup)
@@ -597,7 +421,7 @@ bool Server::start(std::string& error)
     for (const auto& command : options_.startup) {
         std::string spawn_error;
         if (!startup_->spawn(command, spawn_error))
-            std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), spawn_error.c_str());
+            log::error("cannot run '%s': %s", command.c_str(), spawn_error.c_str());
     }
     return true;
 }
@@ -614,90 +438,11 @@ void Server::terminate(int status)
     wl_display_terminate(display_);
 }
 
-void Server::add_output(wlr_output* output)
-{
-    // A headset (the kernel's non-desktop property) or a connector kiln.ini keeps for lease: offered, never drawn.
-    const OutputSettings* configured = options_.output(output->name);
-    if (output->non_desktop || (configured && configured->lease.value_or(false))) {
-        if (drm_lease_ && drm_lease_->offer(output)) {
-            output->non_desktop = true;  // what wlroots says of a headset: output management leaves it out too
-            std::fprintf(stderr, "kiln: output %s is offered for lease (drm-lease-v1), not used for the desktop\n",
-                         output->name);
-            return;
-        }
-        if (output->non_desktop)
-            return;  // no lease device to offer it on: left dark, as it is no desktop screen
-        std::fprintf(stderr, "kiln: output %s: lease=true needs the DRM backend; used for the desktop\n", output->name);
-    }
-    // First of kiln's listeners to its destroy signal, ahead of the scene's damage tracking.
-    if (layer_shell_)
-        layer_shell_->watch_output(output);
-    if (!wlr_output_init_render(output, allocator_, renderer_)) {
-        std::fprintf(stderr, "kiln: cannot render to output %s\n", output->name);
-        return;
-    }
-    const OutputSettings* settings = options_.output(output->name);
-    OutputSettings without_mode;
-    if (settings && settings->mode && wlr_output_is_headless(output) && options_.headless_size_given) {
-        // Flags win over kiln.ini: --headless-size made this output's size.
-        without_mode = *settings;
-        without_mode.mode.reset();
-        settings = &without_mode;
-    }
-    if (!commit_output_settings(output, settings)) {
-        std::fprintf(stderr, "kiln: cannot enable output %s\n", output->name);
-        return;
-    }
-    if (settings && settings->enabled == false)
-        return;  // [output NAME] enabled=false: off, outside the layout, never drawn
-    show_output(output, settings ? settings->position : std::nullopt);
-}
-
-void Server::show_output(wlr_output* output, std::optional<OutputPosition> position)
-{
-    if (position)
-        wlr_output_layout_add(layout_, output, position->x, position->y);
-    else
-        wlr_output_layout_add_auto(layout_, output);
-    for (const auto& o : outputs_)
-        if (o->wlr() == output)
-            return;
-    wlr_scene_output* scene_output = wlr_scene_get_scene_output(scene_, output);
-    if (!scene_output)
-        scene_output = wlr_scene_output_create(scene_, output);
-    OutputHooks hooks{
-        .session_active = [this] { return session_active(); },
-        .background = [this] { return background(); },
-        .full_redraw = [this] { return options_.full_redraw; },
-        .surface_alpha = [this](wlr_surface* s) { return alpha_modifier_ ? alpha_modifier_->alpha(s) : 1.0f; },
-        .debug_render_delay_ms = options_.debug_render_delay_ms,
-        .destroyed = [this](Output* o) { remove_output(o); },
-        .latched = [this](wlr_output*, std::span<const LatchedSurface> s) { if (fifo_) fifo_->latched(s); },
-        .composing = [this](wlr_output* o, int64_t at) { if (commit_timing_) commit_timing_->composing(o, at); },
-        .presented = [this](wlr_output* o, int64_t at, int64_t period) {
-            if (commit_timing_) commit_timing_->presented(o, at, period);
-        },
-        .frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); },
-        .frame_rendered = [this](double cpu_ms, bool direct) { frame_rendered(cpu_ms, direct); },
-        .frame_culled = [this](size_t surfaces) { frame_culled(surfaces); },
-        .frame_fenced = [this](double ms) { frame_fenced(ms); },
-        .frame_rendered_ahead = [this] { frame_rendered_ahead(); },
-        .frame_composed_on_cpu = [this] { frame_composed_on_cpu(); },
-    };
-    outputs_.push_back(std::make_unique<Output>(std::move(hooks), *bridge_, *fence_events_, allocator_, output,
-                                                scene_output, &presentation_->feedback()));
-}
-
 renderer::Color Server::background() const
 {
     const uint32_t rgb = options_.background.rgb;
     return {static_cast<float>((rgb >> 16) & 0xff) / 255.0f, static_cast<float>((rgb >> 8) & 0xff) / 255.0f,
             static_cast<float>(rgb & 0xff) / 255.0f, 1.0f};
-}
-
-void Server::remove_output(Output* output)
-{
-    outputs_.remove_if([output](const auto& o) { return o.get() == output; });
 }
 
 bool Server::session_active() const
@@ -709,12 +454,12 @@ void Server::switch_vt(int vt)
 {
     wlr_session* session = backend_ ? wlr_backend_get_session(backend_) : nullptr;
     if (!session) {
-        std::fprintf(stderr, "kiln: no VT to switch to: the %s backend has no session\n",
-                     backend_name(resolve_backend(options_.backend)));
+        log::error("no VT to switch to: the %s backend has no session",
+                   backend_name(resolve_backend(options_.backend)));
         return;
     }
     if (!wlr_session_change_vt(session, static_cast<unsigned>(vt)))
-        std::fprintf(stderr, "kiln: cannot switch to VT %d\n", vt);
+        log::error("cannot switch to VT %d", vt);
 }
 
 void Server::reload(const Options& options)
@@ -730,29 +475,8 @@ void Server::reload(const Options& options)
     seat_->reload();
     if (decorations_)
         decorations_->set_mode(options_.decorations.mode);
-    for (const auto& output : outputs_) {
-        wlr_output* wlr = output->wlr();
-        OutputSettings settings;
-        if (const OutputSettings* configured = options_.output(wlr->name))
-            settings = *configured;
-        if (settings.enabled == false) {
-            std::fprintf(stderr, "kiln: output %s: enabled=false takes effect when kiln starts again\n", wlr->name);
-            settings.enabled.reset();
-        }
-        if (wlr_output_is_headless(wlr) && options_.headless_size_given)
-            settings.mode.reset();  // flags win: --headless-size made this output's size
-        if (!settings.mode && wl_list_empty(&wlr->modes))
-            settings.mode = OutputMode{wlr->width, wlr->height, wlr->refresh};  // a nested window keeps its size
-        // Keys left out go back to what kiln starts with.
-        settings.scale = settings.scale.value_or(1);
-        settings.transform = settings.transform.value_or(OutputTransform::normal);
-        if (!commit_output_settings(wlr, &settings))
-            std::fprintf(stderr, "kiln: output %s refused the reloaded settings\n", wlr->name);
-        if (settings.position)
-            wlr_output_layout_move(layout_, wlr, settings.position->x, settings.position->y);
-        wlr_output_schedule_frame(wlr);
-    }
-    std::fprintf(stderr, "kiln: reloaded kiln.ini\n");
+    outputs_->reload();
+    log::error("reloaded kiln.ini");
 }
 
 std::string Server::x_display() const
@@ -760,158 +484,27 @@ std::string Server::x_display() const
     return xwayland_ ? xwayland_->display_name() : std::string();
 }
 
-bool Server::prepare_programs(bool one_only)
-{
-    auto& renderer = bridge_->renderer();
-    for (renderer::ShaderVariant variant : renderer.variants()) {
-        if (renderer.prepared(variant) || prepare_failed_.contains(variant))
-            continue;
-        const auto& source = renderer::shader_source(variant);
-        if (programs_->has_precompile_list() && !programs_->listed(source))
-            continue;  // never used here: it compiles on first use, like a new program
-        std::string error;
-        if (!renderer.prepare(variant, error)) {
-            prepare_failed_.insert(variant);
-            std::fprintf(stderr, "kiln: cannot prepare program %s: %s\n", source.name.c_str(), error.c_str());
-        }
-        if (one_only)
-            return true;
-    }
-    return false;
-}
-
-void Server::start_background_prepare()
-{
-    if (background_started_ || precompile_ != PrecompileMode::background || !bridge_->egl_started())
-        return;
-    background_started_ = true;
-    // After the first frame (and once EGL is up), one program per idle moment of the event loop.
-    auto step = [](void* data) noexcept {
-        auto* self = static_cast<Server*>(data);
-        self->background_prepare_ = nullptr;
-        if (self->prepare_programs(true))
-            self->background_prepare_ =
-                wl_event_loop_add_idle(wl_display_get_event_loop(self->display_), self->background_step_, self);
-        else
-            self->stats_.mark_once("startup.programs_ready_ms");
-    };
-    background_step_ = step;
-    background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(display_), step, this);
-}
-
-void Server::frame_rendered(double cpu_ms, bool direct_scanout)
-{
-    // Without EGL, background precompiling waits for EGL to start (on_egl_started).
-    if (frames_rendered_ == 0)
-        start_background_prepare();
-    ++frames_rendered_;
-    if (direct_scanout)
-        ++frames_direct_scanout_;
-    if (frame_cpu_ms_.size() < 100000)
-        frame_cpu_ms_.push_back(cpu_ms);
-    stats_.mark_once("startup.first_frame_ms");
-    if (!session_active())
-        ++frames_while_inactive_;
-}
-
-void Server::frame_fenced(double ms)
-{
-    if (fence_ms_.size() < 100000)
-        fence_ms_.push_back(ms);
-}
-
-namespace {
-
-double percentile(std::vector<double> samples, double p)
-{
-    if (samples.empty())
-        return 0;
-    std::sort(samples.begin(), samples.end());
-    const size_t index = static_cast<size_t>(p * static_cast<double>(samples.size() - 1) + 0.5);
-    return samples[std::min(index, samples.size() - 1)];
-}
-
-}  // namespace
-
 void Server::report_stats(Stats& stats) const
 {
-    programs_->stats().report([&](const std::string& key, uint64_t n) { stats.set("programs." + key, n); },
-                              [&](const std::string& key, double v) { stats.set("programs." + key, v); });
-    stats.set("programs.disk_load_ms", programs_->disk_load_ms());
-    stats.set("programs.disk_entries_discarded", programs_->disk_discarded());
-    stats.set("programs.blob_cache_installed", uint64_t{programs_->blob_cache_installed()});
-    stats.set("programs.memory_bytes", uint64_t{programs_->memory().bytes()});
-    if (auto* user = programs_->user_tier()) {
-        stats.set("programs.disk_bytes_before_gc", user->stats().bytes_before_gc.load());
-        stats.set("programs.disk_bytes_after_gc", user->stats().bytes_after_gc.load());
-        stats.set("programs.disk_entries", user->stats().entries.load());
-    }
-    // The drivers' own shader caches kiln placed in its directory (kiln-cache stats counts them the same way).
-    for (const auto& usage : cache::driver_cache_usage(cache_options(options_).user_dir)) {
-        stats.set("driver_caches." + usage.subdir + ".files", usage.files);
-        stats.set("driver_caches." + usage.subdir + ".bytes", usage.bytes);
-    }
+    render_.report(stats);
     if (bridge_) {
-        const bool started = bridge_->egl_started();
-        stats.set("renderer.egl_display", std::string(started ? bridge_->profile().kind_name() : "not started"));
-        stats.set("renderer.driver", started ? bridge_->profile().driver_name : std::string("not started"));
-        if (started) {
-            // What the driver says of itself, where renderer.driver is Mesa's short name.
-            const renderer::DriverIdentity& id = bridge_->display().driver_identity();
-            stats.set("renderer.gl_vendor", id.gl_vendor);
-            stats.set("renderer.gl_renderer", id.gl_renderer);
-            stats.set("renderer.gl_version", id.gl_version);
-            stats.set("renderer.egl_device", id.device_driver.empty() ? std::string("-")
-                                                                      : id.device_driver + " " + id.device_renderer);
-        }
-        stats.set("renderer.egl_started_by", bridge_->egl_started_by());
-        stats.set("renderer.display_profile", display_profile_source_);
-        const renderer::RendererStats r = bridge_->renderer_stats();
-        stats.set("buffers.shm_upload_bytes", r.shm_upload_bytes);
-        stats.set("buffers.dmabuf_imports", r.dmabuf_imports);
-        stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());
-        stats.set("buffers.dmabuf_texture_reuses", bridge_->dmabuf_texture_reuses());
-        stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);
-        stats.set("buffers.released_after_render", bridge_->released_after_render());
-        stats.set("buffers.released_unsampled", bridge_->released_unsampled());
-        stats.set("buffers.readback_bytes", r.readback_bytes);
-        stats.set("buffers.cpu_render_targets", r.cpu_targets);
         stats.set("buffers.dmabuf_buffers_created", linux_dmabuf_ ? linux_dmabuf_->buffers_created() : 0);
         stats.set("buffers.dmabuf_requests_refused", linux_dmabuf_ ? linux_dmabuf_->requests_refused() : 0);
         stats.set("protocols.linux_dmabuf_version", uint64_t{linux_dmabuf_ ? linux_dmabuf_->version() : 0});
     }
-    if (content_type_) {
-        stats.set("surfaces.content_type_photo", content_type_->surfaces_with(1));
-        stats.set("surfaces.content_type_video", content_type_->surfaces_with(2));
-        stats.set("surfaces.content_type_game", content_type_->surfaces_with(3));
-    }
-    if (tearing_control_)
-        stats.set("surfaces.tearing_async", tearing_control_->surfaces_with(1));
+    if (surface_protocols_)
+        surface_protocols_->report(stats);
     if (system_bell_) {
         stats.set("bell.rings", system_bell_->rings());
         stats.set("bell.window_rings", system_bell_->window_rings());
         stats.set("bell.commands_run", system_bell_->commands_run());
     }
-    stats.set("frames.rendered", frames_rendered_);
-    stats.set("frames.direct_scanout", frames_direct_scanout_);
-    stats.set("frames.composed_on_cpu", frames_composed_on_cpu_);
-    stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
-    stats.set("frames.culled_surfaces", culled_surfaces_);
-    stats.set("frames.render_ahead", frames_render_ahead_);
-    stats.set("frames.render_done_ms_p50", percentile(fence_ms_, 0.5));
-    stats.set("frames.render_done_ms_p99", percentile(fence_ms_, 0.99));
-    uint64_t slots = 0;
-    uint64_t skipped = 0;
-    for (const auto& output : outputs_) {
-        slots = std::max<uint64_t>(slots, output->ring_slots());
-        skipped += output->ticks_skipped();
-    }
-    stats.set("frames.ring_slots", slots);
-    stats.set("frames.vblank_skipped", skipped);
+    frame_stats_.report(stats, outputs_ ? outputs_->ring_slots() : 0);
+    stats.set("frames.vblank_skipped", outputs_ ? outputs_->ticks_skipped() : 0);
     if (session_activity_) {
         stats.set("session.deactivations", session_activity_->deactivations());
         stats.set("session.activations", session_activity_->activations());
-        stats.set("session.frames_while_inactive", frames_while_inactive_);
+        stats.set("session.frames_while_inactive", frame_stats_.while_inactive());
         stats.set("session.input_reopens", session_activity_->input_reopens());
     }
     if (commit_gate_) {

@@ -3,29 +3,28 @@
 
 #include "compositor/core.hpp"
 #include "compositor/listener.hpp"
+#include "compositor/bridge/render_start.hpp"
+#include "compositor/output/frame_stats.hpp"
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/shell/scene_layers.hpp"
 #include "compositor/shell/shell_desktop.hpp"
 #include "compositor/stats.hpp"
+#include "compositor/teardown.hpp"
 #include "compositor/wlr.hpp"
 
-#include "renderer/cache/tiered_program_cache.hpp"
-#include "renderer/shaders.hpp"
 #include "renderer/types.hpp"
 
 #include <functional>
-#include <list>
-#include <set>
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace kiln::compositor {
 
-class Output;
+class Outputs;
 class Toplevel;
 class Toplevels;
-class WindowPolicy;
 class Seat;
 class StartupCommands;
 class RenderBridge;
@@ -33,8 +32,12 @@ class LinuxDmabufV1;
 class WaylandDrm;
 class FenceEvents;
 class CommitGate;
-class PresentationTime;
 class ImplicitFences;
+class PresentationTime;
+class WindowPolicy;
+class DrmLeaseV1;
+class ExtImageCaptureSourceV1;
+class ExtImageCopyCaptureV1;
 class LinuxDrmSyncobjV1;
 class WlShmValidation;
 class DefunctRoleGuard;
@@ -59,31 +62,23 @@ class PointerGestures;
 class XdgShell;
 class XdgSurfaceRules;
 class Xwayland;
-class SinglePixelBufferV1;
-class FractionalScaleV1;
 class CursorShapeV1;
-class FifoV1;
-class CommitTimingV1;
-class Viewporter;
 class XdgSystemBellV1;
 class XdgDialogV1;
 class XdgToplevelIconV1;
-class ContentTypeV1;
-class TearingControlV1;
-class DrmLeaseV1;
 class AlphaModifierV1;
 class ExtForeignToplevelListV1;
-class ExtImageCaptureSourceV1;
-class ExtImageCopyCaptureV1;
 class ExtDataControlV1;
 class XdgForeign;
 class SessionActivity;
+class SignalHandlers;
+class SurfaceProtocols;
 
 // The composition root: it builds the Core, then the rooms, each given the Core and the narrow things it needs.
 class Server {
 public:
     Server(const Options& options, Stats& stats);
-    ~Server();
+    ~Server();  // defaulted: the members' declaration order is the teardown order
     Server(const Server&) = delete;
     Server& operator=(const Server&) = delete;
 
@@ -113,73 +108,112 @@ public:
     void reload(const Options& options);
     // DISPLAY for X11 clients; empty without Xwayland.
     std::string x_display() const;
-    void remove_output(Output* output);
-    // Puts an enabled output in the layout at `position` (unset: right of the others), and gives it kiln's frame
-    // pipeline if it has none yet (an output kiln.ini left off, turned on by output management).
-    void show_output(wlr_output* output, std::optional<OutputPosition> position);
-    void frame_rendered(double cpu_ms, bool direct_scanout);
-    // Surfaces in a frame's damage that were wholly under opaque ones, so not drawn.
-    void frame_culled(size_t surfaces) { culled_surfaces_ += surfaces; }
-    // Time from a frame's start until its render-done fence signalled.
-    void frame_fenced(double ms);
-    void frame_rendered_ahead() { ++frames_render_ahead_; }
-    void frame_composed_on_cpu() { ++frames_composed_on_cpu_; }
 
 private:
-    // The render bridge, with EGL started now or (warm cache, CPU composition) when something first needs GL.
-    bool create_renderer(std::string& error);
-    // Starts preparing programs one per idle moment, once per run: after the first frame and with EGL up.
-    void start_background_prepare();
-    void add_output(wlr_output* output);
     void report_stats(Stats& stats) const;
-    // The program cache's lines: on stderr, but a second one about a folder already reported goes to the debug log.
-    void cache_log(const std::string& message) const;
-    // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
-    // Returns whether it prepared one (and more may remain).
-    bool prepare_programs(bool one_only);
+    // Teardown steps: the backend (which destroys the wlr_outputs) and then the output list; the seat's activity
+    // callback, before the Idle it calls; the startup commands, Xwayland and the clients.
+    void destroy_backend();
+    void forget_seat_activity();
+    void destroy_clients();
 
+    // Members are declared in the order they are made, and C++ destroys them in reverse: the destructor is defaulted
+    // and the order below is the teardown order, read bottom-up. Where a step is not a member's own destructor (a
+    // wlroots object, the clients), a Teardown declared next to what it frees runs it. Why the order matters:
+    // - the startup commands and Xwayland go first (Xwayland is a client holding other clients' surfaces), then the
+    //   clients, while every room still exists to hear of their surfaces going (one Teardown, declared last);
+    // - then the rooms, each before what it uses: the seat outlives the windows and the protocols that act on it;
+    // - then the backend, which destroys the wlr_outputs, and the output list, before what their frames use;
+    // - the layout before the scene (the scene's attachment listens to the layout), the allocator before the
+    //   renderer, the renderer before the program cache it reads;
+    // - the request table and everything that lives in the display's lists before the display, which goes last.
     Options options_;  // a copy: SIGHUP replaces its reloadable parts
     Stats& stats_;
     wl_display* display_ = nullptr;
-    wlr_backend* backend_ = nullptr;
-    wlr_session* session_ = nullptr;
-    std::unique_ptr<cache::TieredProgramCache> programs_;
-    RenderBridge* bridge_ = nullptr;  // owned by wlroots through renderer_
+    Teardown display_gone_{[this] {
+        if (display_)
+            wl_display_destroy(display_);  // frees what wlroots made on it (wl_compositor, screencopy, ...)
+    }};
+    // The one protocol logger; the guards below register into it, and must go before it (they do: declared after).
+    RequestHooks requests_{display_};
+    std::unique_ptr<XdgSurfaceRules> xdg_surface_rules_;
+    std::unique_ptr<RequestGuard> request_guard_;
+    RenderStart render_{options_, stats_, display_};  // destroys the wlr_renderer, then the program cache
+    RenderBridge* bridge_ = nullptr;                  // owned by wlroots through renderer_
     wlr_renderer* renderer_ = nullptr;
     wlr_allocator* allocator_ = nullptr;
+    Teardown allocator_gone_{[this] {
+        if (allocator_)
+            wlr_allocator_destroy(allocator_);
+    }};
     wlr_scene* scene_ = nullptr;
+    Teardown scene_gone_{[this] {
+        if (scene_)
+            wlr_scene_node_destroy(&scene_->node);
+    }};
     SceneLayers layers_;
     wlr_output_layout* layout_ = nullptr;
+    Teardown layout_gone_{[this] {
+        if (layout_)
+            wlr_output_layout_destroy(layout_);
+    }};
+    wlr_backend* backend_ = nullptr;  // null once the backend went away by itself
     Core core_{options_, stats_, display_, backend_, scene_, layers_, layout_};
-    wlr_compositor* compositor_ = nullptr;
-    std::unique_ptr<PresentationTime> presentation_;  // feedback kept with held commits
+    wlr_compositor* compositor_ = nullptr;  // freed with the display
     std::string socket_;
     int exit_status_ = 0;
     bool backend_started_ = false;
+    std::function<std::optional<Options>()> reread_;
 
-    std::unique_ptr<FenceEvents> fence_events_;
-    std::unique_ptr<CommitGate> commit_gate_;  // fences, syncobj points, fifo and commit timing hold commits here
-    std::unique_ptr<ImplicitFences> implicit_fences_;
+    std::unique_ptr<FenceEvents> fence_events_;     // after the outputs whose frames it watched
+    std::unique_ptr<AlphaModifierV1> alpha_modifier_;  // after the outputs whose frames ask it
+    // Fences, syncobj points, FIFO and commit timing hold commits here: it outlives every source of them.
+    std::unique_ptr<CommitGate> commit_gate_;
+    // Outlives the output list: an Output going away tells commit timing (a destroyed member cannot be read, even
+    // to see that it is null). Fractional-scale listens to the layout.
+    std::unique_ptr<SurfaceProtocols> surface_protocols_;
+    FrameStats frame_stats_;
+    std::unique_ptr<Outputs> outputs_;
+    Teardown backend_gone_{[this] { destroy_backend(); }};
+    std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
+    wl::Listener new_output_;
+    wl::Listener backend_destroy_;
+    std::unique_ptr<SignalHandlers> signals_;  // not embedded: the host owns the process's signals
+
+    // What rooms ask of the desktop as a whole, answered from the rooms below; it outlives them all.
+    ShellDesktop desktop_{core_, {toplevels_, seat_, shell_, layer_shell_, session_lock_, xwayland_}};
+    // The rooms. The seat outlives everything that acts on it.
+    std::unique_ptr<WindowPolicy> window_policy_;  // what input does to windows; the seat tells it
+    std::unique_ptr<Seat> seat_;
+    std::unique_ptr<DrmLeaseV1> drm_lease_;
+    std::unique_ptr<XdgSystemBellV1> system_bell_;
+    std::unique_ptr<PresentationTime> presentation_;  // feedback kept with held commits
+    std::unique_ptr<CursorShapeV1> cursor_shape_;
+    std::unique_ptr<SecurityContextV1> security_context_;  // after the global filter, which asks it
+    std::unique_ptr<PrivilegedGlobals> privileged_;
+    std::unique_ptr<WlShmValidation> shm_validation_;
+    std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
     std::unique_ptr<LinuxDmabufV1> linux_dmabuf_;
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj_;
-    std::unique_ptr<WlShmValidation> shm_validation_;
-    std::unique_ptr<DefunctRoleGuard> defunct_role_guard_;
-    std::unique_ptr<PrivilegedGlobals> privileged_;
-    std::unique_ptr<Seat> seat_;
-    std::unique_ptr<Toplevels> toplevels_;
-    std::unique_ptr<WindowPolicy> window_policy_;  // what input does to windows; the seat tells it
-    std::unique_ptr<XdgShell> shell_;
-    std::unique_ptr<RequestGuard> request_guard_;
-    std::unique_ptr<XdgSurfaceRules> xdg_surface_rules_;
+    std::unique_ptr<ImplicitFences> implicit_fences_;  // asks drm_syncobj_ which surfaces are its own
     std::unique_ptr<Clipboard> clipboard_;
+    std::unique_ptr<ExtDataControlV1> data_control_;
     std::unique_ptr<VirtualInput> virtual_input_;
     std::unique_ptr<TestInput> test_input_;
     std::unique_ptr<Decorations> decorations_;
+    std::unique_ptr<ExtIdleNotifyV1> ext_idle_notify_;  // after Idle, which tells it the activity and inhibitors
     std::unique_ptr<Idle> idle_;
-    std::unique_ptr<ExtIdleNotifyV1> ext_idle_notify_;
-    std::unique_ptr<SecurityContextV1> security_context_;
+    Teardown seat_activity_gone_{[this] { forget_seat_activity(); }};  // the seat tells idle_, which goes next
+    std::unique_ptr<XdgForeign> xdg_foreign_;
     std::unique_ptr<XdgActivation> xdg_activation_;
+    // After the xdg and X11 windows it lists and the taskbar handles that follow them.
+    std::unique_ptr<Toplevels> toplevels_;
+    std::unique_ptr<XdgToplevelIconV1> toplevel_icons_;
+    std::unique_ptr<XdgDialogV1> dialogs_;
+    std::unique_ptr<ExtImageCaptureSourceV1> capture_sources_;
+    std::unique_ptr<ExtImageCopyCaptureV1> image_copy_capture_;
+    std::unique_ptr<ExtForeignToplevelListV1> toplevel_list_;
     std::unique_ptr<ForeignToplevels> foreign_toplevels_;
     std::unique_ptr<RelativePointer> relative_pointer_;
     std::unique_ptr<LayerShell> layer_shell_;
@@ -188,52 +222,15 @@ private:
     std::unique_ptr<OutputPower> output_power_;
     std::unique_ptr<PointerConstraints> pointer_constraints_;
     std::unique_ptr<PointerGestures> pointer_gestures_;
-    std::unique_ptr<StartupCommands> startup_;
+    std::unique_ptr<XdgShell> shell_;
+    // Xwayland's windows and its X server go before the clients: it is one of them and holds their surfaces.
     std::unique_ptr<Xwayland> xwayland_;
-    std::unique_ptr<SinglePixelBufferV1> single_pixel_buffer_;
-    std::unique_ptr<FractionalScaleV1> fractional_scale_;
-    std::unique_ptr<CursorShapeV1> cursor_shape_;
-    std::unique_ptr<FifoV1> fifo_;
-    std::unique_ptr<CommitTimingV1> commit_timing_;
-    std::unique_ptr<Viewporter> viewporter_;
-    std::unique_ptr<XdgSystemBellV1> system_bell_;
-    std::unique_ptr<XdgDialogV1> dialogs_;
-    std::unique_ptr<XdgToplevelIconV1> toplevel_icons_;
-    std::unique_ptr<ContentTypeV1> content_type_;
-    std::unique_ptr<TearingControlV1> tearing_control_;
-    std::unique_ptr<DrmLeaseV1> drm_lease_;
-    std::unique_ptr<AlphaModifierV1> alpha_modifier_;
-    std::unique_ptr<ExtForeignToplevelListV1> toplevel_list_;
-    std::unique_ptr<ExtImageCaptureSourceV1> capture_sources_;
-    std::unique_ptr<ExtImageCopyCaptureV1> image_copy_capture_;
-    std::unique_ptr<ExtDataControlV1> data_control_;
-    std::unique_ptr<XdgForeign> xdg_foreign_;
-    std::unique_ptr<SessionActivity> session_activity_;  // on a seat (DRM) only
-    // What rooms ask of the desktop as a whole, answered from the rooms above.
-    ShellDesktop desktop_{core_, {toplevels_, seat_, shell_, layer_shell_, session_lock_, xwayland_}};
-    std::list<std::unique_ptr<Output>> outputs_;
-    std::vector<double> frame_cpu_ms_;
-    uint64_t frames_rendered_ = 0;
-    uint64_t frames_direct_scanout_ = 0;
-    uint64_t culled_surfaces_ = 0;
-    uint64_t frames_render_ahead_ = 0;
-    uint64_t frames_composed_on_cpu_ = 0;
-    uint64_t frames_while_inactive_ = 0;  // drawn while the session was away: each one's commit failed
-    PrecompileMode precompile_ = PrecompileMode::fast;  // options' mode, automatic resolved
-    std::vector<double> fence_ms_;
-    std::set<renderer::ShaderVariant> prepare_failed_;
-    wl_event_source* background_prepare_ = nullptr;
-    bool background_started_ = false;
-    std::string display_profile_source_;  // "cached", "probed, stored" or "probed"
-    wl_event_loop_idle_func_t background_step_ = nullptr;
-
-    wl_event_source* sigterm_ = nullptr;
-    wl_event_source* sigint_ = nullptr;
-    wl_event_source* sighup_ = nullptr;
-    std::function<std::optional<Options>()> reread_;
-
-    wl::Listener new_output_;
-    wl::Listener backend_destroy_;
+    std::unique_ptr<StartupCommands> startup_;
+    // First of all, while every member is alive: the startup commands, then Xwayland, then the clients, whose
+    // surfaces and objects are destroyed while the rooms still listen. The first two are reset, not left to their
+    // members' destructors: a window going away with its client moves the focus, and the desktop then asks
+    // xwayland_, which must read null (a destroyed member cannot be read at all).
+    Teardown clients_gone_{[this] { destroy_clients(); }};
 };
 
 }  // namespace kiln::compositor

@@ -144,4 +144,13 @@ double median(std::vector<double> samples)
     return *middle;
 }
 
+double percentile(std::vector<double> samples, double p)
+{
+    if (samples.empty())
+        return 0;
+    std::sort(samples.begin(), samples.end());
+    const size_t index = static_cast<size_t>(p * static_cast<double>(samples.size() - 1) + 0.5);
+    return samples[std::min(index, samples.size() - 1)];
+}
+
 }  // namespace kiln::compositor

@@ -46,5 +46,7 @@ private:
 
 // Median of samples (0 when empty); used for per-frame CPU time.
 double median(std::vector<double> samples);
+// The sample at fraction `p` (0 to 1) of the sorted samples, nearest rank; 0 without samples.
+double percentile(std::vector<double> samples, double p);
 
 }  // namespace kiln::compositor

@@ -3,6 +3,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 
 #include "compositor/bridge/dmabuf_attributes.hpp"
+#include "compositor/log.hpp"
 #include "renderer/formats.hpp"
 
 #include <sys/stat.h>
@@ -160,7 +161,7 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
             return wrap(cache->texture, buffer);
         }
         if (!import_client_buffer(buffer, error)) {
-            wlr_log(WLR_ERROR, "kiln: dma-buf import failed: %s", error.c_str());
+            log::error("dma-buf import failed: %s", error.c_str());
             return nullptr;
         }
         return wrap(cached_dmabuf(buffer)->texture, buffer);
@@ -170,7 +171,7 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
     uint32_t format = 0;
     size_t stride = 0;
     if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
-        wlr_log(WLR_ERROR, "kiln: client buffer is neither shm nor a dma-buf");
+        log::error("client buffer is neither shm nor a dma-buf");
         return nullptr;
     }
     const renderer::ShmDescription description{format, buffer->width, buffer->height, static_cast<uint32_t>(stride),
@@ -185,7 +186,7 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
         texture = renderer_->create_shm_texture(description, error);
     wlr_buffer_end_data_ptr_access(buffer);
     if (!texture) {
-        wlr_log(WLR_ERROR, "kiln: shm upload failed: %s", error.c_str());
+        log::error("shm upload failed: %s", error.c_str());
         return nullptr;
     }
     return wrap(std::move(texture));

@@ -3,6 +3,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 
 #include "compositor/bridge/dmabuf_attributes.hpp"
+#include "compositor/log.hpp"
 #include "renderer/cpu_compositor.hpp"
 #include "renderer/formats.hpp"
 
@@ -173,19 +174,19 @@ bool RenderBridge::ensure_egl(const char* reason)
     std::string error;
     if (!start_egl(error)) {
         egl_failed_ = true;
-        wlr_log(WLR_ERROR, "kiln: cannot start EGL for %s: %s; nothing that needs GL can be shown", reason,
-                error.c_str());
+        log::error("cannot start EGL for %s: %s; nothing that needs GL can be shown", reason,
+                   error.c_str());
         return false;
     }
     started_by_ = reason;
-    wlr_log(WLR_INFO, "kiln: EGL started for %s", reason);
+    log::info("EGL started for %s", reason);
     const renderer::DisplayProfile live = renderer::DisplayProfile::of(*display_);
     if (!live.same_as(profile_))
         // Clients already bound were told the cached formats; imports are checked against the live ones.
-        wlr_log(WLR_ERROR, "kiln: the cached display profile (%s, %s, %zu formats) differs from the display EGL opened "
-                           "(%s, %s, %zu formats); using the live one",
-                profile_.kind_name(), profile_.driver_name.c_str(), profile_.dmabuf_formats.size(), live.kind_name(),
-                live.driver_name.c_str(), live.dmabuf_formats.size());
+        log::error("the cached display profile (%s, %s, %zu formats) differs from the display EGL opened "
+                   "(%s, %s, %zu formats); using the live one",
+                   profile_.kind_name(), profile_.driver_name.c_str(), profile_.dmabuf_formats.size(), live.kind_name(),
+                   live.driver_name.c_str(), live.dmabuf_formats.size());
     profile_ = live;
     if (on_egl_started_)
         on_egl_started_();
@@ -259,7 +260,7 @@ BufferTarget* RenderBridge::target_for(wlr_buffer* buffer)
     else
         error = "the buffer is neither CPU memory nor a dma-buf";
     if (!target) {
-        wlr_log(WLR_ERROR, "kiln: cannot render into buffer: %s", error.c_str());
+        log::error("cannot render into buffer: %s", error.c_str());
         return nullptr;
     }
     auto* entry = new BufferTarget{};
@@ -432,8 +433,8 @@ bool RenderBridge::refuse_read(const std::string& why)
 {
     constexpr unsigned logged = 5;
     if (read_refusals_ < logged)
-        wlr_log(WLR_ERROR, "kiln: a pixel read (screencopy) was refused: %s%s", why.c_str(),
-                read_refusals_ + 1 == logged ? " (further refusals are not logged)" : "");
+        log::error("a pixel read (screencopy) was refused: %s%s", why.c_str(),
+                   read_refusals_ + 1 == logged ? " (further refusals are not logged)" : "");
     ++read_refusals_;
     return false;
 }

@@ -1,6 +1,7 @@
 // Matches key presses against [bindings] (modifiers and the key's unshifted keysym) and runs their actions.
 #include "compositor/input/bindings.hpp"
 
+#include "compositor/log.hpp"
 #include "compositor/session/spawn.hpp"
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevel.hpp"
@@ -29,7 +30,7 @@ void run_command(const std::string& command)
 {
     std::string error;
     if (spawn_shell(command, error) < 0)
-        std::fprintf(stderr, "kiln: cannot run '%s': %s\n", command.c_str(), error.c_str());
+        log::error("cannot run '%s': %s", command.c_str(), error.c_str());
 }
 
 }  // namespace
@@ -69,8 +70,8 @@ void Bindings::run(const Binding& binding)
         if (terminal.empty())
             terminal = find_terminal();
         if (terminal.empty())
-            std::fprintf(stderr, "kiln: no terminal to open: none of foot, weston-terminal and xterm is on PATH; "
-                                 "set terminal= in kiln.ini's [bindings]\n");
+            log::error("no terminal to open: none of foot, weston-terminal and xterm is on PATH; "
+                       "set terminal= in kiln.ini's [bindings]");
         else
             run_command(terminal);
         break;

@@ -15,6 +15,7 @@
 #include "compositor/input/text_input.hpp"
 #include "compositor/input/touch.hpp"
 #include "compositor/core.hpp"
+#include "compositor/log.hpp"
 #include "compositor/shell/desktop.hpp"
 
 #include <algorithm>
@@ -86,7 +87,7 @@ public:
         if (!keymap) {
             if (!seat_.keymap_reported_) {
                 const std::string fallback = context ? "using its default" : "keeping the keymap it has";
-                std::fprintf(stderr, "kiln: %s; %s\n", keymap_problem(settings).c_str(), fallback.c_str());
+                log::error("%s; %s", keymap_problem(settings).c_str(), fallback.c_str());
             }
             seat_.keymap_reported_ = true;
             if (context)

@@ -1,6 +1,8 @@
 // FenceEvents: the fd and eventfd sources and the callback table.
 #include "compositor/output/fence_events.hpp"
 
+#include "compositor/log.hpp"
+
 #include <cstdio>
 #include <unistd.h>
 
@@ -9,7 +11,7 @@ namespace kiln::compositor {
 FenceEvents::FenceEvents(wl_event_loop* loop) : loop_(loop)
 {
     if (!waiter_.ok()) {
-        std::fprintf(stderr, "kiln: cannot create the fence waiter's eventfd\n");
+        log::error("cannot create the fence waiter's eventfd");
         return;
     }
     waiter_source_ = wl_event_loop_add_fd(

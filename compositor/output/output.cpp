@@ -4,6 +4,7 @@
 
 #include "compositor/bridge/gl_frame.hpp"
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/log.hpp"
 #include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/frame_composer.hpp"
@@ -269,7 +270,7 @@ void Output::render()
     std::unique_ptr<GlFrame> gl = GlFrame::begin(bridge_, slot->buffer, output_, frame->damage);
     if (!gl) {
         OutputRing::release(slot->buffer);
-        wlr_log(WLR_ERROR, "kiln: output %s: cannot draw into its buffer", output_->name);
+        log::error("output %s: cannot draw into its buffer", output_->name);
         return;
     }
     compose_frame(visible_, {output_->transform_matrix, hooks_.background(), full_redraw}, *gl);
@@ -360,7 +361,7 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
 {
     std::unique_ptr<renderer::Frame> cpu = begin_cpu_frame(output_, slot.buffer, frame->damage);
     if (!cpu) {
-        wlr_log(WLR_ERROR, "kiln: output %s: cannot map its buffer to compose on the CPU", output_->name);
+        log::error("output %s: cannot map its buffer to compose on the CPU", output_->name);
         OutputRing::release(slot.buffer);
         return;
     }
@@ -499,7 +500,7 @@ void Output::commit(Frame& frame)
         std::erase_if(feedback_, [&](PendingFeedback& pending) {
             return pending.commit_seq == seq;  // destroyed unpresented: discarded
         });
-        wlr_log(WLR_ERROR, "kiln: output %s: commit failed", output_->name);
+        log::error("output %s: commit failed", output_->name);
         ring_.add_damage(frame.damage);  // the slot did not reach the screen; whatever it was missing, it still is
         // Clients wait for this frame's callbacks: try again on the next turn rather than leave them waiting.
         wlr_output_schedule_frame(output_);
@@ -546,7 +547,7 @@ bool Output::commit_composited(wlr_buffer* buffer)
     if (!output_->swapchain)
         wlr_output_preferred_read_format(output_);  // creates the swapchain (attach_render + rollback)
     if (!output_->swapchain) {
-        wlr_log(WLR_ERROR, "kiln: output %s: wlroots has no swapchain for it", output_->name);
+        log::error("output %s: wlroots has no swapchain for it", output_->name);
         return false;
     }
     bridge_.bind_buffer(buffer);

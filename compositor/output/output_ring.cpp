@@ -1,6 +1,8 @@
 // OutputRing: allocation through wlroots' allocator, slot choice by least damage, release tracking.
 #include "compositor/output/output_ring.hpp"
 
+#include "compositor/log.hpp"
+
 #include <drm_fourcc.h>
 
 namespace kiln::compositor {
@@ -34,7 +36,7 @@ bool OutputRing::choose_format()
             return true;
         }
     }
-    wlr_log(WLR_ERROR, "kiln: output %s: no format both the renderer and the output take", output_->name);
+    log::error("output %s: no format both the renderer and the output take", output_->name);
     return false;
 }
 
@@ -53,8 +55,8 @@ OutputRing::Slot* OutputRing::acquire()
             wlr_buffer* buffer = wlr_allocator_create_buffer(allocator_, output_->width, output_->height,
                                                              wlr_drm_format_set_get(&chosen_, format_));
             if (!buffer) {
-                wlr_log(WLR_ERROR, "kiln: output %s: cannot allocate a %dx%d buffer", output_->name, output_->width,
-                        output_->height);
+                log::error("output %s: cannot allocate a %dx%d buffer", output_->name, output_->width,
+                           output_->height);
                 return nullptr;
             }
             slot = std::make_unique<Slot>();

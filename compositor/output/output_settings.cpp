@@ -1,6 +1,8 @@
 // Turns an [output NAME] section into wlr_output state, falling back to the output's own mode when refused.
 #include "compositor/output/output_settings.hpp"
 
+#include "compositor/log.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -73,8 +75,8 @@ bool commit_output_settings(wlr_output* output, const OutputSettings* settings)
     };
     if (wanted) {
         if (!set_mode(output, *wanted))
-            std::fprintf(stderr, "kiln: output %s has no mode %s; using its preferred mode\n", output->name,
-                         describe_mode().c_str());
+            log::error("output %s has no mode %s; using its preferred mode", output->name,
+                       describe_mode().c_str());
     } else {
         set_preferred_mode(output);
     }
@@ -90,8 +92,8 @@ bool commit_output_settings(wlr_output* output, const OutputSettings* settings)
         return true;
     if (!wanted)
         return false;
-    std::fprintf(stderr, "kiln: output %s refused mode %s; using its preferred mode\n", output->name,
-                 describe_mode().c_str());
+    log::error("output %s refused mode %s; using its preferred mode", output->name,
+               describe_mode().c_str());
     wlr_output_rollback(output);
     set_preferred_mode(output);
     stage_rest();

@@ -2,6 +2,8 @@
 // wlr_drm_create_lease and wlr_drm_lease_terminate.
 #include "compositor/protocols/drm_lease_v1.hpp"
 
+#include "compositor/log.hpp"
+
 #include "drm-lease-v1-protocol.h"
 
 #include <algorithm>
@@ -154,8 +156,8 @@ void grant(Lease& lease, const Request& request)
     wlr_drm_lease* drm_lease = available ? wlr_drm_create_lease(outputs.data(), outputs.size(), &fd) : nullptr;
     if (!drm_lease) {
         if (available)
-            std::fprintf(stderr, "kiln: a DRM lease of %zu connector(s) was refused by the kernel or wlroots\n",
-                         outputs.size());
+            log::error("a DRM lease of %zu connector(s) was refused by the kernel or wlroots",
+                       outputs.size());
         wp_drm_lease_v1_send_finished(lease.resource);
         return;
     }
@@ -285,7 +287,7 @@ void bind_device(wl_client* client, void* data, uint32_t version, uint32_t id) n
     // A non-master fd of the device, for the client to look at its connectors; never authenticated.
     const int fd = wlr_drm_backend_get_non_master_fd(device->drm);
     if (fd < 0) {
-        std::fprintf(stderr, "kiln: drm-lease: cannot open a non-master fd of the DRM device for a client\n");
+        log::error("drm-lease: cannot open a non-master fd of the DRM device for a client");
         wl_resource_post_no_memory(resource);
         return;
     }

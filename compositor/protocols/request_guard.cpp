@@ -1,4 +1,4 @@
-// wlroots 0.15 crashes any client can trigger, defused from a protocol logger: libwayland calls loggers for each
+// wlroots 0.15 crashes any client can trigger, defused from kiln's request table (one protocol logger): libwayland calls loggers for each
 // request after reading it and before invoking its handler, and reads the handler only at invoke time.
 //
 // - A wl_subsurface whose parent was destroyed keeps a NULL parent, and place_above/place_below dereference it.
@@ -14,6 +14,8 @@
 //   hidden for the request, so wlroots' handler returns before creating anything.
 #include "compositor/protocols/request_guard.hpp"
 
+#include "input-method-unstable-v2-protocol.h"
+#include "virtual-keyboard-unstable-v1-protocol.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -25,11 +27,6 @@
 
 namespace kiln::compositor {
 namespace {
-
-bool is(wl_resource* resource, const char* interface)
-{
-    return std::strcmp(wl_resource_get_class(resource), interface) == 0;
-}
 
 // Why a virtual keyboard's keymap fd cannot be mapped and read as a string of `size` bytes, or empty if it can.
 std::string keymap_problem(int fd, uint32_t size)
@@ -65,37 +62,33 @@ void refuse_bad_keymap(wl_resource* resource, const wl_protocol_logger_message* 
 
 }  // namespace
 
-RequestGuard::RequestGuard(wl_display* display) : logger_(wl_display_add_protocol_logger(display, on_message, this)) {}
+RequestGuard::RequestGuard(RequestHooks& hooks)
+{
+    using Message = const wl_protocol_logger_message&;
+    auto data = [](Message message) { return wl_resource_get_user_data(message.resource); };
+    auto add = [&](const wl_interface& interface, const char* request, RequestTable::Handler handler) {
+        hooks_.push_back(hooks.add(interface, request, HookOrder::request_guard, std::move(handler)));
+    };
+    for (const char* restack : {"place_above", "place_below"})
+        add(wl_subsurface_interface, restack, [this, data](Message message) {
+            if (data(message) != nullptr && static_cast<wlr_subsurface*>(data(message))->parent == nullptr)
+                refuse_orphan_subsurface_restack(message.resource, message.message->name);
+        });
+    add(zwp_virtual_keyboard_v1_interface, "keymap", [](Message message) { refuse_bad_keymap(message.resource, &message); });
+    add(zwp_input_method_v2_interface, "get_input_popup_surface", [this, data](Message message) {
+        if (data(message) != nullptr)
+            refuse_input_popup_role(message.resource, &message);
+    });
+}
 
 RequestGuard::~RequestGuard()
 {
+    hooks_.clear();
     for (auto& [resource, hidden] : hidden_) {
         wl_list_remove(&hidden->resource_destroyed.link);
         if (hidden->data)
             wl_list_remove(&hidden->data_destroyed.link);
         wl_resource_set_user_data(resource, hidden->data);
-    }
-    if (logger_)
-        wl_protocol_logger_destroy(logger_);
-}
-
-void RequestGuard::on_message(void* guard, wl_protocol_logger_type type,
-                              const wl_protocol_logger_message* message) noexcept
-{
-    if (type != WL_PROTOCOL_LOGGER_REQUEST)
-        return;
-    wl_resource* resource = message->resource;
-    void* data = wl_resource_get_user_data(resource);
-    if (data != nullptr &&
-               (message->message_opcode == WL_SUBSURFACE_PLACE_ABOVE ||
-                message->message_opcode == WL_SUBSURFACE_PLACE_BELOW) &&
-               is(resource, wl_subsurface_interface.name) && static_cast<wlr_subsurface*>(data)->parent == nullptr) {
-        static_cast<RequestGuard*>(guard)->refuse_orphan_subsurface_restack(resource, message->message->name);
-    } else if (message->message_opcode == 0 && is(resource, "zwp_virtual_keyboard_v1")) {
-        refuse_bad_keymap(resource, message);
-    } else if (data != nullptr && std::strcmp(message->message->name, "get_input_popup_surface") == 0 &&
-               is(resource, "zwp_input_method_v2")) {
-        static_cast<RequestGuard*>(guard)->refuse_input_popup_role(resource, message);
     }
 }
 

@@ -1,17 +1,19 @@
 // RequestGuard: defuses client requests that wlroots 0.15 crashes on, before libwayland dispatches them.
 #pragma once
 
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace kiln::compositor {
 
 class RequestGuard {
 public:
-    // Watches every request on `display`; must be destroyed before the display.
-    explicit RequestGuard(wl_display* display);
+    // Watches the requests it defuses through `hooks`; must be destroyed before them and the display.
+    explicit RequestGuard(RequestHooks& hooks);
     ~RequestGuard();
     RequestGuard(const RequestGuard&) = delete;
     RequestGuard& operator=(const RequestGuard&) = delete;
@@ -27,7 +29,6 @@ private:
         void* data = nullptr;
     };
 
-    static void on_message(void* guard, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
     void refuse_orphan_subsurface_restack(wl_resource* resource, const char* request);
     void refuse_input_popup_role(wl_resource* resource, const wl_protocol_logger_message* message);
     // Hides `resource`'s user data from wlroots' handlers until the resource goes; `data_destroyed` fires when
@@ -36,8 +37,8 @@ private:
     static void give_back(wl_listener* listener, void* resource) noexcept;
     static void forget(wl_listener* listener, void* subsurface) noexcept;
 
-    wl_protocol_logger* logger_ = nullptr;
     std::map<wl_resource*, std::unique_ptr<Hidden>> hidden_;
+    std::vector<RequestTable::Hook> hooks_;
 };
 
 }  // namespace kiln::compositor

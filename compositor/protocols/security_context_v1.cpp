@@ -3,6 +3,7 @@
 #include "compositor/protocols/security_context_v1.hpp"
 
 #include "compositor/listener.hpp"
+#include "compositor/log.hpp"
 
 #include "security-context-v1-protocol.h"
 
@@ -55,8 +56,8 @@ private:
         const int client_fd = accept4(fd, nullptr, nullptr, SOCK_CLOEXEC);
         if (client_fd < 0) {
             if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-                std::fprintf(stderr, "kiln: security context (%s): accept failed: %s\n",
-                             self->metadata_->app_id.c_str(), std::strerror(errno));
+                log::error("security context (%s): accept failed: %s",
+                           self->metadata_->app_id.c_str(), std::strerror(errno));
             return 0;
         }
         self->owner_.accepted(client_fd, self->metadata_);
@@ -301,7 +302,7 @@ void SecurityContextV1::listen(int listen_fd, int close_fd, Metadata metadata)
 {
     auto socket = std::make_unique<ListenSocket>(*this, listen_fd, close_fd, std::move(metadata));
     if (!socket->started()) {
-        std::fprintf(stderr, "kiln: security context: cannot watch its sockets: %s\n", std::strerror(errno));
+        log::error("security context: cannot watch its sockets: %s", std::strerror(errno));
         return;  // the socket's destructor closes both fds
     }
     listeners_.push_back(std::move(socket));
@@ -317,8 +318,8 @@ void SecurityContextV1::accepted(int fd, const std::shared_ptr<const Metadata>& 
     wl_client* client = wl_client_create(display_, fd);
     if (!client) {
         close(fd);
-        std::fprintf(stderr, "kiln: security context (%s): cannot create a client: %s\n", metadata->app_id.c_str(),
-                     std::strerror(errno));
+        log::error("security context (%s): cannot create a client: %s", metadata->app_id.c_str(),
+                   std::strerror(errno));
         return;
     }
     // Marked before the client's first request is read (not before this callback returns): its registry sees

@@ -6,7 +6,6 @@
 #include "viewporter-protocol.h"
 
 #include <cmath>
-#include <cstring>
 #include <new>
 #include <utility>
 
@@ -48,8 +47,6 @@ private:
 };
 
 namespace {
-
-constexpr uint32_t wl_surface_commit = 6;
 
 using Viewport = Viewporter::Viewport;
 
@@ -144,16 +141,21 @@ void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 
 }  // namespace
 
-Viewporter::Viewporter(wl_display* display)
+Viewporter::Viewporter(wl_display* display, RequestHooks& hooks)
     : global_(wl_global_create(display, &wp_viewporter_interface, 1, this, bind)),
-      logger_(wl_display_add_protocol_logger(display, &Viewporter::on_message, this))
+      hook_(hooks.add(wl_surface_interface, "commit", HookOrder::viewporter,
+                      [this](const wl_protocol_logger_message& message) {
+                          if (viewports_.empty())
+                              return;
+                          if (wlr_surface* surface = wlr_surface_from_resource(message.resource))
+                              check_commit(surface);
+                      }))
 {
 }
 
 Viewporter::~Viewporter()
 {
-    if (logger_)
-        wl_protocol_logger_destroy(logger_);
+    hook_ = {};
     if (global_)
         wl_global_destroy(global_);
     // Viewports still alive (clients connected at shutdown) go inert; libwayland destroys their resources later.
@@ -177,19 +179,6 @@ void Viewporter::get_viewport(wl_client* client, wl_resource* manager, uint32_t 
     auto viewport = std::make_unique<Viewport>(self, resource, surface);
     wl_resource_set_implementation(resource, &viewport_requests, viewport.get(), viewport_destroyed);
     self.viewports_.emplace(surface, std::move(viewport));
-}
-
-void Viewporter::on_message(void* data, wl_protocol_logger_type type,
-                            const wl_protocol_logger_message* message) noexcept
-{
-    if (type != WL_PROTOCOL_LOGGER_REQUEST || message->message_opcode != wl_surface_commit ||
-        std::strcmp(wl_resource_get_class(message->resource), wl_surface_interface.name) != 0)
-        return;
-    auto& self = *static_cast<Viewporter*>(data);
-    if (self.viewports_.empty())
-        return;
-    if (wlr_surface* surface = wlr_surface_from_resource(message->resource))
-        self.check_commit(surface);
 }
 
 // The state the commit is about to apply: a source rectangle must have whole sizes when no destination scales it,

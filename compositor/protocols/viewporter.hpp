@@ -6,6 +6,7 @@
 // wlroots' would (scene and renderer read it unchanged) and check each wl_surface.commit before libwayland runs it.
 #pragma once
 
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 #include <memory>
@@ -15,8 +16,8 @@ namespace kiln::compositor {
 
 class Viewporter {
 public:
-    // Must be destroyed before the display (its protocol logger lives in the display's list).
-    explicit Viewporter(wl_display* display);
+    // Checks each wl_surface.commit through `hooks`; must be destroyed before them and the display.
+    Viewporter(wl_display* display, RequestHooks& hooks);
     ~Viewporter();
     Viewporter(const Viewporter&) = delete;
     Viewporter& operator=(const Viewporter&) = delete;
@@ -27,11 +28,10 @@ public:
     void get_viewport(wl_client* client, wl_resource* manager, uint32_t id, wl_resource* surface);
 
 private:
-    static void on_message(void* data, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
     void check_commit(wlr_surface* surface) const;
 
     wl_global* global_ = nullptr;
-    wl_protocol_logger* logger_ = nullptr;
+    RequestTable::Hook hook_;
     // Each surface's viewport, while both live.
     std::unordered_map<wlr_surface*, std::unique_ptr<Viewport>> viewports_;
 };

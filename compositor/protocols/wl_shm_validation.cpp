@@ -1,15 +1,13 @@
 // Checks every wl_shm_pool.create_buffer before libwayland runs it: a row of `width` pixels must fit in `stride`.
 //
-// libwayland has no hook inside create_buffer, so the check sits in a protocol logger, which sees each request with
+// libwayland has no hook inside create_buffer, so the check sits in kiln's request table (a protocol logger), which sees each request with
 // its arguments before it is dispatched. (A resource-created listener fires inside create_buffer, before the
 // wl_shm_buffer holds its stride, so it would have to defer the check and let the buffer exist meanwhile.) Posting
-// the error from the logger sets the client's error flag: libwayland still runs this one request, which only creates
+// the error from there sets the client's error flag: libwayland still runs this one request, which only creates
 // the wl_buffer, then dispatches nothing more from that client and disconnects it, so the buffer is never attached.
 #include "compositor/protocols/wl_shm_validation.hpp"
 
 #include "renderer/formats.hpp"
-
-#include <cstring>
 
 namespace kiln::compositor {
 namespace {
@@ -28,34 +26,25 @@ uint32_t shm_bytes_per_pixel(uint32_t wl_shm_format)
 
 }  // namespace
 
-WlShmValidation::WlShmValidation(wl_display* display)
-    : logger_(wl_display_add_protocol_logger(display, &WlShmValidation::on_message, this))
+WlShmValidation::WlShmValidation(RequestHooks& hooks)
+    : hook_(hooks.add(wl_shm_pool_interface, "create_buffer", HookOrder::shm_validation, &WlShmValidation::check))
 {
 }
 
-WlShmValidation::~WlShmValidation()
+void WlShmValidation::check(const wl_protocol_logger_message& message)
 {
-    if (logger_)
-        wl_protocol_logger_destroy(logger_);
-}
-
-void WlShmValidation::on_message(void*, wl_protocol_logger_type direction,
-                                 const wl_protocol_logger_message* message) noexcept
-{
-    if (direction != WL_PROTOCOL_LOGGER_REQUEST ||
-        std::strcmp(wl_resource_get_class(message->resource), wl_shm_pool_interface.name) != 0 ||
-        std::strcmp(message->message->name, "create_buffer") != 0 || message->arguments_count != 6)
+    if (message.arguments_count != 6)
         return;
     // create_buffer(id, offset, width, height, stride, format)
-    const int32_t width = message->arguments[2].i;
-    const int32_t stride = message->arguments[4].i;
-    const uint32_t bpp = shm_bytes_per_pixel(message->arguments[5].u);
+    const int32_t width = message.arguments[2].i;
+    const int32_t stride = message.arguments[4].i;
+    const uint32_t bpp = shm_bytes_per_pixel(message.arguments[5].u);
     // Negative sizes, unknown formats: libwayland's own checks answer those.
     if (width <= 0 || stride <= 0 || bpp == 0)
         return;
     if (static_cast<int64_t>(width) * bpp <= stride)
         return;
-    wl_resource_post_error(message->resource, WL_SHM_ERROR_INVALID_STRIDE,
+    wl_resource_post_error(message.resource, WL_SHM_ERROR_INVALID_STRIDE,
                            "stride %d is shorter than a row of %d pixels of %u bytes", stride, width, bpp);
 }
 

@@ -6,22 +6,22 @@
 // request with wl_shm.error.invalid_stride on the pool, as libwayland does for its own checks.
 #pragma once
 
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
 
 class WlShmValidation {
 public:
-    explicit WlShmValidation(wl_display* display);
-    ~WlShmValidation();
+    // Watches wl_shm_pool.create_buffer through `hooks`; must be destroyed before them.
+    explicit WlShmValidation(RequestHooks& hooks);
     WlShmValidation(const WlShmValidation&) = delete;
     WlShmValidation& operator=(const WlShmValidation&) = delete;
 
 private:
-    static void on_message(void* data, wl_protocol_logger_type direction,
-                           const wl_protocol_logger_message* message) noexcept;
+    static void check(const wl_protocol_logger_message& message);
 
-    wl_protocol_logger* logger_ = nullptr;
+    RequestTable::Hook hook_;
 };
 
 }  // namespace kiln::compositor

@@ -1,5 +1,6 @@
 // xdg_system_bell_v1: the global, its ring request, and what kiln does with a ring.
 #include "compositor/protocols/xdg_system_bell_v1.hpp"
+#include "compositor/log.hpp"
 #include "compositor/shell/xdg/xdg_surface.hpp"
 
 #include "compositor/session/spawn.hpp"
@@ -74,7 +75,7 @@ void XdgSystemBellV1::ring(wlr_surface* surface)
     last_run_ = now;
     std::string error;
     if (spawn_shell(command_, error) < 0) {
-        std::fprintf(stderr, "kiln: cannot run the [bell] command: %s\n", error.c_str());
+        log::error("cannot run the [bell] command: %s", error.c_str());
         return;
     }
     ++commands_run_;

@@ -3,6 +3,7 @@
 #include "compositor/session/output_management.hpp"
 
 #include "compositor/core.hpp"
+#include "compositor/log.hpp"
 
 #include <cstdio>
 #include <string>
@@ -62,7 +63,7 @@ void restore(const Saved& saved)
         wlr_output_set_transform(saved.output, saved.transform);
     }
     if (!wlr_output_commit(saved.output))
-        std::fprintf(stderr, "kiln: cannot put output %s back as it was\n", saved.output->name);
+        log::error("cannot put output %s back as it was", saved.output->name);
 }
 
 // kiln's own limits, before any backend is asked: a size it can render and a scale that leaves pixels to show.
@@ -171,8 +172,8 @@ bool OutputManagement::configure(wlr_output_configuration_v1* config, bool test_
     {
         std::string why;
         if (!acceptable(head->state, why)) {
-            std::fprintf(stderr, "kiln: output configuration refused: %s: %s\n", head->state.output->name,
-                         why.c_str());
+            log::error("output configuration refused: %s: %s", head->state.output->name,
+                       why.c_str());
             return false;
         }
         heads.push_back(head);
@@ -182,7 +183,7 @@ bool OutputManagement::configure(wlr_output_configuration_v1* config, bool test_
         wlr_output* output = heads[i]->state.output;
         stage(output, heads[i]->state);
         if (!wlr_output_test(output)) {
-            std::fprintf(stderr, "kiln: output configuration refused: %s cannot take it\n", output->name);
+            log::error("output configuration refused: %s cannot take it", output->name);
             for (size_t j = 0; j <= i; ++j)
                 wlr_output_rollback(heads[j]->state.output);
             return false;
@@ -198,7 +199,7 @@ bool OutputManagement::configure(wlr_output_configuration_v1* config, bool test_
         wlr_output* output = heads[i]->state.output;
         Saved before = save(output);
         if (!wlr_output_commit(output)) {
-            std::fprintf(stderr, "kiln: output configuration failed: %s refused the commit\n", output->name);
+            log::error("output configuration failed: %s refused the commit", output->name);
             for (size_t j = i + 1; j < heads.size(); ++j)
                 wlr_output_rollback(heads[j]->state.output);
             for (const Saved& s : saved)

@@ -1,6 +1,8 @@
 // OutputPower: a client's on or off, committed to the output (wlroots tells every client of the change).
 #include "compositor/session/output_power.hpp"
 
+#include "compositor/log.hpp"
+
 #include <cstdio>
 
 namespace kiln::compositor {
@@ -14,8 +16,8 @@ OutputPower::OutputPower(wl_display* display) : manager_(wlr_output_power_manage
             return;  // wlroots tells every client of the output's new mode
         // The backend cannot turn it off (headless and nested outputs cannot be disabled in wlroots 0.15): the
         // protocol's answer for an output without power management is `failed`, to every client controlling it.
-        std::fprintf(stderr, "kiln: output %s cannot be turned %s\n", event->output->name,
-                     event->mode == ZWLR_OUTPUT_POWER_V1_MODE_ON ? "on" : "off");
+        log::error("output %s cannot be turned %s", event->output->name,
+                   event->mode == ZWLR_OUTPUT_POWER_V1_MODE_ON ? "on" : "off");
         wlr_output_power_v1* power = nullptr;
         wl_list_for_each(power, &manager_->output_powers, link)
         {

@@ -1,6 +1,8 @@
 // SessionActivity: counts and logs the session going away and coming back, and brings the input devices back.
 #include "compositor/session/session_activity.hpp"
 
+#include "compositor/log.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -16,11 +18,11 @@ SessionActivity::SessionActivity(wl_display* display, wlr_backend* backend, wlr_
     active_.connect(&session_->events.active, [this](void*) {
         if (!session_->active) {
             ++deactivations_;
-            std::fprintf(stderr, "kiln: session paused (switched to another VT): no DRM master, no input devices\n");
+            log::error("session paused (switched to another VT): no DRM master, no input devices");
             return;
         }
         ++activations_;
-        std::fprintf(stderr, "kiln: session active again: DRM master and input devices are back\n");
+        log::error("session active again: DRM master and input devices are back");
         // After the signal, not inside it: the libinput backend is replaced, and it listens to this signal.
         if (!reopen_ && backend_ && wlr_backend_is_multi(backend_))
             reopen_ = wl_event_loop_add_idle(
@@ -131,10 +133,10 @@ void SessionActivity::reopen_input()
         if (!start_libinput(display_, backend_, session_, false)) {
             // wlroots has just said why (no devices, most likely).
             if (!start_libinput(display_, backend_, session_, true)) {
-                std::fprintf(stderr, "kiln: cannot open the input devices again after the VT switch\n");
+                log::error("cannot open the input devices again after the VT switch");
                 continue;
             }
-            std::fprintf(stderr, "kiln: no input device after the VT switch; new ones are taken when plugged in\n");
+            log::error("no input device after the VT switch; new ones are taken when plugged in");
         }
         ++input_reopens_;
     }

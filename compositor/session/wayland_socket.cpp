@@ -1,5 +1,7 @@
-// Why kiln cannot listen on its Wayland socket, in words, read from XDG_RUNTIME_DIR and the socket there.
+// kiln's Wayland socket, and why kiln cannot listen on it, in words, read from XDG_RUNTIME_DIR and the socket there.
 #include "compositor/session/wayland_socket.hpp"
+
+#include <wayland-server-core.h>
 
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -52,6 +54,25 @@ std::string socket_problem(const std::string& name)
     // libwayland holds NAME.lock while it listens: a compositor that is still starting (or a stale lock in use).
     return "cannot listen on socket '" + name + "' in " + dir + ": in use (its lock file " + name +
            ".lock is held, or the name is too long)";
+}
+
+bool add_wayland_socket(wl_display* display, const std::string& wanted, std::string& name, std::string& error)
+{
+    if (!wanted.empty()) {
+        if (wl_display_add_socket(display, wanted.c_str()) != 0) {
+            error = socket_problem(wanted);
+            return false;
+        }
+        name = wanted;
+        return true;
+    }
+    const char* automatic = wl_display_add_socket_auto(display);
+    if (!automatic) {
+        error = socket_problem("");
+        return false;
+    }
+    name = automatic;
+    return true;
 }
 
 }  // namespace kiln::compositor

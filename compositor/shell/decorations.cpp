@@ -123,7 +123,7 @@ private:
     wl::Listener destroy_;
 };
 
-Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
+Decorations::Decorations(wl_display* display, RequestHooks& requests, DecorationMode mode) : mode_(mode)
 {
     // Both managers are freed by wlroots with the display.
     kde_ = wlr_server_decoration_manager_create(display);
@@ -132,7 +132,7 @@ Decorations::Decorations(wl_display* display, DecorationMode mode) : mode_(mode)
         kde_decorations_.push_back(std::make_unique<KdeDecoration>(*this, static_cast<wlr_server_decoration*>(data)));
     });
     xdg_manager_ = std::make_unique<xdg::XdgDecorationManagerV1>(display);
-    xdg_rules_ = std::make_unique<XdgDecorationRules>(display, *xdg_manager_);
+    xdg_rules_ = std::make_unique<XdgDecorationRules>(requests, *xdg_manager_);
     new_toplevel_decoration_.connect(&xdg_manager_->events.new_decoration, [this](void* data) {
         toplevels_.push_back(std::make_unique<XdgToplevel>(*this, static_cast<xdg::ToplevelDecoration*>(data)));
     });

@@ -24,7 +24,7 @@ namespace kiln::compositor {
 
 class Decorations {
 public:
-    Decorations(wl_display* display, DecorationMode mode);
+    Decorations(wl_display* display, RequestHooks& requests, DecorationMode mode);
     ~Decorations();
     Decorations(const Decorations&) = delete;
     Decorations& operator=(const Decorations&) = delete;

@@ -1,13 +1,11 @@
 // Checks each wl_surface.destroy before libwayland runs it: an xdg role object still alive is a protocol error.
 //
-// A protocol logger sees the request first (libwayland has no other hook before a request is dispatched). The error
+// kiln's request table (one protocol logger) sees the request first (libwayland has no other hook before a request is dispatched). The error
 // stops libwayland from dispatching anything more from the client, so the inert role object is never used; the
 // client is then disconnected and its resources destroyed, which wlroots handles for inert objects.
 #include "compositor/shell/defunct_role_guard.hpp"
 
 #include "compositor/shell/xdg/xdg_surface.hpp"
-
-#include <cstring>
 
 namespace kiln::compositor {
 namespace {
@@ -21,27 +19,14 @@ bool has_live_xdg_role_object(wlr_surface* surface)
 
 }  // namespace
 
-DefunctRoleGuard::DefunctRoleGuard(wl_display* display)
-    : logger_(wl_display_add_protocol_logger(display, &DefunctRoleGuard::on_message, this))
+DefunctRoleGuard::DefunctRoleGuard(RequestHooks& hooks)
+    : hook_(hooks.add(wl_surface_interface, "destroy", HookOrder::defunct_role,
+                      [](const wl_protocol_logger_message& message) {
+                          if (has_live_xdg_role_object(wlr_surface_from_resource(message.resource)))
+                              wl_resource_post_error(message.resource, WL_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT,
+                                                     "wl_surface destroyed before its xdg_toplevel or xdg_popup");
+                      }))
 {
-}
-
-DefunctRoleGuard::~DefunctRoleGuard()
-{
-    if (logger_)
-        wl_protocol_logger_destroy(logger_);
-}
-
-void DefunctRoleGuard::on_message(void*, wl_protocol_logger_type direction,
-                                  const wl_protocol_logger_message* message) noexcept
-{
-    if (direction != WL_PROTOCOL_LOGGER_REQUEST ||
-        std::strcmp(wl_resource_get_class(message->resource), wl_surface_interface.name) != 0 ||
-        std::strcmp(message->message->name, "destroy") != 0)
-        return;
-    if (has_live_xdg_role_object(wlr_surface_from_resource(message->resource)))
-        wl_resource_post_error(message->resource, WL_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT,
-                               "wl_surface destroyed before its xdg_toplevel or xdg_popup");
 }
 
 }  // namespace kiln::compositor

@@ -5,22 +5,20 @@
 // then dereference that null: one out-of-order destroy and one more request crash the compositor.
 #pragma once
 
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
 
 class DefunctRoleGuard {
 public:
-    explicit DefunctRoleGuard(wl_display* display);
-    ~DefunctRoleGuard();
+    // Watches wl_surface.destroy through `hooks`; must be destroyed before them.
+    explicit DefunctRoleGuard(RequestHooks& hooks);
     DefunctRoleGuard(const DefunctRoleGuard&) = delete;
     DefunctRoleGuard& operator=(const DefunctRoleGuard&) = delete;
 
 private:
-    static void on_message(void* data, wl_protocol_logger_type direction,
-                           const wl_protocol_logger_message* message) noexcept;
-
-    wl_protocol_logger* logger_ = nullptr;
+    RequestTable::Hook hook_;
 };
 
 }  // namespace kiln::compositor

@@ -1,4 +1,4 @@
-// XdgDecorationRules: a protocol logger checks xdg_toplevel.destroy against the live decoration objects.
+// XdgDecorationRules: kiln's request table checks xdg_toplevel.destroy against the live decoration objects.
 #include "compositor/shell/xdg_decoration_rules.hpp"
 
 #include "compositor/shell/xdg/xdg_surface.hpp"
@@ -11,8 +11,6 @@
 namespace kiln::compositor {
 namespace {
 
-constexpr uint32_t xdg_toplevel_destroy = 0;
-
 bool is(wl_resource* resource, const char* interface)
 {
     return std::strcmp(wl_resource_get_class(resource), interface) == 0;
@@ -20,44 +18,32 @@ bool is(wl_resource* resource, const char* interface)
 
 }  // namespace
 
-XdgDecorationRules::XdgDecorationRules(wl_display* display, const xdg::XdgDecorationManagerV1& manager)
-    : manager_(manager), logger_(wl_display_add_protocol_logger(display, on_message, this))
+XdgDecorationRules::XdgDecorationRules(RequestHooks& hooks, const xdg::XdgDecorationManagerV1& manager)
+    : manager_(manager),
+      hook_(hooks.add(xdg_toplevel_interface, "destroy", HookOrder::decoration_rules,
+                      [this](const wl_protocol_logger_message& message) { check_toplevel_destroy(message.resource); }))
 {
 }
 
-XdgDecorationRules::~XdgDecorationRules()
+void XdgDecorationRules::check_toplevel_destroy(wl_resource* resource) const
 {
-    if (logger_)
-        wl_protocol_logger_destroy(logger_);
-}
-
-void XdgDecorationRules::on_message(void* data, wl_protocol_logger_type type,
-                                    const wl_protocol_logger_message* message) noexcept
-{
-    if (type != WL_PROTOCOL_LOGGER_REQUEST)
+    xdg::Toplevel* toplevel = xdg::Toplevel::from_resource(resource);
+    xdg::ToplevelDecoration* decoration = toplevel ? manager_.decoration_of(&toplevel->base()) : nullptr;
+    if (!decoration)
         return;
-    auto& self = *static_cast<XdgDecorationRules*>(data);
-    wl_resource* resource = message->resource;
-    const uint32_t opcode = message->message_opcode;
-    if (opcode == xdg_toplevel_destroy && is(resource, xdg_toplevel_interface.name)) {
-        xdg::Toplevel* toplevel = xdg::Toplevel::from_resource(resource);
-        xdg::ToplevelDecoration* decoration = toplevel ? self.manager_.decoration_of(&toplevel->base()) : nullptr;
-        if (!decoration)
-            return;
-        // The client's manager names the error; one it destroyed already leaves the decoration itself to.
-        wl_resource* target = decoration->resource();
-        wl_client_for_each_resource(
-            wl_resource_get_client(resource),
-            [](wl_resource* candidate, void* found) -> wl_iterator_result {
-                if (!is(candidate, zxdg_decoration_manager_v1_interface.name))
-                    return WL_ITERATOR_CONTINUE;
-                *static_cast<wl_resource**>(found) = candidate;
-                return WL_ITERATOR_STOP;
-            },
-            &target);
-        wl_resource_post_error(target, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED,
-                               "the xdg_toplevel was destroyed before its decoration object");
-    }
+    // The client's manager names the error; one it destroyed already leaves the decoration itself to.
+    wl_resource* target = decoration->resource();
+    wl_client_for_each_resource(
+        wl_resource_get_client(resource),
+        [](wl_resource* candidate, void* found) -> wl_iterator_result {
+            if (!is(candidate, zxdg_decoration_manager_v1_interface.name))
+                return WL_ITERATOR_CONTINUE;
+            *static_cast<wl_resource**>(found) = candidate;
+            return WL_ITERATOR_STOP;
+        },
+        &target);
+    wl_resource_post_error(target, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED,
+                           "the xdg_toplevel was destroyed before its decoration object");
 }
 
 }  // namespace kiln::compositor

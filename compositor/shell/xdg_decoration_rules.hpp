@@ -4,6 +4,7 @@
 // conformance suites expect.
 #pragma once
 
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/shell/xdg/xdg_decoration_v1.hpp"
 #include "compositor/wlr.hpp"
 
@@ -11,17 +12,16 @@ namespace kiln::compositor {
 
 class XdgDecorationRules {
 public:
-    // Watches every request on `display`; must be destroyed before the display and `manager`.
-    XdgDecorationRules(wl_display* display, const xdg::XdgDecorationManagerV1& manager);
-    ~XdgDecorationRules();
+    // Watches xdg_toplevel.destroy through `hooks`; must be destroyed before them and `manager`.
+    XdgDecorationRules(RequestHooks& hooks, const xdg::XdgDecorationManagerV1& manager);
     XdgDecorationRules(const XdgDecorationRules&) = delete;
     XdgDecorationRules& operator=(const XdgDecorationRules&) = delete;
 
 private:
-    static void on_message(void* data, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
+    void check_toplevel_destroy(wl_resource* resource) const;
 
     const xdg::XdgDecorationManagerV1& manager_;
-    wl_protocol_logger* logger_ = nullptr;
+    RequestTable::Hook hook_;
 };
 
 }  // namespace kiln::compositor

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 #include <memory>
@@ -15,20 +16,21 @@ namespace kiln::compositor {
 // keep working. The other xdg-shell rules are the protocol objects' own (compositor/shell/xdg/).
 class XdgSurfaceRules {
 public:
-    // Watches every request on `display`; must be destroyed before the display.
-    explicit XdgSurfaceRules(wl_display* display);
-    ~XdgSurfaceRules();
+    // Watches wl_surface.attach and xdg_wm_base.get_xdg_surface through `hooks`; must be destroyed before them.
+    explicit XdgSurfaceRules(RequestHooks& hooks);
     XdgSurfaceRules(const XdgSurfaceRules&) = delete;
     XdgSurfaceRules& operator=(const XdgSurfaceRules&) = delete;
 
 private:
-    static void on_message(void* data, wl_protocol_logger_type type, const wl_protocol_logger_message* message) noexcept;
     void check_attach(const wl_protocol_logger_message* message) const;
+    void note_xdg_client(wl_client* client);
 
-    wl_protocol_logger* logger_ = nullptr;
     // Clients that made an xdg_surface, until they disconnect: only their role-less surfaces can be one's, so the
     // attaches of others (Xwayland's, before wlroots pairs its surfaces) are not looked into.
     std::unordered_map<wl_client*, std::unique_ptr<wl::Listener>> xdg_clients_;
+    // Last: removed from the table before the state their handlers read.
+    RequestTable::Hook attach_hook_;
+    RequestTable::Hook get_xdg_surface_hook_;
 };
 
 }  // namespace kiln::compositor

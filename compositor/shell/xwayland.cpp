@@ -3,6 +3,7 @@
 
 #include "compositor/input/seat.hpp"
 #include "compositor/core.hpp"
+#include "compositor/log.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xwayland_view.hpp"
 
@@ -129,8 +130,7 @@ void Xwayland::ready()
     }
     xcb_disconnect(connection);
     if (delete_window_ == XCB_ATOM_NONE)
-        std::fprintf(stderr,
-                     "kiln: cannot ask X for WM_DELETE_WINDOW: Super+Q and taskbars cannot close X11 windows\n");
+        log::error("cannot ask X for WM_DELETE_WINDOW: Super+Q and taskbars cannot close X11 windows");
 }
 
 bool Xwayland::frameless_type(const wlr_xwayland_surface& xsurface) const

@@ -5,6 +5,7 @@
 
 #include "compositor/input/seat.hpp"
 #include "compositor/core.hpp"
+#include "compositor/log.hpp"
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xwayland.hpp"
@@ -189,8 +190,8 @@ void XwaylandView::close()
     if (owner_.accepts_close(*xsurface_))
         wlr_xwayland_surface_close(xsurface_);
     else
-        std::fprintf(stderr, "kiln: X11 window '%s' does not take WM_DELETE_WINDOW: left open rather than killed\n",
-                     xsurface_->title ? xsurface_->title : "");
+        log::error("X11 window '%s' does not take WM_DELETE_WINDOW: left open rather than killed",
+                   xsurface_->title ? xsurface_->title : "");
 }
 
 void XwaylandView::configure_request(const wlr_xwayland_surface_configure_event& event)

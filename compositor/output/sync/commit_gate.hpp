@@ -74,10 +74,11 @@ public:
         uint64_t id_;
     };
     void before_commit(wlr_surface* surface);
-    // Sees every wl_surface.commit of `display`'s clients before it runs, and asks the sources (before_commit).
-    void watch_commits(wl_display* display)
+    // Sees every wl_surface.commit through `hooks` before it runs, and asks the sources (before_commit).
+    void watch_commits(RequestHooks& hooks)
     {
-        hook_ = std::make_unique<SurfaceCommitHook>(display, [this](wlr_surface* surface) { before_commit(surface); });
+        hook_ = std::make_unique<SurfaceCommitHook>(hooks, HookOrder::commit_gate,
+                                                    [this](wlr_surface* surface) { before_commit(surface); });
     }
 
     // The surface's pending commit (the one about to run) also waits for `condition`; `watch` (may be null) is what

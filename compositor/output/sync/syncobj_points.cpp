@@ -1,6 +1,7 @@
 // SyncobjPoints: acquire points as eventfds in the commit gate, release points signalled with drmSyncobjTimelineSignal.
 #include "compositor/output/sync/syncobj_points.hpp"
 
+#include "compositor/log.hpp"
 #include "compositor/output/sync/fd_watch.hpp"
 
 #include <xf86drm.h>
@@ -32,8 +33,8 @@ void SyncobjPoints::hold_for(wlr_surface* surface, const SyncobjPoint& acquire)
     const int event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     // flags 0: wait for the point to signal (also one not yet submitted: wait-before-submit is allowed).
     if (event_fd < 0 || drmSyncobjEventfd(drm_fd_, acquire.timeline->handle, acquire.value, event_fd, 0) != 0) {
-        std::fprintf(stderr, "kiln: cannot wait on a syncobj point (%s); showing the buffer without waiting\n",
-                     std::strerror(errno));
+        log::error("cannot wait on a syncobj point (%s); showing the buffer without waiting",
+                   std::strerror(errno));
         if (event_fd >= 0)
             close(event_fd);
         return;
@@ -64,7 +65,7 @@ void SyncobjPoints::signal(const SyncobjPoint& point)
     if (drmSyncobjTimelineSignal(drm_fd_, &point.timeline->handle, &value, 1) == 0)
         ++signalled_;
     else
-        std::fprintf(stderr, "kiln: cannot signal a release point (%s)\n", std::strerror(errno));
+        log::error("cannot signal a release point (%s)", std::strerror(errno));
 }
 
 }  // namespace kiln::compositor

@@ -1,5 +1,6 @@
 // xdg_wm_base requests (destroy with live surfaces is defunct_surfaces), pings with their timeout, and the global.
 #include "compositor/shell/xdg/detach_listeners.hpp"
+#include "compositor/log.hpp"
 #include "compositor/shell/xdg/xdg_wm_base.hpp"
 
 #include "compositor/shell/xdg/xdg_popup_grab.hpp"
@@ -124,7 +125,7 @@ WmBase::WmBase(wl_display* display)
 {
     wl_signal_init(&events.new_surface);
     if (!global_)
-        std::fprintf(stderr, "kiln: could not create the xdg_wm_base global\n");
+        log::error("could not create the xdg_wm_base global");
 }
 
 WmBase::~WmBase()

@@ -1,0 +1,36 @@
+// Frame statistics: counted as outputs draw, reported under frames.* at exit.
+#include "compositor/output/frame_stats.hpp"
+
+namespace kiln::compositor {
+
+void FrameStats::rendered(double cpu_ms, bool direct_scanout, bool session_active)
+{
+    ++frames_rendered_;
+    if (direct_scanout)
+        ++frames_direct_scanout_;
+    if (frame_cpu_ms_.size() < 100000)
+        frame_cpu_ms_.push_back(cpu_ms);
+    if (!session_active)
+        ++frames_while_inactive_;
+}
+
+void FrameStats::fenced(double ms)
+{
+    if (fence_ms_.size() < 100000)
+        fence_ms_.push_back(ms);
+}
+
+void FrameStats::report(Stats& stats, uint64_t ring_slots) const
+{
+    stats.set("frames.rendered", frames_rendered_);
+    stats.set("frames.direct_scanout", frames_direct_scanout_);
+    stats.set("frames.composed_on_cpu", frames_composed_on_cpu_);
+    stats.set("frames.cpu_ms_p50", median(frame_cpu_ms_));
+    stats.set("frames.culled_surfaces", culled_surfaces_);
+    stats.set("frames.render_ahead", frames_render_ahead_);
+    stats.set("frames.render_done_ms_p50", percentile(fence_ms_, 0.5));
+    stats.set("frames.render_done_ms_p99", percentile(fence_ms_, 0.99));
+    stats.set("frames.ring_slots", ring_slots);
+}
+
+}  // namespace kiln::compositor

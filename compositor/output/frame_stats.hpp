@@ -1,0 +1,37 @@
+// FrameStats: what kiln's frames did, for --stats: how many were drawn (scanned out directly, composed on the CPU,
+// drawn ahead, drawn while the session was away), their CPU time, surfaces culled, and render-done times.
+#pragma once
+
+#include "compositor/stats.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace kiln::compositor {
+
+class FrameStats {
+public:
+    void rendered(double cpu_ms, bool direct_scanout, bool session_active);
+    // Surfaces in a frame's damage that were wholly under opaque ones, so not drawn.
+    void culled(size_t surfaces) { culled_surfaces_ += surfaces; }
+    // Time from a frame's start until its render-done fence signalled.
+    void fenced(double ms);
+    void rendered_ahead() { ++frames_render_ahead_; }
+    void composed_on_cpu() { ++frames_composed_on_cpu_; }
+    uint64_t while_inactive() const { return frames_while_inactive_; }
+    // The frames.* keys; `ring_slots` is the most any output's ring holds.
+    void report(Stats& stats, uint64_t ring_slots) const;
+
+private:
+    std::vector<double> frame_cpu_ms_;
+    std::vector<double> fence_ms_;
+    uint64_t frames_rendered_ = 0;
+    uint64_t frames_direct_scanout_ = 0;
+    uint64_t culled_surfaces_ = 0;
+    uint64_t frames_render_ahead_ = 0;
+    uint64_t frames_composed_on_cpu_ = 0;
+    uint64_t frames_while_inactive_ = 0;  // drawn while the session was away: each one's commit failed
+};
+
+}  // namespace kiln::compositor

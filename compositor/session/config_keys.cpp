@@ -1,0 +1,398 @@
+// kiln.ini's sections and keys: for each key, how its value is checked and where it lands in Options.
+#include "compositor/session/config_keys.hpp"
+
+#include "compositor/input/key_combo.hpp"
+#include "compositor/session/config_values.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <system_error>
+
+namespace kiln::compositor::ini {
+namespace {
+
+KeyHandler text_key(std::string KeyboardSettings::*field)
+{
+    return [field](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+        options.keyboard.*field = value;
+        return std::nullopt;
+    };
+}
+
+const std::vector<KeySpec>& keyboard_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"keymap_rules", false, text_key(&KeyboardSettings::rules)},
+        {"keymap_model", false, text_key(&KeyboardSettings::model)},
+        {"keymap_layout", false, text_key(&KeyboardSettings::layout)},
+        {"keymap_variant", false, text_key(&KeyboardSettings::variant)},
+        {"keymap_options", false, text_key(&KeyboardSettings::options)},
+        {"repeat-rate", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto rate = parse_int(value, 0, 1000);
+             if (!rate)
+                 return "keys per second, 0 (no repeat) to 1000";
+             options.keyboard.repeat_rate = *rate;
+             return std::nullopt;
+         }},
+        {"repeat-delay", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto delay = parse_int(value, 0, 10000);
+             if (!delay)
+                 return "milliseconds, 0 to 10000";
+             options.keyboard.repeat_delay = *delay;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& output_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"mode", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto mode = parse_mode(value);
+             if (!mode)
+                 return "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080 or 2560x1440@59.95";
+             entry.output->mode = *mode;
+             return std::nullopt;
+         }},
+        {"scale", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto scale = parse_scale(value);
+             if (!scale)
+                 return "a number from 0.25 to 10, e.g. 1, 1.5 or 2";
+             entry.output->scale = *scale;
+             return std::nullopt;
+         }},
+        {"transform", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto transform = parse_transform(value);
+             if (!transform)
+                 return "normal, 90, 180, 270, flipped, flipped-90, flipped-180 or flipped-270 "
+                        "(rotate-90 and flipped-rotate-90 spellings too)";
+             entry.output->transform = *transform;
+             return std::nullopt;
+         }},
+        {"position", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto position = parse_position(value);
+             if (!position)
+                 return "X,Y in layout pixels, e.g. 1920,0";
+             entry.output->position = *position;
+             return std::nullopt;
+         }},
+        {"enabled", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto enabled = parse_bool(value);
+             if (!enabled)
+                 return "true or false";
+             entry.output->enabled = *enabled;
+             return std::nullopt;
+         }},
+        {"lease", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto lease = parse_bool(value);
+             if (!lease)
+                 return "true or false";
+             entry.output->lease = *lease;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& startup_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"command", true,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value.empty())
+                 return "a shell command";
+             options.startup.emplace_back(value);
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& background_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"color", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto rgb = parse_rgb(value);
+             if (!rgb)
+                 return "0xRRGGBB, e.g. 0x336699";
+             options.background.rgb = *rgb;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& cache_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"directory", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value.empty())
+                 return "a directory";
+             options.cache_dir = value;
+             return std::nullopt;
+         }},
+        {"precompile", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto mode = parse_precompile(value);
+             if (!mode)
+                 return "auto, off, fast or background";
+             options.precompile = *mode;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& security_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"restrict", true,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto protocol = parse_privileged(value);
+             if (!protocol)
+                 return std::string("a protocol name: ") + privileged_protocol_names;
+             if (!options.restricts(*protocol))
+                 options.restricted.push_back(*protocol);
+             return std::nullopt;
+         }},
+        {"allow-sandboxed", true,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             std::string error;
+             auto grant = parse_sandbox_grant(value, error);
+             if (!grant)
+                 return error;
+             // A second line for the same app adds to the first.
+             for (auto& known : options.sandbox_grants) {
+                 if (known.app_id != grant->app_id)
+                     continue;
+                 for (auto& name : grant->protocols)
+                     if (std::find(known.protocols.begin(), known.protocols.end(), name) == known.protocols.end())
+                         known.protocols.push_back(name);
+                 return std::nullopt;
+             }
+             options.sandbox_grants.push_back(std::move(*grant));
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+// Adds `added` (all set on one line) unless one of them is a combination another line already bound: then
+// nothing changes and the answer says which. A combination one of kiln's defaults uses is taken from the default.
+std::optional<std::string> bind(Options& options, BindingAction action, std::vector<Binding> added)
+{
+    auto& bindings = options.bindings.bindings;
+    for (const Binding& binding : added)
+        for (const Binding& other : bindings)
+            if (other.line != 0 && other.combo == binding.combo)
+                return "a combination no other line binds (" + describe(binding.combo) + " is bound on line " +
+                       std::to_string(other.line) + ")";
+    std::erase_if(bindings, [&](const Binding& old) {
+        if (old.line != 0)
+            return false;
+        if (old.action == action && action != BindingAction::command)
+            return true;  // this key replaces the action's defaults
+        return std::any_of(added.begin(), added.end(), [&](const Binding& b) { return b.combo == old.combo; });
+    });
+    bindings.insert(bindings.end(), added.begin(), added.end());
+    return std::nullopt;
+}
+
+KeyHandler action_key(BindingAction action)
+{
+    return [action](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
+        const char* accepted = "key combinations separated by spaces, e.g. Super+Q or Alt+Tab Super+Tab, or none";
+        std::vector<Binding> added;
+        const auto list = words(value);
+        if (list.empty())
+            return accepted;
+        if (!(list.size() == 1 && list[0] == "none")) {
+            for (std::string_view word : list) {
+                std::string error;
+                auto combo = parse_key_combo(word, error);
+                if (!combo)
+                    return std::string(accepted) + " (" + error + ")";
+                added.push_back(Binding{.combo = *combo, .action = action, .line = entry.line});
+            }
+        }
+        return bind(options, action, std::move(added));
+    };
+}
+
+const std::vector<KeySpec>& bindings_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"terminal", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value.empty())
+                 return "a shell command, e.g. foot";
+             options.bindings.terminal = value;
+             return std::nullopt;
+         }},
+        {"open-terminal", false, action_key(BindingAction::open_terminal)},
+        {"close", false, action_key(BindingAction::close)},
+        {"focus-next", false, action_key(BindingAction::focus_next)},
+        {"fullscreen", false, action_key(BindingAction::fullscreen)},
+        {"maximize", false, action_key(BindingAction::maximize)},
+        {"quit", false, action_key(BindingAction::quit)},
+        {"switch-vt", false,
+         [](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
+             const char* accepted = "modifiers that with F1..F12 switch VT, e.g. Ctrl+Alt, or none";
+             std::vector<Binding> added;
+             if (value != "none") {
+                 std::string error;
+                 // The modifiers with a key of F1, so the combo parser checks them.
+                 auto combo = parse_key_combo(std::string(value) + "+F1", error);
+                 if (!combo || value.empty())
+                     return std::string(accepted) + (error.empty() ? "" : " (" + error + ")");
+                 for (uint32_t vt = 1; vt <= 12; ++vt)
+                     added.push_back(Binding{.combo = {combo->modifiers, combo->keysym + vt - 1},
+                                             .action = BindingAction::switch_vt,
+                                             .vt = static_cast<int>(vt),
+                                             .line = entry.line});
+             }
+             return bind(options, BindingAction::switch_vt, std::move(added));
+         }},
+        {"command", true,
+         [](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
+             const char* accepted = "a key combination and a shell command, e.g. Super+D fuzzel";
+             const size_t space = value.find_first_of(" \t");
+             if (space == std::string_view::npos || trim(value.substr(space)).empty())
+                 return accepted;
+             std::string error;
+             auto combo = parse_key_combo(value.substr(0, space), error);
+             if (!combo)
+                 return std::string(accepted) + " (" + error + ")";
+             return bind(options, BindingAction::command,
+                         {Binding{.combo = *combo,
+                                  .action = BindingAction::command,
+                                  .command = std::string(trim(value.substr(space))),
+                                  .line = entry.line}});
+         }},
+    };
+    return keys;
+}
+
+KeyHandler input_bool(std::optional<bool> InputSettings::*field)
+{
+    return [field](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+        auto flag = parse_bool(value);
+        if (!flag)
+            return "true or false";
+        entry.input->*field = *flag;
+        return std::nullopt;
+    };
+}
+
+const std::vector<KeySpec>& input_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"enable-tap", false, input_bool(&InputSettings::tap)},
+        {"natural-scroll", false, input_bool(&InputSettings::natural_scroll)},
+        {"left-handed", false, input_bool(&InputSettings::left_handed)},
+        {"disable-while-typing", false, input_bool(&InputSettings::disable_while_typing)},
+        {"accel-profile", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             if (value == "flat")
+                 entry.input->accel_profile = AccelProfile::flat;
+             else if (value == "adaptive")
+                 entry.input->accel_profile = AccelProfile::adaptive;
+             else
+                 return "flat or adaptive";
+             return std::nullopt;
+         }},
+        {"accel-speed", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             double speed = 0;
+             auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), speed);
+             if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || speed < -1 || speed > 1)
+                 return "a number from -1 (slowest) to 1 (fastest), e.g. 0.3";
+             entry.input->accel_speed = speed;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& xwayland_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"mode", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto mode = parse_xwayland(value);
+             if (!mode)
+                 return "lazy, eager or off";
+             options.xwayland = *mode;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& bell_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"command", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value.empty())
+                 return "a shell command, e.g. paplay /usr/share/sounds/freedesktop/stereo/bell.oga";
+             options.bell_command = value;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const std::vector<KeySpec>& decorations_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"mode", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             if (value == "client")
+                 options.decorations.mode = DecorationMode::client;
+             else if (value == "server")
+                 options.decorations.mode = DecorationMode::server;
+             else if (value == "client-preferred")
+                 options.decorations.mode = DecorationMode::client_preferred;
+             else
+                 return "client, server or client-preferred";
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+const SectionSpec section_specs[] = {
+    {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
+    {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
+    {"bindings", bindings_keys}, {"input", input_keys},
+    {"xwayland", xwayland_keys}, {"decorations", decorations_keys}, {"bell", bell_keys},
+};
+
+}  // namespace
+
+std::span<const SectionSpec> sections()
+{
+    return section_specs;
+}
+
+std::string key_names(const std::vector<KeySpec>& keys)
+{
+    std::string names;
+    for (const auto& key : keys)
+        names += (names.empty() ? "" : ", ") + std::string(key.name);
+    return names;
+}
+
+}  // namespace kiln::compositor::ini

@@ -3,7 +3,8 @@
 
 Each compositor as shipped (kiln headless 1920x1080 at 60 Hz; sway 1.7 with WLR_RENDERER=pixman, its own tiling, as
 `nobody`; weston 14 --renderer=gl, desktop-shell), and sway with its windows floating, either moved into kiln's
-cascade (the same scene as kiln's) or left stacked where sway puts them; interleaved repetitions, no latency probe and nothing preloaded
+cascade (the same scene as kiln's) or left stacked where sway puts them, and kiln in that stacked scene (kiln-stacked:
+its windows Super+dragged there); interleaved repetitions, no latency probe and nothing preloaded
 into the clients. Compositor CPU: utime+stime of every thread (/proc/PID/task/*/stat) of the compositor and every
 process below it, clients excluded. Client frames: the clients' own count, the "N frames in 5 seconds" lines
 weston-simple-egl prints (line-buffered through stdbuf), summed over the reports that fall wholly inside the measuring
@@ -44,8 +45,9 @@ def parse_args(argv):
     p.add_argument("--seconds", type=float, default=20.0,
                    help="measuring window per run; the clients report every 5 s (default 20)")
     p.add_argument("--only", metavar="NAME[,NAME]",
-                   help=f"compositors (default {','.join(DEFAULT)}; also sway: floating in kiln's placement, and "
-                        "sway-stacked: floating where sway puts them, all centred)")
+                   help=f"compositors (default {','.join(DEFAULT)}; also sway: floating in kiln's placement, "
+                        "sway-stacked: floating where sway puts them, all centred, and kiln-stacked: kiln's windows "
+                        "moved there)")
     p.add_argument("--kiln-arg", action="append", default=[], help="extra kiln argument (repeatable)")
     p.add_argument("--out", help="JSON file to write (default: none)")
     p.add_argument("--build", default=str(here.parent / "build"), help="kiln build directory (default: ./build)")

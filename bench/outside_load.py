@@ -3,7 +3,8 @@
 
 Each compositor as shipped (kiln headless 1920x1080 at 60 Hz; sway 1.7 with WLR_RENDERER=pixman, its own tiling, as
 `nobody`; weston 14 --renderer=gl, desktop-shell), and sway with its windows floating, either moved into kiln's
-cascade (the same scene as kiln's) or left stacked where sway puts them; interleaved repetitions, no latency probe and nothing preloaded
+cascade (the same scene as kiln's) or left stacked where sway puts them, and kiln in that stacked scene (kiln-stacked:
+its windows Super+dragged there); interleaved repetitions, no latency probe and nothing preloaded
 into the clients. Compositor CPU: utime+stime of every thread (/proc/PID/task/*/stat) of the compositor and every
 process below it, clients excluded. Client frames: the clients' own count, the "N frames in 5 seconds" lines
 weston-simple-egl prints (line-buffered through stdbuf), summed over the reports that fall wholly inside the measuring
@@ -24,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lib import compositors, proc_tree, workload  # noqa: E402
+from lib import compositors, kiln_stack, proc_tree, workload  # noqa: E402
 
 # sway-tiled is sway configured for nothing but its output: it tiles the windows (the load an outsider gets); sway
 # floats them and the runner moves them into kiln's cascade (the same scene as kiln's).
@@ -44,8 +45,9 @@ def parse_args(argv):
     p.add_argument("--seconds", type=float, default=20.0,
                    help="measuring window per run; the clients report every 5 s (default 20)")
     p.add_argument("--only", metavar="NAME[,NAME]",
-                   help=f"compositors (default {','.join(DEFAULT)}; also sway: floating in kiln's placement, and "
-                        "sway-stacked: floating where sway puts them, all centred)")
+                   help=f"compositors (default {','.join(DEFAULT)}; also sway: floating in kiln's placement, "
+                        "sway-stacked: floating where sway puts them, all centred, and kiln-stacked: kiln's windows "
+                        "moved there)")
     p.add_argument("--kiln-arg", action="append", default=[], help="extra kiln argument (repeatable)")
     p.add_argument("--out", help="JSON file to write (default: none)")
     p.add_argument("--build", default=str(here.parent / "build"), help="kiln build directory (default: ./build)")
@@ -135,6 +137,10 @@ def one_run(spec, args, extra, peer_cache):
                 # kiln's cascade, applied through swaymsg: the same scene as kiln's (scenarios.py does the same).
                 for i, proc in enumerate(clients.procs):
                     workload.sway_move(running, proc.pid, workload.kiln_position(i, spec.output_size))
+            elif spec.window_mover == "kiln-stack":
+                # sway-stacked's scene on kiln: every window Super+dragged onto the first one's (centred) spot.
+                kiln_stack.stack_windows(running.client_env, args.windows, spec.output_size,
+                                         tuple(int(v) for v in workload.WINDOW.split("x")))
             clients.pump(time.monotonic() + 1.0)
             t0, cpu0 = time.monotonic(), proc_tree.tree_task_cpu_seconds(running.proc.pid)
             clients.pump(t0 + args.seconds)
@@ -178,6 +184,10 @@ def main(argv=None):
     all_specs["sway-stacked"] = dataclasses.replace(
         all_specs["sway"], name="sway-stacked", window_mover=None,
         placement="sway's own for floating windows: every window centred, all on top of each other")
+    # kiln with sway-stacked's scene: its windows Super+dragged (virtual keyboard and pointer) onto the centred spot.
+    all_specs["kiln-stacked"] = dataclasses.replace(
+        all_specs["kiln"], name="kiln-stacked", window_mover="kiln-stack",
+        placement="moved by the runner as a user would (Super+drag): every window centred, all on top of each other")
     specs = []
     for name in args.only:
         if name not in all_specs:
@@ -196,12 +206,12 @@ def main(argv=None):
             # EGL (llvmpipe, LLVM) loaded; later starts read the stored profile and open EGL only when a client needs
             # it, as on any machine kiln ran on before. The peers' Mesa shader cache fills likewise.
             log(f"bench: warm-up start of {spec.name}")
-            with compositors.Running(spec, kiln_extra if spec.name == "kiln" else [], cache_home=peer_cache) as r:
+            with compositors.Running(spec, kiln_extra if spec.name.startswith("kiln") else [], cache_home=peer_cache) as r:
                 r.start()
         for rep in range(args.reps):
             for spec in specs:
                 log(f"bench: rep {rep + 1}/{args.reps} {args.windows} x weston-simple-egl on {spec.name}")
-                spec_extra = kiln_extra if spec.name == "kiln" else []
+                spec_extra = kiln_extra if spec.name.startswith("kiln") else []
                 row = one_run(spec, args, spec_extra, peer_cache)
                 row["rep"] = rep
                 if "error" in row:
@@ -227,19 +237,21 @@ def main(argv=None):
               f"| {s['client_fps_per_window']['median']:.1f} | {s['cpu_percent']['median']:.1f} "
               f"| {s['peak_rss_mib']['median']:.1f} | {len(rows)} |")
     ratios = {}
-    if ok.get("kiln"):
-        # Per repetition, kiln against the peer's run of the same repetition (interleaved, so the same machine load).
+    # Per repetition, each kiln row against the peer's run of the same repetition (interleaved, so the same machine
+    # load); kiln-stacked only against sway-stacked, its scene.
+    for mine in [n for n in ok if n.startswith("kiln") and ok[n]]:
         for name in ok:
-            if name == "kiln":
+            if name.startswith("kiln") or (mine == "kiln-stacked") != (name == "sway-stacked"):
                 continue
-            pairs = [(k["cpu_ms_per_client_frame"], p["cpu_ms_per_client_frame"]) for k in ok["kiln"]
+            pairs = [(k["cpu_ms_per_client_frame"], p["cpu_ms_per_client_frame"]) for k in ok[mine]
                      for p in ok[name] if p["rep"] == k["rep"]]
             if pairs:
-                ratios[name] = spread([a / b for a, b in pairs])
-                r = ratios[name]
-                print(f"\nkiln ÷ {name} per repetition: min {r['min']:.2f}, median {r['median']:.2f}, "
+                key = name if mine == "kiln" else f"{mine}/{name}"
+                ratios[key] = spread([a / b for a, b in pairs])
+                r = ratios[key]
+                print(f"\n{mine} ÷ {name} per repetition: min {r['min']:.2f}, median {r['median']:.2f}, "
                       f"max {r['max']:.2f} ({r['n']} repetitions)", end="")
-        print()
+    print()
     print(f"load average before / after: {load_before[0]:.2f} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     if args.out:
         Path(args.out).write_text(json.dumps({"date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

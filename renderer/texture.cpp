@@ -65,6 +65,38 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
     return texture;
 }
 
+std::unique_ptr<Texture> Texture::over_shm(const ShmDescription& desc, ShmReader read, RendererStats& stats,
+                                           std::string& error)
+{
+    const auto info = format_info(desc.fourcc);
+    if (!info || info->gl_format == 0) {
+        error = std::string("format ") + format_name(desc.fourcc) + " cannot be sampled";
+        return nullptr;
+    }
+    if (desc.width < 1 || desc.height < 1 || !desc.data || !read) {
+        error = "empty shm buffer";
+        return nullptr;
+    }
+    const uint32_t bpp = info->planes[0].bytes_per_pixel;
+    // CpuCompositor's images need rows of whole 32-bit words, as the GL upload needs whole pixels.
+    if (desc.stride % 4 != 0 || !rows_fit(desc.stride, bpp, 0, 0, desc.width, desc.height, desc.span)) {
+        error = "shm rows of " + std::to_string(desc.width) + " pixels with stride " + std::to_string(desc.stride) +
+                " leave the buffer's memory or are not 4-byte aligned";
+        return nullptr;
+    }
+    std::unique_ptr<Texture> texture(new Texture());
+    texture->width_ = desc.width;
+    texture->height_ = desc.height;
+    texture->fourcc_ = desc.fourcc;
+    texture->has_alpha_ = info->has_alpha;
+    texture->swizzle_rb_ = info->swizzle_rb;
+    texture->stats_ = &stats;
+    texture->reader_ = std::move(read);
+    texture->gl_ready_ = false;
+    ++stats.shm_textures;
+    return texture;
+}
+
 void Texture::allocate_gl()
 {
     const auto info = format_info(fourcc_);
@@ -84,6 +116,19 @@ bool Texture::ensure_gl()
 {
     if (gl_ready_)
         return true;
+    if (reader_) {
+        bool uploaded = false;
+        if (!reader_([&](const void* data, uint32_t stride) {
+                allocate_gl();
+                uploaded = upload(stride, Box{0, 0, width_, height_}, data);
+            }))
+            return false;
+        if (stats_)
+            stats_->shm_upload_bytes += static_cast<uint64_t>(height_) * static_cast<uint64_t>(width_) *
+                                        format_info(fourcc_)->planes[0].bytes_per_pixel;
+        gl_ready_ = uploaded;
+        return uploaded;
+    }
     allocate_gl();
     gl_ready_ = true;
     return upload(cpu_stride_, Box{0, 0, width_, height_}, cpu_pixels_.data());
@@ -129,8 +174,9 @@ std::unique_ptr<Texture> Texture::from_dmabuf(const EglDisplay& display, const D
 
 bool Texture::write_pixels(uint32_t stride, Box region, const void* data, size_t span)
 {
-    if (image_ || through_planes())
-        return false;  // dma-buf textures are the client's memory: nothing to upload; YUV planes have no shm path
+    if (image_ || through_planes() || reader_)
+        return false;  // dma-buf and over_shm textures are the client's memory: nothing to upload; YUV planes have
+                       // no shm path
     const auto info = format_info(fourcc_);
     if (!info || !data)
         return false;

@@ -9,6 +9,7 @@
 
 #include <array>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,15 @@ public:
     // first samples the texture (ensure_gl), from then on both are kept current.
     static std::unique_ptr<Texture> from_shm(const ShmDescription& desc, RendererStats& stats, std::string& error,
                                              bool cpu_copy = false);
+    // Reads a client's shm memory while it is mapped: calls `use` with its first pixel and its stride; false if the
+    // memory could not be mapped.
+    using ShmReader = std::function<bool(const std::function<void(const void* data, uint32_t stride)>& use)>;
+    // An shm buffer read where it lies, through `read`: CPU composition reads the client's memory each frame (no
+    // copy, as a dma-buf is sampled in place), GL gets it whole when a GL draw first samples the texture. The
+    // caller keeps the client's buffer as long as the texture. Damage cannot be written into it (write_pixels
+    // refuses): each commit's buffer is a texture of its own. `desc.data` is only checked, not kept.
+    static std::unique_ptr<Texture> over_shm(const ShmDescription& desc, ShmReader read, RendererStats& stats,
+                                             std::string& error);
     // Samples the dma-buf in place through an EGLImage: no copy. `attributes` must be validated already.
     // A YUV format is converted by the driver, told `encoding` as a hint (it cannot change after import).
     static std::unique_ptr<Texture> from_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
@@ -63,6 +73,12 @@ public:
     // The CPU copy of an shm texture made with `cpu_copy` (rows of cpu_stride() bytes), else nullptr.
     const uint8_t* cpu_pixels() const { return cpu_pixels_.empty() ? nullptr : cpu_pixels_.data(); }
     uint32_t cpu_stride() const { return cpu_stride_; }
+    // A texture made by over_shm: its pixels are the client's, read through read_in_place.
+    bool in_place() const { return static_cast<bool>(reader_); }
+    bool read_in_place(const std::function<void(const void* data, uint32_t stride)>& use) const
+    {
+        return reader_ && reader_(use);
+    }
     // Makes the GL texture of a CPU copy on its first GL use; false if GL refused it.
     bool ensure_gl();
 
@@ -91,6 +107,7 @@ private:
     RendererStats* stats_ = nullptr;
     std::vector<uint8_t> cpu_pixels_;
     uint32_t cpu_stride_ = 0;
+    ShmReader reader_;  // over_shm: where the pixels are
     bool gl_ready_ = true;  // false while only the CPU copy exists
 };
 

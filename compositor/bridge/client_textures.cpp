@@ -26,8 +26,9 @@ struct DmabufTextureCache {
 // wlroots 0.15 unlocks a client's buffer right after wrapping it in a wlr_client_buffer, which sends
 // wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture owns the
 // BufferRelease that keeps the client's buffer; the texture lives as long as the wlr_client_buffer (one per commit),
-// which the surface, the frames that sample it and an output showing it keep, and its end is the release. (shm
-// textures are copies: the upload is the last read of the client's memory, so wlroots may release those at commit.)
+// which the surface, the frames that sample it and an output showing it keep, and its end is the release. An shm
+// buffer composed on the CPU is read in place the same way (Texture::over_shm). (Other shm textures are copies: the
+// upload is the last read of the client's memory, so wlroots may release those at commit.)
 struct BridgeTexture {
     wlr_texture base;
     std::shared_ptr<renderer::Texture> texture;
@@ -149,6 +150,26 @@ RenderBridge* RenderBridge::from_owner(const void* owner)
     return static_cast<RenderBridge*>(const_cast<void*>(owner));
 }
 
+namespace {
+
+// Maps `buffer` (a client's wl_shm buffer, kept by the texture's BufferRelease) for one read. wlroots guards the
+// access against a client that shrinks its pool (SIGBUS) and keeps the memory if the client destroys the wl_buffer.
+renderer::Texture::ShmReader shm_reader(wlr_buffer* buffer)
+{
+    return [buffer](const std::function<void(const void*, uint32_t)>& use) {
+        void* data = nullptr;
+        uint32_t format = 0;
+        size_t stride = 0;
+        if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
+            return false;
+        use(data, static_cast<uint32_t>(stride));
+        wlr_buffer_end_data_ptr_access(buffer);
+        return true;
+    };
+}
+
+}  // namespace
+
 wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
 {
     if (display_)
@@ -177,6 +198,23 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
     const renderer::ShmDescription description{format, buffer->width, buffer->height, static_cast<uint32_t>(stride),
                                                data, stride * static_cast<size_t>(buffer->height)};
     std::unique_ptr<renderer::Texture> texture;
+    if (cpu_composition_ && shm_in_place_) {
+        // Frames are composed on the CPU: it reads the client's memory where it lies each frame (no copy; the
+        // texture keeps the client's buffer, so wl_buffer.release comes once the frames that read it are done and a
+        // newer commit replaced it); GL gets it whole if a GL frame samples it.
+        texture = renderer::Texture::over_shm(description, shm_reader(buffer),
+                                              renderer_ ? renderer_->stats() : early_stats_, error);
+        // Its last byte read while wlroots guards the access: a client that shrank its pool under the buffer gets
+        // its protocol error at this commit, as a copy would give it (and a later shrink, at the frame that reads).
+        if (texture)
+            static_cast<void>(*(static_cast<const volatile uint8_t*>(data) + description.span - 1));
+        wlr_buffer_end_data_ptr_access(buffer);
+        if (!texture) {
+            wlr_log(WLR_ERROR, "kiln: shm buffer refused: %s", error.c_str());
+            return nullptr;
+        }
+        return wrap(std::move(texture), buffer);
+    }
     if (renderer_)
         texture = renderer_->create_shm_texture(description, error);
     else if (cpu_composition_)

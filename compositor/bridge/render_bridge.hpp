@@ -77,16 +77,19 @@ public:
     renderer::RenderTarget* render_target(wlr_buffer* buffer);
     // kiln's texture behind a wlr_texture this bridge made;
     static renderer::Texture& texture(wlr_texture* texture);
-    // the release of the client buffer this texture reads in place (a dma-buf), or null for kiln's own copy of one
-    // (shm): frames that sample it tell it, and it gives the buffer back (output/sync/buffer_release.hpp);
+    // the release of the client buffer this texture reads in place (a dma-buf, or shm composed on the CPU), or null
+    // for kiln's own copy of one (shm): frames that sample it tell it, and it gives the buffer back (output/sync/buffer_release.hpp);
     static BufferRelease* buffer_release(wlr_texture* texture);
     // copies these boxes of a CPU-backed buffer's GL frame into its memory, once the frame's fence has signalled.
     bool read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes);
     // (Frames themselves are drawn through GlFrame, compositor/bridge/gl_frame.hpp.)
     // Whether frames may be composed on the CPU (renderer::CpuCompositor): asked for (`allowed`) and GL itself runs
-    // on the CPU. shm textures then keep a CPU copy.
+    // on the CPU. shm textures are then read in place, or keep a CPU copy while frames go through GL.
     bool enable_cpu_composition(bool allowed);
     bool cpu_composition() const { return cpu_composition_; }
+    // Which path an output's last frame took. While frames are composed on the CPU, shm commits are read where they
+    // lie (no copy); while GL draws them, they are copied as before, so GL uploads only their damage.
+    void frame_composed(bool on_cpu) { shm_in_place_ = on_cpu; }
     // Marks an output buffer whose memory, not its GL framebuffer, holds its latest frame (composed on the CPU), or
     // clears the mark when GL draws into it again; read_pixels (screencopy) reads from where the frame is.
     static void set_memory_current(wlr_buffer* buffer, bool current);
@@ -163,6 +166,7 @@ private:
     uint64_t dmabuf_texture_reuses_ = 0;
     BufferRelease::Counters releases_;
     bool cpu_composition_ = false;
+    bool shm_in_place_ = true;  // see frame_composed()
     std::chrono::steady_clock::time_point egl_ready_at_;
     std::chrono::steady_clock::time_point programs_ready_at_;
 };

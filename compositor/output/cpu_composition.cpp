@@ -16,14 +16,26 @@ renderer::Box to_box(const pixman_box32_t& b)
     return {b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1};
 }
 
-// kiln's CPU copy of a texture's pixels, if it has one.
-bool cpu_image(wlr_texture* texture, renderer::CpuImage& image)
+// Whether CpuCompositor can read a texture: kiln's CPU copy of it, or the client's shm memory where it lies.
+bool has_cpu_image(wlr_texture* texture)
 {
     const renderer::Texture& t = RenderBridge::texture(texture);
-    if (!t.cpu_pixels())
-        return false;
-    image = {t.fourcc(), t.width(), t.height(), t.cpu_stride(), const_cast<uint8_t*>(t.cpu_pixels())};
-    return true;
+    return t.cpu_pixels() || t.in_place();
+}
+
+// Calls `use` with the texture's pixels as a CpuImage (the client's memory mapped for the call, for an in-place
+// shm texture); false if it has none or they could not be mapped.
+template <typename F>
+bool with_cpu_image(wlr_texture* texture, F&& use)
+{
+    const renderer::Texture& t = RenderBridge::texture(texture);
+    if (t.cpu_pixels()) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), t.cpu_stride(), const_cast<uint8_t*>(t.cpu_pixels())});
+        return true;
+    }
+    return t.read_in_place([&](const void* data, uint32_t stride) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), stride, const_cast<void*>(data)});
+    });
 }
 
 // The software cursors wlroots would draw into this output's frames (as wlr_output_render_software_cursors does).
@@ -57,15 +69,15 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffe
     wlr_buffer_end_data_ptr_access(target);
     if (!renderer::cpu_format_supported(format) || stride % 4 != 0)
         return false;
-    renderer::CpuImage image;
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
     for (const auto& v : visible.on_output())
-        if (v.texture && (!v.exact || !cpu_image(v.texture, image)))
+        if (v.texture && (!v.exact || !has_cpu_image(v.texture)))
             return false;
     bool cursors_ok = true;
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {
-        cursors_ok = cursors_ok && cpu_image(texture, image) && image.width == box.width && image.height == box.height;
+        const renderer::Texture& t = RenderBridge::texture(texture);
+        cursors_ok = cursors_ok && has_cpu_image(texture) && t.width() == box.width && t.height() == box.height;
     });
     return cursors_ok;
 }
@@ -94,27 +106,25 @@ public:
 
     void draw_texture(const renderer::TextureDraw& draw) override
     {
-        renderer::CpuImage image;
-        if (!cpu_image(from_handle(draw.texture), image))
-            return;
         // Texel (source.x + i, source.y + j) lands on pixel (box.x + i, box.y + j): exact, checked by
         // can_compose_on_cpu.
         const auto sx = static_cast<int32_t>(draw.source.x) - draw.box.x;
         const auto sy = static_cast<int32_t>(draw.source.y) - draw.box.y;
-        compositor_.copy_boxes(image, sx, sy, draw.opaque, false);
-        compositor_.copy_boxes(image, sx, sy, draw.blended, true, draw.alpha);
+        with_cpu_image(from_handle(draw.texture), [&](const renderer::CpuImage& image) {
+            compositor_.copy_boxes(image, sx, sy, draw.opaque, false);
+            compositor_.copy_boxes(image, sx, sy, draw.blended, true, draw.alpha);
+        });
     }
 
     std::shared_ptr<renderer::RenderFence> finish() override
     {
-        renderer::CpuImage image;
         for_each_software_cursor(output_, [&](wlr_texture* texture, const wlr_box& box) {
             Region over(box.x, box.y, box.width, box.height);
             over.intersect(damage_);
-            if (!cpu_image(texture, image))
-                return;
-            for (const auto& rect : over.rects())
-                compositor_.copy(image, rect.x1 - box.x, rect.y1 - box.y, to_box(rect), true);
+            with_cpu_image(texture, [&](const renderer::CpuImage& image) {
+                for (const auto& rect : over.rects())
+                    compositor_.copy(image, rect.x1 - box.x, rect.y1 - box.y, to_box(rect), true);
+            });
         });
         unmap();
         return nullptr;  // the pixels are in the buffer's memory already

@@ -69,6 +69,11 @@ def scene_matches_full_redraw(composition, decorated=False):
     on_cpu = stat(stats, "frames.composed_on_cpu")
     check(on_cpu == 0 if composition == "gl" else on_cpu == stat(stats, "frames.rendered"),
           f"[{label}] {on_cpu} of {stat(stats, 'frames.rendered')} frames composed on the CPU")
+    if composition != "gl":
+        # The pixels below equal GL's, read from the clients' own shm memory: not one byte was copied.
+        check(stat(stats, "buffers.shm_upload_bytes") == 0,
+              f"[{label}] the CPU composes the clients' shm buffers where they lie "
+              f"({stat(stats, 'buffers.shm_upload_bytes')} bytes copied)")
     # The reference: every frame drawn whole by GL, blending everything, culling nothing.
     with Kiln("--debug-full-redraw", "--composition", "gl", *extra, size="640x480") as kiln:
         reference = show(kiln)

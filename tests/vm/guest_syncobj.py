@@ -213,8 +213,10 @@ def delayed_acquire():
     """Four frames, each acquire point signalled 1.5 s after its commit, screenshots all along."""
     colours = ["d02020", "20d020", "2020d0", "d0d020", "20d0d0", "d020d0"]
     frames = len(colours)
-    # A small bystander measures how fast kiln turns a commit into a frame callback under this run's load.
-    pace = SyncobjClient("pace", "--size", "64x64", "--colors", "808080,909090", "--acquire-delay-ms", "0")
+    # A small bystander measures how fast kiln turns a commit into a frame callback under this run's load. Wider than
+    # the delayed client's window, which maps over it centred: a window wholly under an opaque one is suspended
+    # (xdg-shell v6, its frame callbacks wait), and a 64x64 one gave no pace at all (nothing counted "due on screen").
+    pace = SyncobjClient("pace", "--size", "400x32", "--colors", "808080,909090", "--acquire-delay-ms", "0")
     client = SyncobjClient("delayed", "--size", "320x240", "--colors", ",".join(colours), "--frames", str(frames),
                            "--first-delay-ms", "0", "--acquire-delay-ms", "1500", "--stay")
     shots = None

@@ -41,13 +41,7 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
                 " leave the buffer's memory";
         return nullptr;
     }
-    std::unique_ptr<Texture> texture(new Texture());
-    texture->width_ = desc.width;
-    texture->height_ = desc.height;
-    texture->fourcc_ = desc.fourcc;
-    texture->has_alpha_ = info->has_alpha;
-    texture->swizzle_rb_ = info->swizzle_rb;
-    texture->stats_ = &stats;
+    std::unique_ptr<Texture> texture = shm_shell(desc, *info, stats);
     if (cpu_copy) {
         // Rows padded to 4 bytes: pixman's images need it.
         const uint32_t row = static_cast<uint32_t>(desc.width) * info->planes[0].bytes_per_pixel;
@@ -62,6 +56,18 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
         return nullptr;
     }
     ++stats.shm_textures;
+    return texture;
+}
+
+std::unique_ptr<Texture> Texture::shm_shell(const ShmDescription& desc, const FormatInfo& info, RendererStats& stats)
+{
+    std::unique_ptr<Texture> texture(new Texture());
+    texture->width_ = desc.width;
+    texture->height_ = desc.height;
+    texture->fourcc_ = desc.fourcc;
+    texture->has_alpha_ = info.has_alpha;
+    texture->swizzle_rb_ = info.swizzle_rb;
+    texture->stats_ = &stats;
     return texture;
 }
 
@@ -84,13 +90,7 @@ std::unique_ptr<Texture> Texture::over_shm(const ShmDescription& desc, ShmReader
                 " leave the buffer's memory or are not 4-byte aligned";
         return nullptr;
     }
-    std::unique_ptr<Texture> texture(new Texture());
-    texture->width_ = desc.width;
-    texture->height_ = desc.height;
-    texture->fourcc_ = desc.fourcc;
-    texture->has_alpha_ = info->has_alpha;
-    texture->swizzle_rb_ = info->swizzle_rb;
-    texture->stats_ = &stats;
+    std::unique_ptr<Texture> texture = shm_shell(desc, *info, stats);
     texture->reader_ = std::move(read);
     texture->gl_ready_ = false;
     ++stats.shm_textures;

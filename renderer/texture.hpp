@@ -16,6 +16,8 @@
 
 namespace kiln::renderer {
 
+struct FormatInfo;
+
 class Texture {
 public:
     // Uploads the whole buffer. `stats` must outlive the texture (the Renderer owns both). With `cpu_copy` the
@@ -83,6 +85,8 @@ public:
     bool ensure_gl();
 
 private:
+    // A texture of an shm buffer's size and format, its pixels not yet anywhere (from_shm and over_shm fill them).
+    static std::unique_ptr<Texture> shm_shell(const ShmDescription& desc, const FormatInfo& info, RendererStats& stats);
     Texture() = default;
     void allocate_gl();
     bool upload(uint32_t stride, Box region, const void* data);

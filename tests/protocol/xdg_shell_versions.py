@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 from wayland_wire import Connection, ProtocolError, shm_buffer  # noqa: E402
 import layer_shell  # noqa: E402
-import xdg_shell  # noqa: E402
+import xdg_shell_client  # noqa: E402
 
 OUTPUT_W, OUTPUT_H = 640, 480
 MAXIMIZE, FULLSCREEN, MINIMIZE, WINDOW_MENU = 2, 3, 4, 1
@@ -77,13 +77,13 @@ def wm_capabilities(kiln):
         window.map(100, 100, 0xff224466)
         # What it says, kiln does: each capability is answered by its state.
         conn.send(window.toplevel, 9)  # set_maximized
-        states = window.states_until(xdg_shell.MAXIMIZED)
-        check(xdg_shell.MAXIMIZED in states, f"maximize is honoured {states}")
+        states = window.states_until(xdg_shell_client.MAXIMIZED)
+        check(xdg_shell_client.MAXIMIZED in states, f"maximize is honoured {states}")
         conn.send(window.toplevel, 10)  # unset_maximized
         window.configure()
         conn.send(window.toplevel, 11, ("o", 0))  # set_fullscreen
-        states = window.states_until(xdg_shell.FULLSCREEN)
-        check(xdg_shell.FULLSCREEN in states, f"fullscreen is honoured {states}")
+        states = window.states_until(xdg_shell_client.FULLSCREEN)
+        check(xdg_shell_client.FULLSCREEN in states, f"fullscreen is honoured {states}")
     with Connection(kiln.client_env) as conn:
         window = Window(conn, 4)
         events = window.configure()
@@ -99,12 +99,12 @@ def constrained(kiln):
         window.configure()
         window.map(200, 150, 0xff224488)
         conn.send(window.toplevel, 9)  # set_maximized
-        states = set(window.states_until(xdg_shell.MAXIMIZED))
+        states = set(window.states_until(xdg_shell_client.MAXIMIZED))
         check(CONSTRAINED <= states, f"a maximized window is constrained on all four edges {sorted(states)}")
         conn.send(window.toplevel, 10)  # unset_maximized
         for _ in range(10):
             states = set(states_of(window.configure()) or [])
-            if xdg_shell.MAXIMIZED not in states:
+            if xdg_shell_client.MAXIMIZED not in states:
                 break
         check(not (CONSTRAINED & states), f"restored, no edge is constrained {sorted(states)}")
     with Connection(kiln.client_env) as conn:
@@ -112,7 +112,7 @@ def constrained(kiln):
         window.configure()
         window.map(200, 150, 0xff224488)
         conn.send(window.toplevel, 9)
-        states = set(window.states_until(xdg_shell.MAXIMIZED))
+        states = set(window.states_until(xdg_shell_client.MAXIMIZED))
         check(not (CONSTRAINED & states), f"a version 6 client gets no constrained states {sorted(states)}")
 
 
@@ -148,16 +148,16 @@ def reposition(kiln):
         window = Window(conn, 7)
         window.configure()
         window.map(200, 150, 0xff606060)
-        wx, wy, _, _ = xdg_shell.wait_box_sized(kiln, 0xff606060, 200, 150, "the parent is on screen")
-        positioner = xdg_shell.make_positioner(conn, window.wm_base, (60, 40), (10, 10, 1, 1),
-                                               xdg_shell.TOP_LEFT, xdg_shell.BOTTOM_RIGHT, 0)
-        popup = xdg_shell.Popup(conn, window.wm_base, window.xdg_surface, positioner)
+        wx, wy, _, _ = xdg_shell_client.wait_box_sized(kiln, 0xff606060, 200, 150, "the parent is on screen")
+        positioner = xdg_shell_client.make_positioner(conn, window.wm_base, (60, 40), (10, 10, 1, 1),
+                                                      xdg_shell_client.TOP_LEFT, xdg_shell_client.BOTTOM_RIGHT, 0)
+        popup = xdg_shell_client.Popup(conn, window.wm_base, window.xdg_surface, positioner)
         got = popup.configure()
         check(got == (10, 10, 60, 40), f"the popup's first configure {got}")
         popup.draw(60, 40, 0xffe0a000)
-        xdg_shell.wait_box(kiln, 0xffe0a000, (wx + 10, wy + 10, wx + 70, wy + 50), "the popup is drawn")
-        moved = xdg_shell.make_positioner(conn, window.wm_base, (60, 40), (100, 80, 1, 1),
-                                          xdg_shell.TOP_LEFT, xdg_shell.BOTTOM_RIGHT, 0)
+        xdg_shell_client.wait_box(kiln, 0xffe0a000, (wx + 10, wy + 10, wx + 70, wy + 50), "the popup is drawn")
+        moved = xdg_shell_client.make_positioner(conn, window.wm_base, (60, 40), (100, 80, 1, 1),
+                                                 xdg_shell_client.TOP_LEFT, xdg_shell_client.BOTTOM_RIGHT, 0)
         conn.send(popup.popup, 2, ("o", moved), ("u", 4242))  # reposition
         repositioned = conn.dispatch_until(lambda e: e.obj == popup.popup and e.opcode == 2)
         check(repositioned.args("u")[0] == 4242, "repositioned carries the client's token")
@@ -165,8 +165,8 @@ def reposition(kiln):
         check(got == (100, 80, 60, 40), f"and a new configure with the new place {got}")
         conn.send(popup.surface, 6)
         conn.roundtrip()
-        xdg_shell.wait_box(kiln, 0xffe0a000, (wx + 100, wy + 80, wx + 160, wy + 120),
-                           "the same popup is drawn at its new place")
+        xdg_shell_client.wait_box(kiln, 0xffe0a000, (wx + 100, wy + 80, wx + 160, wy + 120),
+                                  "the same popup is drawn at its new place")
         check(conn.take(popup.popup, 1) == [], "the popup was not dismissed")
 
 
@@ -190,7 +190,7 @@ def suspended(kiln):
         below = Window(conn, 7)
         below.configure()
         below.map(200, 150, 0xff2040a0)
-        xdg_shell.wait_box_sized(kiln, 0xff2040a0, 200, 150, "the window is on screen")
+        xdg_shell_client.wait_box_sized(kiln, 0xff2040a0, 200, 150, "the window is on screen")
         conn.take(below.toplevel)
         # Another client's opaque window over the whole output.
         cover = Window(cover_conn, 7)
@@ -199,7 +199,7 @@ def suspended(kiln):
         cover_conn.send(region, 1, ("i", 0), ("i", 0), ("i", OUTPUT_W), ("i", OUTPUT_H))  # add
         cover_conn.send(cover.surface, 4, ("o", region))  # set_opaque_region
         cover.map(OUTPUT_W, OUTPUT_H, 0xffa02040)
-        xdg_shell.wait_box_sized(kiln, 0xffa02040, OUTPUT_W, OUTPUT_H, "the covering window fills the output")
+        xdg_shell_client.wait_box_sized(kiln, 0xffa02040, OUTPUT_W, OUTPUT_H, "the covering window fills the output")
         seen = []
         while True:
             states = states_of(below.configure())
@@ -245,14 +245,15 @@ def reactive(kiln):
         window = Window(conn, 7)
         window.configure()
         window.map(200, 150, 0xff606060)
-        xdg_shell.wait_box_sized(kiln, 0xff606060, 200, 150, "the parent is on screen")
+        xdg_shell_client.wait_box_sized(kiln, 0xff606060, 200, 150, "the parent is on screen")
         popups = {}
         for name, is_reactive in (("reactive", True), ("fixed", False)):
-            positioner = xdg_shell.make_positioner(conn, window.wm_base, (50, 30), (-60, 10, 1, 1),
-                                                   xdg_shell.TOP_LEFT, xdg_shell.BOTTOM_RIGHT, xdg_shell.SLIDE_X)
+            positioner = xdg_shell_client.make_positioner(conn, window.wm_base, (50, 30), (-60, 10, 1, 1),
+                                                          xdg_shell_client.TOP_LEFT, xdg_shell_client.BOTTOM_RIGHT,
+                                                          xdg_shell_client.SLIDE_X)
             if is_reactive:
                 conn.send(positioner, 7)  # set_reactive
-            popup = xdg_shell.Popup(conn, window.wm_base, window.xdg_surface, positioner)
+            popup = xdg_shell_client.Popup(conn, window.wm_base, window.xdg_surface, positioner)
             got = popup.configure()
             check(got == (-60, 10, 50, 30), f"the {name} popup opens left of its window {got}")
             popup.draw(50, 30, 0xffe0a000 if is_reactive else 0xff00a0e0)
@@ -260,7 +261,7 @@ def reactive(kiln):
         conn.send(window.toplevel, 9)  # set_maximized
         for _ in range(10):
             configures = [e for e in window.configure() if e.opcode == 0]
-            if configures and xdg_shell.MAXIMIZED in u32s(configures[-1].args("iia")[2]):
+            if configures and xdg_shell_client.MAXIMIZED in u32s(configures[-1].args("iia")[2]):
                 width, height = configures[-1].args("ii")
                 break
         window.map(width, height, 0xff606060)
@@ -309,8 +310,8 @@ def errors(kiln):
         window = Window(conn, 7)
         window.configure()
         conn.send(window.toplevel, 0)  # the parent's role object goes
-        p = xdg_shell.make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), 5, 8, 0)
-        xdg_shell.Popup(conn, window.wm_base, window.xdg_surface, p)
+        p = xdg_shell_client.make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), 5, 8, 0)
+        xdg_shell_client.Popup(conn, window.wm_base, window.xdg_surface, p)
 
     expect_error(kiln, "a popup on a parent whose toplevel is destroyed is invalid_popup_parent", destroyed_parent,
                  "xdg_wm_base", 3)
@@ -319,10 +320,10 @@ def errors(kiln):
         window = Window(conn, 7)
         window.configure()
         window.map(100, 100, 0xff101010)
-        p = xdg_shell.make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), 5, 8, 0)
-        outer = xdg_shell.Popup(conn, window.wm_base, window.xdg_surface, p)
+        p = xdg_shell_client.make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), 5, 8, 0)
+        outer = xdg_shell_client.Popup(conn, window.wm_base, window.xdg_surface, p)
         outer.configure()
-        xdg_shell.Popup(conn, window.wm_base, outer.xdg_surface, p)
+        xdg_shell_client.Popup(conn, window.wm_base, outer.xdg_surface, p)
         conn.send(outer.popup, 0)  # destroyed before its child
 
     expect_error(kiln, "destroying a popup below another is not_the_topmost_popup", not_topmost, "xdg_wm_base", 2)
@@ -385,8 +386,8 @@ def errors(kiln):
         window.configure()
         window.map(100, 100, 0xff101010)
         seat = conn.bind("wl_seat", 5)
-        p = xdg_shell.make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), 5, 8, 0)
-        popup = xdg_shell.Popup(conn, window.wm_base, window.xdg_surface, p)  # committed once
+        p = xdg_shell_client.make_positioner(conn, window.wm_base, (20, 20), (0, 0, 1, 1), 5, 8, 0)
+        popup = xdg_shell_client.Popup(conn, window.wm_base, window.xdg_surface, p)  # committed once
         conn.send(popup.popup, 1, ("o", seat), ("u", 1))  # grab after the first commit
 
     expect_error(kiln, "a grab after the popup's first commit is invalid_grab", late_grab, "xdg_popup", 0)
@@ -398,7 +399,7 @@ def main():
     for test in (wm_capabilities, constrained, configure_bounds, reposition, reactive, suspended, errors):
         print(f"--- {test.__name__}")
         with Kiln(size=f"{OUTPUT_W}x{OUTPUT_H}") as kiln:
-            xdg_shell.wait_listening(kiln)
+            xdg_shell_client.wait_listening(kiln)
             test(kiln)
             check(kiln.alive(), f"kiln is still running after {test.__name__}")
 

@@ -1,11 +1,41 @@
 // DesktopRooms: the windows, the seat and the protocols that act on them (shell, input, clipboard, idle, activation,
 // taskbars, capture, Xwayland; then layer-shell, the lock, output management), made in Server::start()'s order into
-// Server's members (their declaration order in server.hpp is the teardown order: the seat outlives them all).
+// Server's members (their declaration order in server.hpp is the teardown order: the seat outlives them all). It
+// includes the rooms' headers: Server, which owns them, needs their whole types.
 #pragma once
 
 #include "compositor/core.hpp"
 #include "compositor/input/bindings.hpp"
+#include "compositor/input/idle.hpp"
+#include "compositor/input/pointer_constraints.hpp"
+#include "compositor/input/pointer_gestures.hpp"
+#include "compositor/input/relative_pointer.hpp"
+#include "compositor/input/seat.hpp"
+#include "compositor/input/test_input.hpp"
+#include "compositor/input/virtual_input.hpp"
+#include "compositor/protocols/clipboard.hpp"
+#include "compositor/protocols/cursor_shape_v1.hpp"
+#include "compositor/protocols/ext_data_control_v1.hpp"
+#include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
+#include "compositor/protocols/ext_idle_notify_v1.hpp"
+#include "compositor/protocols/ext_image_capture_source_v1.hpp"
 #include "compositor/protocols/ext_image_copy_capture_v1.hpp"
+#include "compositor/protocols/ext_session_lock_v1.hpp"
+#include "compositor/protocols/xdg_dialog_v1.hpp"
+#include "compositor/protocols/xdg_foreign.hpp"
+#include "compositor/protocols/xdg_system_bell_v1.hpp"
+#include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
+#include "compositor/session/output_management.hpp"
+#include "compositor/session/output_power.hpp"
+#include "compositor/shell/decorations.hpp"
+#include "compositor/shell/desktop.hpp"
+#include "compositor/shell/foreign_toplevels.hpp"
+#include "compositor/shell/layer_shell.hpp"
+#include "compositor/shell/toplevels.hpp"
+#include "compositor/shell/window_policy.hpp"
+#include "compositor/shell/xdg_activation.hpp"
+#include "compositor/shell/xdg_shell.hpp"
+#include "compositor/shell/xwayland.hpp"
 #include "compositor/wlr.hpp"
 
 #include <functional>
@@ -14,37 +44,8 @@
 
 namespace kiln::compositor {
 
-class Clipboard;
-class CursorShapeV1;
-class Decorations;
-class Desktop;
-class ExtDataControlV1;
-class ExtForeignToplevelListV1;
-class ExtIdleNotifyV1;
-class ExtImageCaptureSourceV1;
-class ExtSessionLockV1;
-class ForeignToplevels;
-class Idle;
-class LayerShell;
-class OutputManagement;
-class OutputPower;
-class PointerConstraints;
-class PointerGestures;
 class PrivilegedGlobals;
-class RelativePointer;
 class RequestHooks;
-class Seat;
-class TestInput;
-class Toplevels;
-class VirtualInput;
-class WindowPolicy;
-class XdgActivation;
-class XdgDialogV1;
-class XdgForeign;
-class XdgShell;
-class XdgSystemBellV1;
-class XdgToplevelIconV1;
-class Xwayland;
 
 // References to Server's members, which own the rooms: a room not made (no X11, no test input) reads null.
 struct DesktopRooms {

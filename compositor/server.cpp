@@ -1,73 +1,22 @@
 // Server set-up and life cycle: the Core, the globals and rooms, outputs, reload, signals and the startup commands.
 #include "compositor/server.hpp"
 
-#include "compositor/log.hpp"
-#include "compositor/session/backend.hpp"
-#include "compositor/protocols/linux_dmabuf_v1.hpp"
-#include "compositor/protocols/linux_drm_syncobj_v1.hpp"
-#include "compositor/output/sync/commit_gate.hpp"
-#include "compositor/output/sync/implicit_fences.hpp"
-#include "compositor/output/fence_events.hpp"
-#include "compositor/output/output_settings.hpp"
-#include "compositor/output/outputs.hpp"
-#include "compositor/protocols/wayland_drm.hpp"
-#include "compositor/protocols/privileged_globals.hpp"
-#include "compositor/protocols/cursor_shape_v1.hpp"
-#include "compositor/protocols/presentation_time.hpp"
-#include "compositor/protocols/xdg_foreign.hpp"
-#include "compositor/protocols/xdg_system_bell_v1.hpp"
-#include "compositor/protocols/xdg_dialog_v1.hpp"
-#include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
-#include "compositor/protocols/drm_lease_v1.hpp"
-#include "compositor/protocols/alpha_modifier_v1.hpp"
-#include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
-#include "compositor/protocols/ext_image_capture_source_v1.hpp"
-#include "compositor/protocols/ext_image_copy_capture_v1.hpp"
-#include "compositor/protocols/ext_data_control_v1.hpp"
-#include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/bridge/render_bridge.hpp"
-#include "compositor/bridge/render_start.hpp"
-#include "compositor/input/seat.hpp"
-#include "compositor/input/idle.hpp"
-#include "compositor/protocols/ext_idle_notify_v1.hpp"
-#include "compositor/protocols/security_context_v1.hpp"
+#include "compositor/core_objects.hpp"
 #include "compositor/input/keymap.hpp"
-#include "compositor/input/relative_pointer.hpp"
-#include "compositor/input/test_input.hpp"
-#include "compositor/input/virtual_input.hpp"
-#include "compositor/protocols/clipboard.hpp"
-#include "compositor/shell/decorations.hpp"
-#include "compositor/shell/foreign_toplevels.hpp"
-#include "compositor/shell/xdg_activation.hpp"
+#include "compositor/log.hpp"
+#include "compositor/output/outputs.hpp"
+#include "compositor/protocols/request_guard.hpp"
+#include "compositor/protocols/wl_shm_validation.hpp"
+#include "compositor/session/backend.hpp"
+#include "compositor/session/session_activity.hpp"
+#include "compositor/session/signal_handlers.hpp"
 #include "compositor/session/spawn.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/session/wayland_socket.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
-#include "compositor/protocols/request_guard.hpp"
-#include "compositor/protocols/request_hooks.hpp"
-#include "compositor/protocols/surface_protocols.hpp"
-#include "compositor/shell/toplevel.hpp"
-#include "compositor/shell/toplevels.hpp"
-#include "compositor/shell/window_policy.hpp"
-#include "compositor/shell/layer_shell.hpp"
-#include "compositor/shell/shell_desktop.hpp"
-#include "compositor/protocols/ext_session_lock_v1.hpp"
-#include "compositor/session/output_management.hpp"
-#include "compositor/session/output_power.hpp"
-#include "compositor/session/session_activity.hpp"
-#include "compositor/session/signal_handlers.hpp"
-#include "compositor/input/pointer_constraints.hpp"
-#include "compositor/input/pointer_gestures.hpp"
 #include "compositor/shell/xdg/xdg_surface.hpp"
-#include "compositor/shell/xdg_shell.hpp"
 #include "compositor/shell/xdg_surface_rules.hpp"
-#include "compositor/shell/xwayland.hpp"
-
-#include <csignal>
-#include <unistd.h>
-#include <cstdio>
-#include <cstdlib>
-#include <algorithm>
 
 namespace kiln::compositor {
 
@@ -148,32 +97,8 @@ bool Server::start(std::string& error)
 
     buffers_.make_buffers(display_, backend_, *bridge_, requests_,
                           [this]() { return outputs_ ? outputs_->primary_formats() : nullptr; });
-    // wlroots' *_create return null when memory or a global cannot be had: kiln says which and does not start.
-    auto made = [&error](const void* object, const char* what) {
-        if (!object)
-            error = std::string("cannot create ") + what;
-        return object != nullptr;
-    };
-    compositor_ = wlr_compositor_create(display_, renderer_);
-    if (!made(compositor_, "wl_compositor") ||
-        !made(wlr_data_device_manager_create(display_), "the data device manager"))
+    if (!CoreObjects{compositor_, layout_, scene_, layers_}.make(display_, renderer_, error))
         return false;
-    layout_ = wlr_output_layout_create();
-    if (!made(layout_, "the output layout") ||
-        !made(wlr_xdg_output_manager_v1_create(display_, layout_), "the xdg-output manager"))
-        return false;
-    scene_ = wlr_scene_create();
-    if (!made(scene_, "the scene"))
-        return false;
-    if (!wlr_scene_attach_output_layout(scene_, layout_)) {
-        error = "cannot attach the scene to the output layout";
-        return false;
-    }
-    layers_ = SceneLayers::create(scene_);
-    if (!layers_.complete()) {
-        error = "cannot create the scene's layers";
-        return false;
-    }
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
     auto alpha_changed = [this](wlr_surface*) {
         wlr_scene_output* scene_output;
@@ -255,11 +180,7 @@ bool Server::start(std::string& error)
     });
     // After the SIGCHLD handler exists: it reaps dbus-update-activation-environment too.
     set_session_environment(socket_, x_display());
-    for (const auto& command : options_.startup) {
-        std::string spawn_error;
-        if (!startup_->spawn(command, spawn_error))
-            log::error("cannot run '%s': %s", command.c_str(), spawn_error.c_str());
-    }
+    startup_->spawn_all(options_.startup);
     return true;
 }
 
@@ -289,26 +210,12 @@ bool Server::session_active() const
 
 void Server::switch_vt(int vt)
 {
-    wlr_session* session = backend_ ? wlr_backend_get_session(backend_) : nullptr;
-    if (!session) {
-        log::error("no VT to switch to: the %s backend has no session",
-                   backend_name(resolve_backend(options_.backend)));
-        return;
-    }
-    if (!wlr_session_change_vt(session, static_cast<unsigned>(vt)))
-        log::error("cannot switch to VT %d", vt);
+    change_vt(backend_, options_.backend, vt);
 }
 
 void Server::reload(const Options& options)
 {
-    options_.keyboard = options.keyboard;
-    options_.bindings = options.bindings;
-    options_.input = options.input;
-    options_.inputs = options.inputs;
-    options_.background = options.background;
-    options_.outputs = options.outputs;
-    options_.decorations = options.decorations;
-    options_.bell_command = options.bell_command;
+    options_.take_reloadable(options);
     seat_->reload();
     if (decorations_)
         decorations_->set_mode(options_.decorations.mode);

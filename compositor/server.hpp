@@ -25,57 +25,15 @@
 
 namespace kiln::compositor {
 
-class Outputs;
-class Toplevel;
-class Toplevels;
-class Seat;
-class StartupCommands;
-class RenderBridge;
-class LinuxDmabufV1;
-class WaylandDrm;
-class FenceEvents;
-class CommitGate;
-class ImplicitFences;
-class PresentationTime;
-class WindowPolicy;
-class DrmLeaseV1;
-class ExtImageCaptureSourceV1;
-class ExtImageCopyCaptureV1;
-class LinuxDrmSyncobjV1;
-class WlShmValidation;
 class DefunctRoleGuard;
-class PrivilegedGlobals;
+class Outputs;
+class RenderBridge;
 class RequestGuard;
-class Clipboard;
-class VirtualInput;
-class TestInput;
-class Decorations;
-class Idle;
-class ExtIdleNotifyV1;
-class SecurityContextV1;
-class XdgActivation;
-class ForeignToplevels;
-class RelativePointer;
-class LayerShell;
-class ExtSessionLockV1;
-class OutputManagement;
-class OutputPower;
-class PointerConstraints;
-class PointerGestures;
-class XdgShell;
-class XdgSurfaceRules;
-class Xwayland;
-class CursorShapeV1;
-class XdgSystemBellV1;
-class XdgDialogV1;
-class XdgToplevelIconV1;
-class AlphaModifierV1;
-class ExtForeignToplevelListV1;
-class ExtDataControlV1;
-class XdgForeign;
 class SessionActivity;
 class SignalHandlers;
-class SurfaceProtocols;
+class StartupCommands;
+class WlShmValidation;
+class XdgSurfaceRules;
 
 // The composition root: it builds the Core, then the rooms, each given the Core and the narrow things it needs.
 class Server {

@@ -2,16 +2,7 @@
 #include "compositor/protocols/buffer_protocols.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
-#include "compositor/output/fence_events.hpp"
-#include "compositor/output/sync/commit_gate.hpp"
-#include "compositor/output/sync/implicit_fences.hpp"
-#include "compositor/protocols/alpha_modifier_v1.hpp"
-#include "compositor/protocols/linux_dmabuf_v1.hpp"
-#include "compositor/protocols/linux_drm_syncobj_v1.hpp"
-#include "compositor/protocols/presentation_time.hpp"
 #include "compositor/protocols/request_hooks.hpp"
-#include "compositor/protocols/surface_protocols.hpp"
-#include "compositor/protocols/wayland_drm.hpp"
 
 #include <optional>
 #include <sys/stat.h>

@@ -1,9 +1,19 @@
 // BufferProtocols: how clients' buffers reach kiln and when their commits apply (kiln's linux-dmabuf and wl_drm, the
 // commit gate with implicit fences and explicit sync, wp_presentation, the surface protocols, alpha-modifier), made in
-// Server::start()'s order into Server's members (their declaration order in server.hpp is the teardown order).
+// Server::start()'s order into Server's members (their declaration order in server.hpp is the teardown order). It
+// includes the rooms' headers: Server, which owns them, needs their whole types.
 #pragma once
 
+#include "compositor/output/fence_events.hpp"
 #include "compositor/output/output_hooks.hpp"
+#include "compositor/output/sync/commit_gate.hpp"
+#include "compositor/output/sync/implicit_fences.hpp"
+#include "compositor/protocols/alpha_modifier_v1.hpp"
+#include "compositor/protocols/linux_dmabuf_v1.hpp"
+#include "compositor/protocols/linux_drm_syncobj_v1.hpp"
+#include "compositor/protocols/presentation_time.hpp"
+#include "compositor/protocols/surface_protocols.hpp"
+#include "compositor/protocols/wayland_drm.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 
@@ -13,17 +23,8 @@
 
 namespace kiln::compositor {
 
-class AlphaModifierV1;
-class CommitGate;
-class FenceEvents;
-class ImplicitFences;
-class LinuxDmabufV1;
-class LinuxDrmSyncobjV1;
-class PresentationTime;
 class RenderBridge;
 class RequestHooks;
-class SurfaceProtocols;
-class WaylandDrm;
 
 // References to Server's members, which own the rooms: a room not made (no dma-bufs, no syncobjs) reads null.
 struct BufferProtocols {

@@ -1,10 +1,6 @@
 // PrivilegedSetup: the privileged globals made before the desktop, and the filter that hides them.
 #include "compositor/protocols/privileged_setup.hpp"
 
-#include "compositor/protocols/drm_lease_v1.hpp"
-#include "compositor/protocols/privileged_globals.hpp"
-#include "compositor/protocols/security_context_v1.hpp"
-
 namespace kiln::compositor {
 
 bool PrivilegedSetup::make(wl_display* display, wlr_backend* backend, const Options& options,

@@ -1,8 +1,12 @@
 // PrivilegedSetup: the privileged globals made before the desktop (wlroots' screencopy, export-dmabuf and
 // gamma-control, security-context, drm-lease) and the PrivilegedGlobals filter that hides them, made in
-// Server::start()'s order into Server's members (their declaration order in server.hpp is the teardown order).
+// Server::start()'s order into Server's members (their declaration order in server.hpp is the teardown order). It
+// includes the rooms' headers: Server, which owns them, needs their whole types.
 #pragma once
 
+#include "compositor/protocols/drm_lease_v1.hpp"
+#include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/security_context_v1.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/wlr.hpp"
 
@@ -12,10 +16,6 @@
 #include <sys/types.h>
 
 namespace kiln::compositor {
-
-class DrmLeaseV1;
-class PrivilegedGlobals;
-class SecurityContextV1;
 
 // References to Server's members, which own the rooms.
 struct PrivilegedSetup {

@@ -193,19 +193,16 @@ private:
     // xwayland_, which must read null (a destroyed member cannot be read at all).
     Teardown clients_gone_{[this] { destroy_clients(); }};
 
-    // The members above by what makes them in start() (compositor/protocols/buffer_protocols.hpp, privileged_setup.hpp,
-    // compositor/desktop_rooms.hpp): references only, nothing of theirs to tear down.
-    BufferProtocols buffers_{linux_dmabuf_,   wayland_drm_,  fence_events_,     commit_gate_,   implicit_fences_,
-                             drm_syncobj_,    presentation_, surface_protocols_, alpha_modifier_};
+    // The members above by the group that makes them in start() (protocols/buffer_protocols.hpp,
+    // protocols/privileged_setup.hpp, desktop_rooms.hpp): references only, nothing of theirs to tear down.
+    BufferProtocols buffers_{linux_dmabuf_, wayland_drm_, fence_events_, commit_gate_, implicit_fences_, drm_syncobj_,
+                             presentation_, surface_protocols_, alpha_modifier_};
     PrivilegedSetup privileged_setup_{privileged_, security_context_, drm_lease_};
-    DesktopRooms rooms_{toplevels_,        shell_,           window_policy_,      seat_,
-                        clipboard_,        data_control_,    cursor_shape_,       virtual_input_,
-                        test_input_,       decorations_,     idle_,               ext_idle_notify_,
-                        xdg_activation_,   foreign_toplevels_, toplevel_list_,    capture_sources_,
-                        image_copy_capture_, relative_pointer_, xdg_foreign_,     system_bell_,
-                        dialogs_,          toplevel_icons_,  xwayland_,           layer_shell_,
-                        session_lock_,     pointer_constraints_, pointer_gestures_, output_management_,
-                        output_power_};
+    DesktopRooms rooms_{toplevels_, shell_, window_policy_, seat_, clipboard_, data_control_, cursor_shape_,
+                        virtual_input_, test_input_, decorations_, idle_, ext_idle_notify_, xdg_activation_,
+                        foreign_toplevels_, toplevel_list_, capture_sources_, image_copy_capture_, relative_pointer_,
+                        xdg_foreign_, system_bell_, dialogs_, toplevel_icons_, xwayland_, layer_shell_, session_lock_,
+                        pointer_constraints_, pointer_gestures_, output_management_, output_power_};
 };
 
 }  // namespace kiln::compositor

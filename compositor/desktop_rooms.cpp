@@ -33,9 +33,12 @@ void DesktopRooms::make(const Core& core, Desktop& desktop, Context context)
     privileged.guard(clipboard->data_control_global(), "data-control", restricts(PrivilegedProtocol::data_control));
     privileged.guard(data_control->global(), "ext-data-control", restricts(PrivilegedProtocol::data_control));
     cursor_shape = std::make_unique<CursorShapeV1>(
-        display, CursorShapeV1::Seat{
-                     [seat = seat.get()](wl_client* c, uint32_t serial, auto names) { seat->pointer_shape(c, serial, names); },
-                     [seat = seat.get()](wl_client* c, uint32_t serial, auto names) { seat->tool_shape(c, serial, names); }});
+        display, CursorShapeV1::Seat{[s = seat.get()](wl_client* c, uint32_t serial, auto names) {
+                                         s->pointer_shape(c, serial, names);
+                                     },
+                                     [s = seat.get()](wl_client* c, uint32_t serial, auto names) {
+                                         s->tool_shape(c, serial, names);
+                                     }});
     virtual_input = std::make_unique<VirtualInput>(display, *seat);
     privileged.guard(virtual_input->keyboard_global(), "virtual-keyboard", false);
     privileged.guard(virtual_input->pointer_global(), "virtual-pointer", false);
@@ -64,8 +67,8 @@ void DesktopRooms::make(const Core& core, Desktop& desktop, Context context)
     image_copy_capture = std::make_unique<ExtImageCopyCaptureV1>(display, std::move(context.capture), *toplevels);
     for (const wl_global* global : {capture_sources->output_global(), capture_sources->toplevel_global(),
                                     image_copy_capture->global()})
-        privileged.guard(global, "image-copy-capture",
-                         restricts(PrivilegedProtocol::image_copy_capture) || restricts(PrivilegedProtocol::screencopy));
+        privileged.guard(global, "image-copy-capture", restricts(PrivilegedProtocol::image_copy_capture) ||
+                                                           restricts(PrivilegedProtocol::screencopy));
     relative_pointer = std::make_unique<RelativePointer>(display, seat->wlr(), seat->cursor());
     // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
     // destroy_imported), a leak per import that LeakSanitizer reports.

@@ -34,10 +34,12 @@ void BufferProtocols::make_buffers(wl_display* display, wlr_backend* backend, Re
     implicit_fences = std::make_unique<ImplicitFences>(*commit_gate, wl_display_get_event_loop(display));
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf) {
-        drm_syncobj = LinuxDrmSyncobjV1::create(display, wlr_backend_get_drm_fd(backend), *commit_gate,
-                                                [](wlr_client_buffer* b) { return RenderBridge::buffer_release(b->texture); });
+        drm_syncobj = LinuxDrmSyncobjV1::create(
+            display, wlr_backend_get_drm_fd(backend), *commit_gate,
+            [](wlr_client_buffer* b) { return RenderBridge::buffer_release(b->texture); });
         if (drm_syncobj)
-            implicit_fences->set_explicit_sync([&syncobj = drm_syncobj](wlr_surface* s) { return syncobj->is_explicit(s); });
+            implicit_fences->set_explicit_sync(
+                [&syncobj = drm_syncobj](wlr_surface* s) { return syncobj->is_explicit(s); });
     }
 }
 

@@ -2,9 +2,12 @@
 #pragma once
 
 #include "compositor/core.hpp"
+#include "compositor/desktop_rooms.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/bridge/render_start.hpp"
 #include "compositor/output/frame_stats.hpp"
+#include "compositor/protocols/buffer_protocols.hpp"
+#include "compositor/protocols/privileged_setup.hpp"
 #include "compositor/protocols/request_hooks.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/shell/scene_layers.hpp"
@@ -22,57 +25,15 @@
 
 namespace kiln::compositor {
 
-class Outputs;
-class Toplevel;
-class Toplevels;
-class Seat;
-class StartupCommands;
-class RenderBridge;
-class LinuxDmabufV1;
-class WaylandDrm;
-class FenceEvents;
-class CommitGate;
-class ImplicitFences;
-class PresentationTime;
-class WindowPolicy;
-class DrmLeaseV1;
-class ExtImageCaptureSourceV1;
-class ExtImageCopyCaptureV1;
-class LinuxDrmSyncobjV1;
-class WlShmValidation;
 class DefunctRoleGuard;
-class PrivilegedGlobals;
+class Outputs;
+class RenderBridge;
 class RequestGuard;
-class Clipboard;
-class VirtualInput;
-class TestInput;
-class Decorations;
-class Idle;
-class ExtIdleNotifyV1;
-class SecurityContextV1;
-class XdgActivation;
-class ForeignToplevels;
-class RelativePointer;
-class LayerShell;
-class ExtSessionLockV1;
-class OutputManagement;
-class OutputPower;
-class PointerConstraints;
-class PointerGestures;
-class XdgShell;
-class XdgSurfaceRules;
-class Xwayland;
-class CursorShapeV1;
-class XdgSystemBellV1;
-class XdgDialogV1;
-class XdgToplevelIconV1;
-class AlphaModifierV1;
-class ExtForeignToplevelListV1;
-class ExtDataControlV1;
-class XdgForeign;
 class SessionActivity;
 class SignalHandlers;
-class SurfaceProtocols;
+class StartupCommands;
+class WlShmValidation;
+class XdgSurfaceRules;
 
 // The composition root: it builds the Core, then the rooms, each given the Core and the narrow things it needs.
 class Server {
@@ -231,6 +192,17 @@ private:
     // members' destructors: a window going away with its client moves the focus, and the desktop then asks
     // xwayland_, which must read null (a destroyed member cannot be read at all).
     Teardown clients_gone_{[this] { destroy_clients(); }};
+
+    // The members above by the group that makes them in start() (protocols/buffer_protocols.hpp,
+    // protocols/privileged_setup.hpp, desktop_rooms.hpp): references only, nothing of theirs to tear down.
+    BufferProtocols buffers_{linux_dmabuf_, wayland_drm_, fence_events_, commit_gate_, implicit_fences_, drm_syncobj_,
+                             presentation_, surface_protocols_, alpha_modifier_};
+    PrivilegedSetup privileged_setup_{privileged_, security_context_, drm_lease_};
+    DesktopRooms rooms_{toplevels_, shell_, window_policy_, seat_, clipboard_, data_control_, cursor_shape_,
+                        virtual_input_, test_input_, decorations_, idle_, ext_idle_notify_, xdg_activation_,
+                        foreign_toplevels_, toplevel_list_, capture_sources_, image_copy_capture_, relative_pointer_,
+                        xdg_foreign_, system_bell_, dialogs_, toplevel_icons_, xwayland_, layer_shell_, session_lock_,
+                        pointer_constraints_, pointer_gestures_, output_management_, output_power_};
 };
 
 }  // namespace kiln::compositor

@@ -3,6 +3,21 @@
 
 namespace kiln::compositor {
 
+void FrameStats::count(OutputHooks& hooks, Stats& stats, std::function<void()> first_frame,
+                       std::function<bool()> session_active)
+{
+    hooks.frame_rendered = [this, &stats, first_frame = std::move(first_frame),
+                            session_active = std::move(session_active)](double cpu_ms, bool direct) {
+        first_frame();
+        rendered(cpu_ms, direct, session_active());
+        stats.mark_once("startup.first_frame_ms");
+    };
+    hooks.frame_culled = [this](size_t surfaces) { culled(surfaces); };
+    hooks.frame_fenced = [this](double ms) { fenced(ms); };
+    hooks.frame_rendered_ahead = [this] { rendered_ahead(); };
+    hooks.frame_composed_on_cpu = [this] { composed_on_cpu(); };
+}
+
 void FrameStats::rendered(double cpu_ms, bool direct_scanout, bool session_active)
 {
     ++frames_rendered_;

@@ -2,16 +2,22 @@
 // drawn ahead, drawn while the session was away), their CPU time, surfaces culled, and render-done times.
 #pragma once
 
+#include "compositor/output/output_hooks.hpp"
 #include "compositor/stats.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace kiln::compositor {
 
 class FrameStats {
 public:
+    // Points `hooks`' frame_* members here; a drawn frame runs `first_frame` before it is counted and marks
+    // startup.first_frame_ms in `stats` once after. `session_active` says whether the session was away.
+    void count(OutputHooks& hooks, Stats& stats, std::function<void()> first_frame,
+               std::function<bool()> session_active);
     void rendered(double cpu_ms, bool direct_scanout, bool session_active);
     // Surfaces in a frame's damage that were wholly under opaque ones, so not drawn.
     void culled(size_t surfaces) { culled_surfaces_ += surfaces; }

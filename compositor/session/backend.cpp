@@ -1,6 +1,8 @@
 // Backend selection: the environment says where kiln runs (inside Wayland, inside X11, on a seat, or nowhere).
 #include "compositor/session/backend.hpp"
 
+#include "compositor/log.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
@@ -100,6 +102,17 @@ wlr_backend* create_backend(wl_display* display, BackendChoice choice, const Opt
         break;
     }
     return backend;
+}
+
+void change_vt(wlr_backend* backend, BackendChoice requested, int vt)
+{
+    wlr_session* session = backend ? wlr_backend_get_session(backend) : nullptr;
+    if (!session) {
+        log::error("no VT to switch to: the %s backend has no session", backend_name(resolve_backend(requested)));
+        return;
+    }
+    if (!wlr_session_change_vt(session, static_cast<unsigned>(vt)))
+        log::error("cannot switch to VT %d", vt);
 }
 
 }  // namespace kiln::compositor

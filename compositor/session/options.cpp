@@ -135,6 +135,18 @@ InputSettings Options::input_for(const std::string& device_name) const
     return merged;
 }
 
+void Options::take_reloadable(const Options& options)
+{
+    keyboard = options.keyboard;
+    bindings = options.bindings;
+    input = options.input;
+    inputs = options.inputs;
+    background = options.background;
+    outputs = options.outputs;
+    decorations = options.decorations;
+    bell_command = options.bell_command;
+}
+
 bool Options::restricts(PrivilegedProtocol protocol) const
 {
     return std::find(restricted.begin(), restricted.end(), protocol) != restricted.end();

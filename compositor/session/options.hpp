@@ -97,6 +97,9 @@ struct Options {
     const OutputSettings* output(const std::string& name) const;  // its [output NAME] section, or null
     // [input] with [input NAME]'s keys on top: what applies to the device of that name.
     InputSettings input_for(const std::string& device_name) const;
+    // Takes what SIGHUP reloads from `options` (kiln.ini read again, flags on top): bindings, keyboard, [input],
+    // outputs, background, decorations and the bell command; the rest stays as kiln started.
+    void take_reloadable(const Options& options);
 };
 
 struct ParseResult {

@@ -142,4 +142,12 @@ void SessionActivity::reopen_input()
     }
 }
 
+void SessionActivity::report(Stats& stats, uint64_t frames_while_inactive) const
+{
+    stats.set("session.deactivations", deactivations());
+    stats.set("session.activations", activations());
+    stats.set("session.frames_while_inactive", frames_while_inactive);
+    stats.set("session.input_reopens", input_reopens());
+}
+
 }  // namespace kiln::compositor

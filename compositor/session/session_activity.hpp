@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
@@ -23,6 +24,8 @@ public:
     uint64_t activations() const { return activations_; }
     // Input devices opened afresh on returns (see reopen_input).
     uint64_t input_reopens() const { return input_reopens_; }
+    // The session.* keys; `frames_while_inactive` from the frame statistics.
+    void report(Stats& stats, uint64_t frames_while_inactive) const;
 
 private:
     void reopen_input();

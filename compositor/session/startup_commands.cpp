@@ -1,6 +1,7 @@
 // Runs startup commands through /bin/sh in the session's environment and reaps them (and other children) on SIGCHLD.
 #include "compositor/session/startup_commands.hpp"
 
+#include "compositor/log.hpp"
 #include "compositor/session/spawn.hpp"
 
 #include <algorithm>
@@ -40,6 +41,15 @@ bool StartupCommands::spawn(const std::string& command, std::string& error)
     pids_.push_back(pid);
     spawned_any_ = true;
     return true;
+}
+
+void StartupCommands::spawn_all(const std::vector<std::string>& commands)
+{
+    for (const auto& command : commands) {
+        std::string spawn_error;
+        if (!spawn(command, spawn_error))
+            log::error("cannot run '%s': %s", command.c_str(), spawn_error.c_str());
+    }
 }
 
 bool StartupCommands::started(pid_t pid) const

@@ -20,6 +20,8 @@ public:
 
     // Runs `command` in kiln's environment (set_session_environment has put WAYLAND_DISPLAY there).
     bool spawn(const std::string& command, std::string& error);
+    // Runs each of `commands`; one that cannot be run is logged and the others still run.
+    void spawn_all(const std::vector<std::string>& commands);
     size_t running() const { return pids_.size(); }
     // Whether `pid` is a command this object started and has not yet reaped.
     bool started(pid_t pid) const;

@@ -1,0 +1,125 @@
+// DesktopRooms: the windows, the seat and the protocols that act on them, made in Server::start()'s order.
+#include "compositor/desktop_rooms.hpp"
+
+#include "compositor/input/text_input.hpp"
+#include "compositor/log.hpp"
+#include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/shell/title_text.hpp"
+#include "compositor/shell/view.hpp"
+
+#include <string>
+
+namespace kiln::compositor {
+
+void DesktopRooms::make(const Core& core, Desktop& desktop, Context context)
+{
+    wl_display* display = core.display;
+    const Options& options = core.options;
+    PrivilegedGlobals& privileged = context.privileged;
+    auto restricts = [&options](PrivilegedProtocol p) { return options.restricts(p); };
+
+    // The shell first: the seat watches its surfaces for what changes under the pointer.
+    toplevels = std::make_unique<Toplevels>(core, desktop);
+    shell = std::make_unique<XdgShell>(core, desktop, *toplevels, display);
+    window_policy = std::make_unique<WindowPolicy>(core, desktop, *toplevels);
+    seat = std::make_unique<Seat>(core, desktop, *window_policy, std::move(context.session), core.backend,
+                                  context.compositor, shell->wm_base());
+    toplevels->attach(*seat);
+    privileged.guard(seat->text_input().input_method_global(), "input-method",
+                     restricts(PrivilegedProtocol::input_method));
+    privileged.guard(seat->input_inhibit_global(), "input-inhibit", restricts(PrivilegedProtocol::input_inhibit));
+    clipboard = std::make_unique<Clipboard>(display, seat->wlr());
+    data_control = std::make_unique<ExtDataControlV1>(display, seat->wlr());
+    privileged.guard(clipboard->data_control_global(), "data-control", restricts(PrivilegedProtocol::data_control));
+    privileged.guard(data_control->global(), "ext-data-control", restricts(PrivilegedProtocol::data_control));
+    cursor_shape = std::make_unique<CursorShapeV1>(
+        display, CursorShapeV1::Seat{[s = seat.get()](wl_client* c, uint32_t serial, auto names) {
+                                         s->pointer_shape(c, serial, names);
+                                     },
+                                     [s = seat.get()](wl_client* c, uint32_t serial, auto names) {
+                                         s->tool_shape(c, serial, names);
+                                     }});
+    virtual_input = std::make_unique<VirtualInput>(display, *seat);
+    privileged.guard(virtual_input->keyboard_global(), "virtual-keyboard", false);
+    privileged.guard(virtual_input->pointer_global(), "virtual-pointer", false);
+    if (options.test_input) {
+        // Any client could touch any window through it: tests only, never a real session.
+        if (wlr_backend_is_headless(core.backend))
+            test_input = std::make_unique<TestInput>(display, *seat, core.layout);
+        else
+            log::error("--test-input works on the headless backend only; not offered");
+    }
+    decorations = std::make_unique<Decorations>(display, context.requests, options.decorations.mode);
+    shell->attach(*seat, *decorations);
+    idle = std::make_unique<Idle>(display, seat->wlr());
+    seat->on_activity([&idle = idle]() { idle->activity(); });
+    ext_idle_notify = std::make_unique<ExtIdleNotifyV1>(display);
+    idle->also_notify(ext_idle_notify.get());
+    xdg_activation = std::make_unique<XdgActivation>(display, desktop);
+    foreign_toplevels = std::make_unique<ForeignToplevels>(core, *toplevels, desktop, *seat);
+    privileged.guard(foreign_toplevels->global(), "foreign-toplevel-management", false);
+    toplevel_list = std::make_unique<ExtForeignToplevelListV1>(display, *toplevels);
+    privileged.guard(toplevel_list->global(), "ext-foreign-toplevel-list",
+                     restricts(PrivilegedProtocol::foreign_toplevel_list));
+    // Screen and window capture: the sources name what is captured, so all three are guarded as one. Restricting
+    // screencopy restricts them too: both read the screen, and a restriction must not be bypassed by a newer protocol.
+    capture_sources = std::make_unique<ExtImageCaptureSourceV1>(display, *toplevels);
+    image_copy_capture = std::make_unique<ExtImageCopyCaptureV1>(display, std::move(context.capture), *toplevels);
+    for (const wl_global* global : {capture_sources->output_global(), capture_sources->toplevel_global(),
+                                    image_copy_capture->global()})
+        privileged.guard(global, "image-copy-capture", restricts(PrivilegedProtocol::image_copy_capture) ||
+                                                           restricts(PrivilegedProtocol::screencopy));
+    relative_pointer = std::make_unique<RelativePointer>(display, seat->wlr(), seat->cursor());
+    // kiln's own xdg-foreign: wlroots 0.15's never frees an imported object's children (types/wlr_xdg_foreign_v*.c,
+    // destroy_imported), a leak per import that LeakSanitizer reports.
+    xdg_foreign = std::make_unique<XdgForeign>(display);
+    system_bell = std::make_unique<XdgSystemBellV1>(display, options.bell_command);
+    dialogs = std::make_unique<XdgDialogV1>(display, *toplevels);
+    toplevel_icons = std::make_unique<XdgToplevelIconV1>(
+        display, icon_size(ServerDecoration::title_height - ServerDecoration::border),
+        [](xdg::Surface* xdg, std::shared_ptr<const TitleIcon> icon) {
+            if (View* view = View::from(xdg))
+                view->set_icon(std::move(icon));
+        });
+    // Embedded, the host owns the process and its environment: no X display of kiln's.
+    if (options.xwayland != XwaylandMode::off && !options.embedded) {
+        std::string xwayland_error;
+        xwayland = Xwayland::create(core, desktop, *seat, *toplevels, context.compositor,
+                                    options.xwayland == XwaylandMode::lazy, xwayland_error);
+        if (!xwayland)
+            log::error("no X11 clients: %s", xwayland_error.c_str());
+    }
+}
+
+void DesktopRooms::make_after_outputs(const Core& core, Desktop& desktop, PrivilegedGlobals& privileged,
+                                      std::function<void(wlr_output*, std::optional<OutputPosition>)> show_output)
+{
+    wl_display* display = core.display;
+    auto restricts = [&options = core.options](PrivilegedProtocol p) { return options.restricts(p); };
+    layer_shell = std::make_unique<LayerShell>(core, desktop, *seat, core.layers);
+    session_lock = std::make_unique<ExtSessionLockV1>(core, desktop, *seat, core.layers);
+    pointer_constraints = std::make_unique<PointerConstraints>(display, seat->wlr(), seat->cursor());
+    seat->constrain_motion([&constraints = pointer_constraints](double& dx, double& dy) {
+        if (constraints)
+            constraints->constrain(dx, dy);
+    });
+    pointer_gestures = std::make_unique<PointerGestures>(display, seat->wlr(), seat->cursor());
+    // After the output list's new_output listener: an output is set up there before output management describes it.
+    output_management = std::make_unique<OutputManagement>(core, std::move(show_output), core.backend);
+    output_power = std::make_unique<OutputPower>(display);
+    privileged.guard(output_management->global(), "output-management",
+                     restricts(PrivilegedProtocol::output_management));
+    privileged.guard(output_power->global(), "output-power", restricts(PrivilegedProtocol::output_power));
+    privileged.guard(session_lock->global(), "session-lock", restricts(PrivilegedProtocol::session_lock));
+}
+
+void DesktopRooms::report(Stats& stats) const
+{
+    if (system_bell) {
+        stats.set("bell.rings", system_bell->rings());
+        stats.set("bell.window_rings", system_bell->window_rings());
+        stats.set("bell.commands_run", system_bell->commands_run());
+    }
+}
+
+}  // namespace kiln::compositor

@@ -1,0 +1,101 @@
+// DesktopRooms: the windows, the seat and the protocols that act on them (shell, input, clipboard, idle, activation,
+// taskbars, capture, Xwayland; then layer-shell, the lock, output management), made in Server::start()'s order into
+// Server's members (their declaration order in server.hpp is the teardown order: the seat outlives them all). It
+// includes the rooms' headers: Server, which owns them, needs their whole types.
+#pragma once
+
+#include "compositor/core.hpp"
+#include "compositor/input/bindings.hpp"
+#include "compositor/input/idle.hpp"
+#include "compositor/input/pointer_constraints.hpp"
+#include "compositor/input/pointer_gestures.hpp"
+#include "compositor/input/relative_pointer.hpp"
+#include "compositor/input/seat.hpp"
+#include "compositor/input/test_input.hpp"
+#include "compositor/input/virtual_input.hpp"
+#include "compositor/protocols/clipboard.hpp"
+#include "compositor/protocols/cursor_shape_v1.hpp"
+#include "compositor/protocols/ext_data_control_v1.hpp"
+#include "compositor/protocols/ext_foreign_toplevel_list_v1.hpp"
+#include "compositor/protocols/ext_idle_notify_v1.hpp"
+#include "compositor/protocols/ext_image_capture_source_v1.hpp"
+#include "compositor/protocols/ext_image_copy_capture_v1.hpp"
+#include "compositor/protocols/ext_session_lock_v1.hpp"
+#include "compositor/protocols/xdg_dialog_v1.hpp"
+#include "compositor/protocols/xdg_foreign.hpp"
+#include "compositor/protocols/xdg_system_bell_v1.hpp"
+#include "compositor/protocols/xdg_toplevel_icon_v1.hpp"
+#include "compositor/session/output_management.hpp"
+#include "compositor/session/output_power.hpp"
+#include "compositor/shell/decorations.hpp"
+#include "compositor/shell/desktop.hpp"
+#include "compositor/shell/foreign_toplevels.hpp"
+#include "compositor/shell/layer_shell.hpp"
+#include "compositor/shell/toplevels.hpp"
+#include "compositor/shell/window_policy.hpp"
+#include "compositor/shell/xdg_activation.hpp"
+#include "compositor/shell/xdg_shell.hpp"
+#include "compositor/shell/xwayland.hpp"
+#include "compositor/wlr.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace kiln::compositor {
+
+class PrivilegedGlobals;
+class RequestHooks;
+
+// References to Server's members, which own the rooms: a room not made (no X11, no test input) reads null.
+struct DesktopRooms {
+    std::unique_ptr<Toplevels>& toplevels;
+    std::unique_ptr<XdgShell>& shell;
+    std::unique_ptr<WindowPolicy>& window_policy;
+    std::unique_ptr<Seat>& seat;
+    std::unique_ptr<Clipboard>& clipboard;
+    std::unique_ptr<ExtDataControlV1>& data_control;
+    std::unique_ptr<CursorShapeV1>& cursor_shape;
+    std::unique_ptr<VirtualInput>& virtual_input;
+    std::unique_ptr<TestInput>& test_input;
+    std::unique_ptr<Decorations>& decorations;
+    std::unique_ptr<Idle>& idle;
+    std::unique_ptr<ExtIdleNotifyV1>& ext_idle_notify;
+    std::unique_ptr<XdgActivation>& xdg_activation;
+    std::unique_ptr<ForeignToplevels>& foreign_toplevels;
+    std::unique_ptr<ExtForeignToplevelListV1>& toplevel_list;
+    std::unique_ptr<ExtImageCaptureSourceV1>& capture_sources;
+    std::unique_ptr<ExtImageCopyCaptureV1>& image_copy_capture;
+    std::unique_ptr<RelativePointer>& relative_pointer;
+    std::unique_ptr<XdgForeign>& xdg_foreign;
+    std::unique_ptr<XdgSystemBellV1>& system_bell;
+    std::unique_ptr<XdgDialogV1>& dialogs;
+    std::unique_ptr<XdgToplevelIconV1>& toplevel_icons;
+    std::unique_ptr<Xwayland>& xwayland;
+    // Made after the output list (make_after_outputs).
+    std::unique_ptr<LayerShell>& layer_shell;
+    std::unique_ptr<ExtSessionLockV1>& session_lock;
+    std::unique_ptr<PointerConstraints>& pointer_constraints;
+    std::unique_ptr<PointerGestures>& pointer_gestures;
+    std::unique_ptr<OutputManagement>& output_management;
+    std::unique_ptr<OutputPower>& output_power;
+
+    // What the rooms are made with besides the Core and the desktop.
+    struct Context {
+        RequestHooks& requests;            // decorations' rules register into it
+        wlr_compositor* compositor;
+        PrivilegedGlobals& privileged;     // each room's privileged globals are guarded as made
+        SessionActions session;            // what the seat's bindings do to the session
+        CaptureContext capture;            // what image capture draws with
+    };
+    // The shell, the seat and the rooms on them, Xwayland last (unless off or embedded).
+    void make(const Core& core, Desktop& desktop, Context context);
+    // After the output list exists and hears of new outputs: layer-shell, the lock, pointer constraints and gestures,
+    // output management (which shows outputs through `show_output`) and output power.
+    void make_after_outputs(const Core& core, Desktop& desktop, PrivilegedGlobals& privileged,
+                            std::function<void(wlr_output*, std::optional<OutputPosition>)> show_output);
+    // The bell.* keys.
+    void report(Stats& stats) const;
+};
+
+}  // namespace kiln::compositor

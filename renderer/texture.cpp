@@ -74,26 +74,43 @@ std::unique_ptr<Texture> Texture::shm_shell(const ShmDescription& desc, const Fo
 std::unique_ptr<Texture> Texture::over_shm(const ShmDescription& desc, ShmReader read, RendererStats& stats,
                                            std::string& error)
 {
+    std::unique_ptr<Texture> texture = over_memory(desc, std::move(read), stats, error);
+    if (texture)
+        ++stats.shm_textures;
+    return texture;
+}
+
+std::unique_ptr<Texture> Texture::over_dmabuf_mapping(const ShmDescription& desc, ShmReader read,
+                                                      RendererStats& stats, std::string& error)
+{
+    std::unique_ptr<Texture> texture = over_memory(desc, std::move(read), stats, error);
+    if (texture)
+        ++stats.dmabuf_mapped;
+    return texture;
+}
+
+std::unique_ptr<Texture> Texture::over_memory(const ShmDescription& desc, ShmReader read, RendererStats& stats,
+                                              std::string& error)
+{
     const auto info = format_info(desc.fourcc);
     if (!info || info->gl_format == 0) {
         error = std::string("format ") + format_name(desc.fourcc) + " cannot be sampled";
         return nullptr;
     }
     if (desc.width < 1 || desc.height < 1 || !desc.data || !read) {
-        error = "empty shm buffer";
+        error = "empty buffer";
         return nullptr;
     }
     const uint32_t bpp = info->planes[0].bytes_per_pixel;
     // CpuCompositor's images need rows of whole 32-bit words, as the GL upload needs whole pixels.
     if (desc.stride % 4 != 0 || !rows_fit(desc.stride, bpp, 0, 0, desc.width, desc.height, desc.span)) {
-        error = "shm rows of " + std::to_string(desc.width) + " pixels with stride " + std::to_string(desc.stride) +
+        error = "rows of " + std::to_string(desc.width) + " pixels with stride " + std::to_string(desc.stride) +
                 " leave the buffer's memory or are not 4-byte aligned";
         return nullptr;
     }
     std::unique_ptr<Texture> texture = shm_shell(desc, *info, stats);
     texture->reader_ = std::move(read);
     texture->gl_ready_ = false;
-    ++stats.shm_textures;
     return texture;
 }
 
@@ -119,7 +136,8 @@ bool Texture::ensure_gl()
     if (reader_) {
         bool uploaded = false;
         if (!reader_([&](const void* data, uint32_t stride) {
-                allocate_gl();
+                if (!texture_.id())
+                    allocate_gl();  // a texture fetched again after contents_changed() keeps its GL storage
                 uploaded = upload(stride, Box{0, 0, width_, height_}, data);
             }))
             return false;

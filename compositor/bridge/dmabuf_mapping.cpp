@@ -2,6 +2,7 @@
 #include "compositor/bridge/dmabuf_mapping.hpp"
 
 #include <linux/dma-buf.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -83,12 +84,25 @@ int DmabufMapping::sync(uint64_t flags) const
     }
 }
 
+bool DmabufMapping::writes_pending() const
+{
+    // A dma-buf polls readable once its write fences have signalled.
+    pollfd p{fd_, POLLIN, 0};
+    return poll(&p, 1, 0) != 1 || !(p.revents & POLLIN);
+}
+
 bool DmabufMapping::read(const std::function<void(const void* data, uint32_t stride)>& use) const
 {
-    if (synced_ && sync(DMA_BUF_SYNC_START | DMA_BUF_SYNC_READ) != 0)
+    // A sync start waits for the buffer's write fences. Those of a commit are waited for before it applies
+    // (CommitGate), but a client may commit the buffer on screen again with a new fence (drawing into it until it
+    // signals): kiln's thread must not wait for that, so the frame reads what is there, the content still shown.
+    const bool bracket = synced_ && !writes_pending();
+    if (bracket && sync(DMA_BUF_SYNC_START | DMA_BUF_SYNC_READ) != 0)
         return false;
+    if (synced_ && !bracket)
+        ++unbracketed_reads_;
     use(static_cast<const uint8_t*>(base_) + offset_, stride_);
-    if (synced_)
+    if (bracket)
         sync(DMA_BUF_SYNC_END | DMA_BUF_SYNC_READ);
     return true;
 }

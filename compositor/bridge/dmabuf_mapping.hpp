@@ -23,17 +23,21 @@ public:
     DmabufMapping& operator=(const DmabufMapping&) = delete;
 
     // Calls `use` with the plane's first byte and its stride between a read sync's start and end (the kernel makes
-    // what a device wrote visible to the CPU); false, without calling it, if the sync could not start.
+    // what a device wrote visible to the CPU); false, without calling it, if the sync could not start. Never waits:
+    // while a write fence of the buffer is pending, the read is not bracketed (unbracketed_reads()).
     bool read(const std::function<void(const void* data, uint32_t stride)>& use) const;
     // Whether reads are bracketed: false for memory that is not a dma-buf (a memfd passed as one), which needs none.
     bool synced() const { return synced_; }
-    // The sync ioctls made so far (start and end each count), for tests.
+    // The sync ioctls made so far (start and end each count), and reads left unbracketed, for tests.
     uint64_t syncs() const { return syncs_; }
+    uint64_t unbracketed_reads() const { return unbracketed_reads_; }
 
 private:
     DmabufMapping() = default;
     // DMA_BUF_IOCTL_SYNC with `flags`, retried when interrupted; the errno it failed with, or 0.
     int sync(uint64_t flags) const;
+    // Whether a device may still be writing the buffer (a write fence not yet signalled).
+    bool writes_pending() const;
 
     int fd_ = -1;
     void* base_ = nullptr;
@@ -42,6 +46,7 @@ private:
     uint32_t stride_ = 0;
     bool synced_ = true;
     mutable uint64_t syncs_ = 0;
+    mutable uint64_t unbracketed_reads_ = 0;
 };
 
 }  // namespace kiln::compositor

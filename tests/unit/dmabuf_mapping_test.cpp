@@ -126,7 +126,8 @@ TEST_CASE("a udmabuf's reads are bracketed by DMA_BUF_IOCTL_SYNC")
     CHECK(mapping->synced());
     const uint64_t before = mapping->syncs();  // the probe that found a dma-buf
     CHECK(read_rows(*mapping, 256, 16) == expected_rows(0, 256, 256, 16));
-    CHECK(mapping->syncs() == before + 2);  // start and end
+    CHECK(mapping->syncs() == before + 2);  // start and end: no write fence pending
+    CHECK(mapping->unbracketed_reads() == 0);
     close(fd);
     close(memfd);
     close(device);

@@ -179,8 +179,11 @@ std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_at
                 renderer_ ? renderer_->stats() : early_stats_, error);
         });
     }
-    if (!texture)
-        log::info("a dma-buf is not read on the CPU (%s); it is imported with EGL", error.c_str());
+    // Said the first few times: a client making buffer after buffer must not flood the log.
+    constexpr unsigned logged = 5;
+    if (!texture && cpu_map_refusals_++ < logged)
+        log::info("a dma-buf is not read on the CPU (%s); it is imported with EGL%s", error.c_str(),
+                  cpu_map_refusals_ == logged ? " (further ones are not logged)" : "");
     return texture;
 }
 

@@ -157,6 +157,7 @@ private:
     renderer::RendererStats early_stats_;  // shm textures made before EGL started count here (they keep the pointer)
     bool egl_failed_ = false;
     unsigned read_refusals_ = 0;
+    unsigned cpu_map_refusals_ = 0;  // dma-bufs map_for_cpu could not map
     std::string started_by_;
     std::function<void()> on_egl_started_;
     std::vector<uint32_t> shm_formats_;

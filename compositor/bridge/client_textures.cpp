@@ -165,12 +165,14 @@ std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_at
     // (~70 MiB resident) with it; a hardware display, or anything pixman cannot read, keeps the EGL import.
     if (!cpu_composition_ || !cpu_readable(dmabuf))
         return nullptr;
-    const uint32_t row = static_cast<uint32_t>(dmabuf.width) * renderer::format_info(dmabuf.format)->planes[0].bytes_per_pixel;
+    const uint32_t bpp = renderer::format_info(dmabuf.format)->planes[0].bytes_per_pixel;
+    const uint32_t row = static_cast<uint32_t>(dmabuf.width) * bpp;
     std::string error;
-    std::shared_ptr<const DmabufMapping> mapping =
-        DmabufMapping::map(dmabuf.fd[0], dmabuf.offset[0], dmabuf.stride[0], row, static_cast<uint32_t>(dmabuf.height), error);
+    std::shared_ptr<const DmabufMapping> mapping = DmabufMapping::map(
+        dmabuf.fd[0], dmabuf.offset[0], dmabuf.stride[0], row, static_cast<uint32_t>(dmabuf.height), error);
     std::shared_ptr<renderer::Texture> texture;
     if (mapping) {
+        error = "its first read failed";
         const size_t span = static_cast<size_t>(dmabuf.stride[0]) * static_cast<size_t>(dmabuf.height - 1) + row;
         auto reader = [mapping](const std::function<void(const void*, uint32_t)>& use) { return mapping->read(use); };
         mapping->read([&](const void* data, uint32_t stride) {

@@ -81,11 +81,15 @@ std::unique_ptr<Texture> Texture::over_shm(const ShmDescription& desc, ShmReader
 }
 
 std::unique_ptr<Texture> Texture::over_dmabuf_mapping(const ShmDescription& desc, ShmReader read,
+                                                      const DmabufAttributes& attributes, bool external_only,
                                                       RendererStats& stats, std::string& error)
 {
     std::unique_ptr<Texture> texture = over_memory(desc, std::move(read), stats, error);
-    if (texture)
-        ++stats.dmabuf_mapped;
+    if (!texture)
+        return nullptr;
+    texture->lazy_import_ = attributes;
+    texture->lazy_external_ = external_only;
+    ++stats.dmabuf_mapped;
     return texture;
 }
 
@@ -129,10 +133,37 @@ void Texture::allocate_gl()
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-bool Texture::ensure_gl()
+bool Texture::ensure_gl(const EglDisplay& display)
 {
     if (gl_ready_)
         return true;
+    if (lazy_import_) {
+        // A mapped dma-buf: an EGLImage samples it where it lies, as an imported one (no copy per commit).
+        std::string error;
+        EglImage image = create_dmabuf_image(display, *lazy_import_, error);
+        lazy_import_.reset();
+        if (image) {
+            const GLenum target = lazy_external_ ? GL_TEXTURE_EXTERNAL_OES : GL_TEXTURE_2D;
+            GlTexture texture = make_texture();
+            glBindTexture(target, texture.id());
+            glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+            glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+            glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+            glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+            display.procs().image_target_texture(target, image.get());
+            const bool bound = glGetError() == GL_NO_ERROR;
+            glBindTexture(target, 0);
+            if (bound) {
+                texture_ = std::move(texture);
+                image_ = std::move(image);
+                target_ = target;
+                swizzle_rb_ = false;  // EGL samples the dma-buf in its own format: channels arrive as RGBA
+                gl_ready_ = true;
+                return true;
+            }
+        }
+        // Not importable after all: GL gets the pixels from the mapping below.
+    }
     if (reader_) {
         bool uploaded = false;
         if (!reader_([&](const void* data, uint32_t stride) {

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,11 @@ public:
     static std::unique_ptr<Texture> over_shm(const ShmDescription& desc, ShmReader read, RendererStats& stats,
                                              std::string& error);
     // A linear single-plane dma-buf read where it lies, through `read` (the caller's mapping of it), as over_shm
-    // reads shm: no EGLImage, so no EGL. The same texture serves every commit of the buffer: after the client
-    // rewrites it, contents_changed() makes a GL draw fetch it again.
+    // reads shm: no EGLImage, so no EGL. The first GL draw that samples it imports `attributes` (validated, their
+    // fd kept open by the caller as long as the texture) as an EGLImage, which samples the memory in place from
+    // then on; if the driver refuses it, GL gets the pixels whole, again after each contents_changed().
     static std::unique_ptr<Texture> over_dmabuf_mapping(const ShmDescription& desc, ShmReader read,
+                                                        const DmabufAttributes& attributes, bool external_only,
                                                         RendererStats& stats, std::string& error);
     // Samples the dma-buf in place through an EGLImage: no copy. `attributes` must be validated already.
     // A YUV format is converted by the driver, told `encoding` as a hint (it cannot change after import).
@@ -86,13 +89,14 @@ public:
     {
         return reader_ && reader_(use);
     }
-    // Makes the GL texture of a CPU copy on its first GL use; false if GL refused it.
-    bool ensure_gl();
+    // Makes the GL texture of a CPU copy (or of a mapped dma-buf, an EGLImage of it on `display`) on its first GL
+    // use; false if GL refused it.
+    bool ensure_gl(const EglDisplay& display);
     // The client's memory under an in-place texture changed (a dma-buf committed again): GL's copy of it, if it
-    // has one, is fetched whole again at its next GL draw. Nothing for other textures.
+    // has one, is fetched whole again at its next GL draw. Nothing for other textures (an EGLImage is the memory).
     void contents_changed()
     {
-        if (reader_)
+        if (reader_ && !image_)
             gl_ready_ = false;
     }
 
@@ -127,6 +131,8 @@ private:
     std::vector<uint8_t> cpu_pixels_;
     uint32_t cpu_stride_ = 0;
     ShmReader reader_;  // over_shm, over_dmabuf_mapping: where the pixels are
+    std::optional<DmabufAttributes> lazy_import_;  // over_dmabuf_mapping: imported at the first GL draw
+    bool lazy_external_ = false;
     bool gl_ready_ = true;  // false while only the CPU copy exists
 };
 

@@ -175,9 +175,16 @@ std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_at
         error = "its first read failed";
         const size_t span = static_cast<size_t>(dmabuf.stride[0]) * static_cast<size_t>(dmabuf.height - 1) + row;
         auto reader = [mapping](const std::function<void(const void*, uint32_t)>& use) { return mapping->read(use); };
+        // For a GL frame that samples it: the same plane through the mapping's fd, which lives as long as the reader.
+        renderer::DmabufAttributes attributes = to_attributes(dmabuf);
+        attributes.planes[0].fd = mapping->fd();
+        bool external_only = false;
+        for (const auto& fm : profile_.dmabuf_formats)
+            if (fm.fourcc == dmabuf.format && fm.modifier == dmabuf.modifier)
+                external_only = fm.external_only;
         mapping->read([&](const void* data, uint32_t stride) {
             texture = renderer::Texture::over_dmabuf_mapping(
-                {dmabuf.format, dmabuf.width, dmabuf.height, stride, data, span}, reader,
+                {dmabuf.format, dmabuf.width, dmabuf.height, stride, data, span}, reader, attributes, external_only,
                 renderer_ ? renderer_->stats() : early_stats_, error);
         });
     }

@@ -26,6 +26,8 @@ public:
     // what a device wrote visible to the CPU); false, without calling it, if the sync could not start. Never waits:
     // while a write fence of the buffer is pending, the read is not bracketed (unbracketed_reads()).
     bool read(const std::function<void(const void* data, uint32_t stride)>& use) const;
+    // The mapping's own fd of the buffer (open as long as the mapping), for an EGL import of the same memory.
+    int fd() const { return fd_; }
     // Whether reads are bracketed: false for memory that is not a dma-buf (a memfd passed as one), which needs none.
     bool synced() const { return synced_; }
     // The sync ioctls made so far (start and end each count), and reads left unbracketed, for tests.

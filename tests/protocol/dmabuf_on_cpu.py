@@ -3,7 +3,8 @@
 reads a linear XRGB8888 or XBGR8888 dma-buf through its own mapping of it, never starting EGL (no Mesa driver or LLVM
 mapped in kiln, stats say "not started"), and shows the client's pixels exactly, also after the client rewrites the
 buffer in place and commits it again. A dma-buf it cannot read so (NV12; an implicit modifier) still
-goes through EGL, and once EGL draws the frames a rewritten mapped buffer is shown as it is now. memfd-backed buffers
+goes through EGL, and once GL draws the frames a mapped buffer is sampled through an EGLImage made then (no
+copy), which shows a rewritten buffer as it is now. memfd-backed buffers
 always; udmabuf ones (real dma-bufs, reads bracketed by DMA_BUF_IOCTL_SYNC) where /dev/udmabuf exists."""
 import os
 import re
@@ -104,6 +105,9 @@ def others_go_through_egl(cache, source):
           f"{source}: the implicit-modifier and NV12 ones imported with EGL, the linear ones mapped "
           f"({stat(stats, 'buffers.dmabuf_imports')} imported, {stat(stats, 'buffers.dmabuf_mapped')} mapped)")
     check(stat(stats, "frames.composed_on_cpu") < stat(stats, "frames.rendered"), f"{source}: GL drew frames")
+    check(stat(stats, "buffers.shm_upload_bytes") == 0,
+          f"{source}: GL sampled the mapped buffers in place, an EGLImage of each, nothing uploaded "
+          f"({stat(stats, 'buffers.shm_upload_bytes')} bytes)")
 
 
 def main():

@@ -108,7 +108,8 @@ def main():
     p.add_argument("--only", default="kiln,weston-gl", metavar="NAME[,NAME]",
                    help="compositors (kiln, weston-gl, weston-pixman, sway; default: kiln,weston-gl)")
     p.add_argument("--clients", default="dmabuf-memfd", choices=["simple-egl", "dmabuf-memfd"],
-                   help="client kind (default: dmabuf-memfd, the case where kiln needs EGL)")
+                   help="client kind (default: dmabuf-memfd: linear dma-bufs, which kiln reads without EGL where GL "
+                        "is software; before 2026-11-26 they started EGL)")
     p.add_argument("--windows", type=int, default=16, help="window count, 1..64 (default: 16)")
     p.add_argument("--settle", type=float, default=3.0, help="seconds the windows draw before memory is read")
     p.add_argument("--build", default=str(here.parent / "build"), help="kiln build directory (default: ./build)")

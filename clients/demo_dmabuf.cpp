@@ -15,13 +15,14 @@
 namespace {
 
 constexpr const char* usage = R"(Usage: kiln-demo-dmabuf [--source gbm|udmabuf|heap|memfd] [--device PATH]
-                        [--protocol linux-dmabuf|wl_drm] [--format xrgb8888|nv12] [--buffers N]
-                        [--size WxH] [--color RRGGBB]
+                        [--protocol linux-dmabuf|wl_drm] [--format xrgb8888|xbgr8888|nv12] [--buffers N]
+                        [--modifier linear|implicit] [--size WxH] [--color RRGGBB]
                         [--frames N [--stay]] [--fullscreen] [--rewrite RRGGBB]
 A window drawn into dma-bufs the client allocates itself; kiln samples them in place. Exits 77 when the chosen
 source does not exist on this machine. --rewrite: every odd frame refills the buffer in place with this colour
 (every even one with --color) before committing it again: with --buffers 1, proof that kiln shows what is in the
-memory now, not a copy.
+memory now, not a copy. --modifier implicit: linux-dmabuf buffers say no modifier (DRM_FORMAT_MOD_INVALID), as a
+driver-allocated buffer of unknown layout would.
 )";
 
 struct Slot {
@@ -47,6 +48,7 @@ int main(int argc, char** argv)
     int buffer_count = 3;
     std::optional<uint32_t> rewrite;
     uint32_t format = DRM_FORMAT_XRGB8888;
+    bool implicit_modifier = false;
     const bool ok = parse_window_options(argc, argv, options, usage,
                                          [&](const std::string& flag, const char* value, bool& used) {
                                              used = true;
@@ -77,9 +79,17 @@ int main(int argc, char** argv)
                                                  return true;
                                              }
                                              if (flag == "--format") {
-                                                 if (v != "xrgb8888" && v != "nv12")
+                                                 if (v != "xrgb8888" && v != "xbgr8888" && v != "nv12")
                                                      return false;
-                                                 format = v == "nv12" ? DRM_FORMAT_NV12 : DRM_FORMAT_XRGB8888;
+                                                 format = v == "nv12" ? DRM_FORMAT_NV12
+                                                                      : (v == "xbgr8888" ? DRM_FORMAT_XBGR8888
+                                                                                         : DRM_FORMAT_XRGB8888);
+                                                 return true;
+                                             }
+                                             if (flag == "--modifier") {
+                                                 if (v != "linear" && v != "implicit")
+                                                     return false;
+                                                 implicit_modifier = v == "implicit";
                                                  return true;
                                              }
                                              if (flag == "--buffers") {
@@ -135,14 +145,15 @@ int main(int argc, char** argv)
                     static_cast<int32_t>(m.offset), static_cast<int32_t>(m.stride),
                     nv12 ? static_cast<int32_t>(m.chroma_offset) : 0, nv12 ? static_cast<int32_t>(m.stride) : 0, 0, 0);
             } else {
+                const uint64_t modifier = implicit_modifier ? DRM_FORMAT_MOD_INVALID : m.modifier;
                 zwp_linux_buffer_params_v1* params = zwp_linux_dmabuf_v1_create_params(window.dmabuf());
                 zwp_linux_buffer_params_v1_add(params, m.fd, 0, m.offset, m.stride,
-                                               static_cast<uint32_t>(m.modifier >> 32),
-                                               static_cast<uint32_t>(m.modifier & 0xffffffffu));
+                                               static_cast<uint32_t>(modifier >> 32),
+                                               static_cast<uint32_t>(modifier & 0xffffffffu));
                 if (nv12)
                     zwp_linux_buffer_params_v1_add(params, m.fd, 1, m.chroma_offset, m.stride,
-                                                   static_cast<uint32_t>(m.modifier >> 32),
-                                                   static_cast<uint32_t>(m.modifier & 0xffffffffu));
+                                                   static_cast<uint32_t>(modifier >> 32),
+                                                   static_cast<uint32_t>(modifier & 0xffffffffu));
                 slot.buffer = zwp_linux_buffer_params_v1_create_immed(params, static_cast<int32_t>(w),
                                                                       static_cast<int32_t>(h), format, 0);
                 zwp_linux_buffer_params_v1_destroy(params);

@@ -191,6 +191,9 @@ std::unique_ptr<DmabufAllocation> DmabufAllocator::allocate(uint32_t width, uint
     }
     case DmabufSource::memfd:
         out->fd = sealed_memfd(out->size, error);
+        // As udmabuf asks: memory read in place must not shrink (kiln reads an unsealed memfd only through EGL).
+        if (out->fd >= 0)
+            fcntl(out->fd, F_ADD_SEALS, F_SEAL_SHRINK);
         break;
     }
     if (out->fd < 0) {
@@ -204,7 +207,10 @@ std::unique_ptr<DmabufAllocation> DmabufAllocator::allocate(uint32_t width, uint
 bool DmabufAllocator::fill(DmabufAllocation& buffer, uint32_t width, uint32_t height, uint32_t xrgb, std::string& error,
                            bool bracket_with_sync)
 {
-    const uint32_t pixel = 0xff000000u | xrgb;
+    // XBGR8888 holds the same colour with red and blue swapped in the 32-bit word.
+    const uint32_t pixel = buffer.fourcc == DRM_FORMAT_XBGR8888
+                               ? 0xff000000u | ((xrgb & 0xff) << 16) | (xrgb & 0xff00) | ((xrgb >> 16) & 0xff)
+                               : 0xff000000u | xrgb;
     if (buffer.bo) {
         uint32_t stride = 0;
         void* data = nullptr;

@@ -333,7 +333,7 @@ void Renderer::draw_solid(Color color, const Matrix3& matrix)
 
 bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha, Filter filter)
 {
-    if (!texture.ensure_gl())
+    if (!texture.ensure_gl(display_))
         return false;
     if (texture.through_planes())
         return draw_planes(texture, source, matrix, alpha);

@@ -9,6 +9,7 @@ struct RendererStats {
     uint64_t shm_upload_bytes = 0;   // bytes copied from client shm memory into textures
     uint64_t shm_textures = 0;
     uint64_t dmabuf_imports = 0;     // EGLImages made from client dma-bufs
+    uint64_t dmabuf_mapped = 0;      // client dma-bufs read in place by CPU composition instead (no EGLImage)
     uint64_t dmabuf_rejected = 0;    // descriptions refused before reaching EGL
     uint64_t dmabuf_targets = 0;     // output buffers wrapped as render targets
     uint64_t cpu_targets = 0;        // GL render buffers made for output buffers in CPU memory (each full-size)

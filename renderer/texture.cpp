@@ -74,26 +74,47 @@ std::unique_ptr<Texture> Texture::shm_shell(const ShmDescription& desc, const Fo
 std::unique_ptr<Texture> Texture::over_shm(const ShmDescription& desc, ShmReader read, RendererStats& stats,
                                            std::string& error)
 {
+    std::unique_ptr<Texture> texture = over_memory(desc, std::move(read), stats, error);
+    if (texture)
+        ++stats.shm_textures;
+    return texture;
+}
+
+std::unique_ptr<Texture> Texture::over_dmabuf_mapping(const ShmDescription& desc, ShmReader read,
+                                                      const DmabufAttributes& attributes, bool external_only,
+                                                      RendererStats& stats, std::string& error)
+{
+    std::unique_ptr<Texture> texture = over_memory(desc, std::move(read), stats, error);
+    if (!texture)
+        return nullptr;
+    texture->lazy_import_ = attributes;
+    texture->lazy_external_ = external_only;
+    ++stats.dmabuf_mapped;
+    return texture;
+}
+
+std::unique_ptr<Texture> Texture::over_memory(const ShmDescription& desc, ShmReader read, RendererStats& stats,
+                                              std::string& error)
+{
     const auto info = format_info(desc.fourcc);
     if (!info || info->gl_format == 0) {
         error = std::string("format ") + format_name(desc.fourcc) + " cannot be sampled";
         return nullptr;
     }
     if (desc.width < 1 || desc.height < 1 || !desc.data || !read) {
-        error = "empty shm buffer";
+        error = "empty buffer";
         return nullptr;
     }
     const uint32_t bpp = info->planes[0].bytes_per_pixel;
     // CpuCompositor's images need rows of whole 32-bit words, as the GL upload needs whole pixels.
     if (desc.stride % 4 != 0 || !rows_fit(desc.stride, bpp, 0, 0, desc.width, desc.height, desc.span)) {
-        error = "shm rows of " + std::to_string(desc.width) + " pixels with stride " + std::to_string(desc.stride) +
+        error = "rows of " + std::to_string(desc.width) + " pixels with stride " + std::to_string(desc.stride) +
                 " leave the buffer's memory or are not 4-byte aligned";
         return nullptr;
     }
     std::unique_ptr<Texture> texture = shm_shell(desc, *info, stats);
     texture->reader_ = std::move(read);
     texture->gl_ready_ = false;
-    ++stats.shm_textures;
     return texture;
 }
 
@@ -112,14 +133,42 @@ void Texture::allocate_gl()
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-bool Texture::ensure_gl()
+bool Texture::ensure_gl(const EglDisplay& display)
 {
     if (gl_ready_)
         return true;
+    if (lazy_import_) {
+        // A mapped dma-buf: an EGLImage samples it where it lies, as an imported one (no copy per commit).
+        std::string error;
+        EglImage image = create_dmabuf_image(display, *lazy_import_, error);
+        lazy_import_.reset();
+        if (image) {
+            const GLenum target = lazy_external_ ? GL_TEXTURE_EXTERNAL_OES : GL_TEXTURE_2D;
+            GlTexture texture = make_texture();
+            glBindTexture(target, texture.id());
+            glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+            glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+            glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+            glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+            display.procs().image_target_texture(target, image.get());
+            const bool bound = glGetError() == GL_NO_ERROR;
+            glBindTexture(target, 0);
+            if (bound) {
+                texture_ = std::move(texture);
+                image_ = std::move(image);
+                target_ = target;
+                swizzle_rb_ = false;  // EGL samples the dma-buf in its own format: channels arrive as RGBA
+                gl_ready_ = true;
+                return true;
+            }
+        }
+        // Not importable after all: GL gets the pixels from the mapping below.
+    }
     if (reader_) {
         bool uploaded = false;
         if (!reader_([&](const void* data, uint32_t stride) {
-                allocate_gl();
+                if (!texture_.id())
+                    allocate_gl();  // a texture fetched again after contents_changed() keeps its GL storage
                 uploaded = upload(stride, Box{0, 0, width_, height_}, data);
             }))
             return false;

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,13 @@ public:
     // refuses): each commit's buffer is a texture of its own. `desc.data` is only checked, not kept.
     static std::unique_ptr<Texture> over_shm(const ShmDescription& desc, ShmReader read, RendererStats& stats,
                                              std::string& error);
+    // A linear single-plane dma-buf read where it lies, through `read` (the caller's mapping of it), as over_shm
+    // reads shm: no EGLImage, so no EGL. The first GL draw that samples it imports `attributes` (validated, their
+    // fd kept open by the caller as long as the texture) as an EGLImage, which samples the memory in place from
+    // then on; if the driver refuses it, GL gets the pixels whole, again after each contents_changed().
+    static std::unique_ptr<Texture> over_dmabuf_mapping(const ShmDescription& desc, ShmReader read,
+                                                        const DmabufAttributes& attributes, bool external_only,
+                                                        RendererStats& stats, std::string& error);
     // Samples the dma-buf in place through an EGLImage: no copy. `attributes` must be validated already.
     // A YUV format is converted by the driver, told `encoding` as a hint (it cannot change after import).
     static std::unique_ptr<Texture> from_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
@@ -81,12 +89,23 @@ public:
     {
         return reader_ && reader_(use);
     }
-    // Makes the GL texture of a CPU copy on its first GL use; false if GL refused it.
-    bool ensure_gl();
+    // Makes the GL texture of a CPU copy (or of a mapped dma-buf, an EGLImage of it on `display`) on its first GL
+    // use; false if GL refused it.
+    bool ensure_gl(const EglDisplay& display);
+    // The client's memory under an in-place texture changed (a dma-buf committed again): GL's copy of it, if it
+    // has one, is fetched whole again at its next GL draw. Nothing for other textures (an EGLImage is the memory).
+    void contents_changed()
+    {
+        if (reader_ && !image_)
+            gl_ready_ = false;
+    }
 
 private:
     // A texture of an shm buffer's size and format, its pixels not yet anywhere (from_shm and over_shm fill them).
     static std::unique_ptr<Texture> shm_shell(const ShmDescription& desc, const FormatInfo& info, RendererStats& stats);
+    // over_shm and over_dmabuf_mapping: memory read in place through `read`.
+    static std::unique_ptr<Texture> over_memory(const ShmDescription& desc, ShmReader read, RendererStats& stats,
+                                                std::string& error);
     Texture() = default;
     void allocate_gl();
     bool upload(uint32_t stride, Box region, const void* data);
@@ -111,7 +130,9 @@ private:
     RendererStats* stats_ = nullptr;
     std::vector<uint8_t> cpu_pixels_;
     uint32_t cpu_stride_ = 0;
-    ShmReader reader_;  // over_shm: where the pixels are
+    ShmReader reader_;  // over_shm, over_dmabuf_mapping: where the pixels are
+    std::optional<DmabufAttributes> lazy_import_;  // over_dmabuf_mapping: imported at the first GL draw
+    bool lazy_external_ = false;
     bool gl_ready_ = true;  // false while only the CPU copy exists
 };
 

@@ -1,11 +1,15 @@
 // Client buffers as wlr_textures: the texture vtable over kiln's textures, dma-buf imports cached on their
-// wlr_buffer (wlr_addon) so a buffer is imported once for its whole life, and shm uploads.
+// wlr_buffer (wlr_addon) so a buffer is imported once for its whole life (an EGLImage, or a mapping CPU composition
+// reads), and shm uploads.
 #include "compositor/bridge/render_bridge.hpp"
 
 #include "compositor/bridge/dmabuf_attributes.hpp"
+#include "compositor/bridge/dmabuf_mapping.hpp"
 #include "compositor/log.hpp"
+#include "renderer/cpu_compositor.hpp"
 #include "renderer/formats.hpp"
 
+#include <drm_fourcc.h>
 #include <sys/stat.h>
 
 namespace kiln::compositor {
@@ -14,7 +18,8 @@ using renderer::Box;
 
 // The wlr structs below are each the first member of their wrapper, so a pointer to one is a pointer to the other.
 
-// The texture of a client dma-buf, kept on the wlr_buffer so every later commit samples the same EGLImage.
+// The texture of a client dma-buf, kept on the wlr_buffer so every later commit samples the same EGLImage (or reads
+// the same mapping).
 struct DmabufTextureCache {
     wlr_addon addon;
     std::shared_ptr<renderer::Texture> texture;
@@ -118,13 +123,16 @@ bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
         error = "not a dma-buf";
         return false;
     }
-    if (!ensure_egl("a dma-buf import")) {
-        error = "EGL cannot start";
-        return false;
+    std::shared_ptr<renderer::Texture> texture = map_for_cpu(dmabuf);
+    if (!texture) {
+        if (!ensure_egl("a dma-buf import")) {
+            error = "EGL cannot start";
+            return false;
+        }
+        texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
+        if (!texture)
+            return false;
     }
-    auto texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
-    if (!texture)
-        return false;
     auto* cache = new DmabufTextureCache{};
     cache->texture = std::move(texture);
     // A dma-buf is identified by its file (device, inode) and plane offset: a client that wraps the same memory
@@ -136,6 +144,56 @@ bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
         ++dmabuf_reimports_;
     wlr_addon_init(&cache->addon, &buffer->addons, this, &texture_addon_impl);
     return true;
+}
+
+namespace {
+
+// Whether CPU composition can read a dma-buf as it reads shm: one linear plane in a format pixman reads, which GL
+// could also be given (whole, if a GL frame samples it).
+bool cpu_readable(const wlr_dmabuf_attributes& dmabuf)
+{
+    const auto info = renderer::format_info(dmabuf.format);
+    return dmabuf.n_planes == 1 && dmabuf.modifier == DRM_FORMAT_MOD_LINEAR && info && !info->yuv &&
+           info->plane_count == 1 && info->gl_format != 0 && renderer::cpu_format_supported(dmabuf.format);
+}
+
+}  // namespace
+
+std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_attributes& dmabuf)
+{
+    // Where GL is llvmpipe an EGLImage of a linear dma-buf is a CPU mapping too, and EGL brings LLVM and Mesa
+    // (~70 MiB resident) with it; a hardware display, or anything pixman cannot read, keeps the EGL import.
+    if (!cpu_composition_ || !cpu_readable(dmabuf))
+        return nullptr;
+    const uint32_t bpp = renderer::format_info(dmabuf.format)->planes[0].bytes_per_pixel;
+    const uint32_t row = static_cast<uint32_t>(dmabuf.width) * bpp;
+    std::string error;
+    std::shared_ptr<const DmabufMapping> mapping = DmabufMapping::map(
+        dmabuf.fd[0], dmabuf.offset[0], dmabuf.stride[0], row, static_cast<uint32_t>(dmabuf.height), error);
+    std::shared_ptr<renderer::Texture> texture;
+    if (mapping) {
+        error = "its first read failed";
+        const size_t span = static_cast<size_t>(dmabuf.stride[0]) * static_cast<size_t>(dmabuf.height - 1) + row;
+        auto reader = [mapping](const std::function<void(const void*, uint32_t)>& use) { return mapping->read(use); };
+        // For a GL frame that samples it: the same plane through the mapping's fd, which lives as long as the reader.
+        renderer::DmabufAttributes attributes = to_attributes(dmabuf);
+        attributes.planes[0].fd = mapping->fd();
+        bool external_only = false;
+        for (const auto& fm : profile_.dmabuf_formats)
+            if (fm.fourcc == dmabuf.format && fm.modifier == dmabuf.modifier)
+                external_only = fm.external_only;
+        mapping->read([&](const void* data, uint32_t stride) {
+            texture = renderer::Texture::over_dmabuf_mapping(
+                {dmabuf.format, dmabuf.width, dmabuf.height, stride, data, span}, reader, attributes, external_only,
+                renderer_ ? renderer_->stats() : early_stats_, error);
+        });
+    }
+    // Said the first few times: a client making buffer after buffer must not flood the log.
+    constexpr unsigned logged = 5;
+    if (!texture && cpu_map_refusals_++ < logged)
+        log::info("a dma-buf is not read on the CPU (%s); it is imported with EGL%s", error.c_str(),
+                  cpu_map_refusals_ == logged ? " (further ones are not logged)" : "");
+    return texture;
 }
 
 void RenderBridge::forget_import(const DmabufIdentity& identity)
@@ -179,6 +237,8 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
     if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
         if (DmabufTextureCache* cache = cached_dmabuf(buffer)) {
             ++dmabuf_texture_reuses_;
+            // A commit of the buffer: the client may have drawn into it since (a mapped one's GL copy is stale).
+            cache->texture->contents_changed();
             return wrap(cache->texture, buffer);
         }
         if (!import_client_buffer(buffer, error)) {

@@ -201,6 +201,7 @@ renderer::RendererStats RenderBridge::renderer_stats() const
         out.shm_upload_bytes += r.shm_upload_bytes;
         out.shm_textures += r.shm_textures;
         out.dmabuf_imports += r.dmabuf_imports;
+        out.dmabuf_mapped += r.dmabuf_mapped;
         out.dmabuf_rejected += r.dmabuf_rejected;
         out.dmabuf_targets += r.dmabuf_targets;
         out.cpu_targets += r.cpu_targets;

@@ -51,7 +51,8 @@ public:
     // The renderer's counters, with those of textures made before EGL started.
     renderer::RendererStats renderer_stats() const;
 
-    // Client dma-bufs imported (one per wl_buffer), and imports of memory that was already imported and still is.
+    // Client dma-bufs imported (one per wl_buffer: an EGLImage, or a mapping read on the CPU, renderer_stats()'s
+    // dmabuf_mapped), and imports of memory that was already imported and still is.
     uint64_t dmabuf_imports() const { return renderer_->stats().dmabuf_imports; }
     uint64_t dmabuf_reimports() const { return dmabuf_reimports_; }
     uint64_t dmabuf_texture_reuses() const { return dmabuf_texture_reuses_; }
@@ -135,6 +136,9 @@ private:
     // `source`: the client dma-buf this texture samples in place, kept by its BufferRelease until the texture dies.
     wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
     DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
+    // A client dma-buf as a texture CPU composition reads through a mapping (dmabuf_mapping.hpp), no EGL: where
+    // frames are composed on the CPU and the buffer is one linear plane pixman reads; else nullptr (EGL imports it).
+    std::shared_ptr<renderer::Texture> map_for_cpu(const wlr_dmabuf_attributes& dmabuf);
 
     // wlroots finds the bridge from the wlr_renderer pointer it hands back.
     struct Base {
@@ -153,6 +157,7 @@ private:
     renderer::RendererStats early_stats_;  // shm textures made before EGL started count here (they keep the pointer)
     bool egl_failed_ = false;
     unsigned read_refusals_ = 0;
+    unsigned cpu_map_refusals_ = 0;  // dma-bufs map_for_cpu could not map
     std::string started_by_;
     std::function<void()> on_egl_started_;
     std::vector<uint32_t> shm_formats_;

@@ -249,6 +249,7 @@ void RenderStart::report(Stats& stats) const
         const renderer::RendererStats r = bridge_->renderer_stats();
         stats.set("buffers.shm_upload_bytes", r.shm_upload_bytes);
         stats.set("buffers.dmabuf_imports", r.dmabuf_imports);
+        stats.set("buffers.dmabuf_mapped", r.dmabuf_mapped);
         stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());
         stats.set("buffers.dmabuf_texture_reuses", bridge_->dmabuf_texture_reuses());
         stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);

@@ -16,15 +16,16 @@ renderer::Box to_box(const pixman_box32_t& b)
     return {b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1};
 }
 
-// Whether CpuCompositor can read a texture: kiln's CPU copy of it, or the client's shm memory where it lies.
+// Whether CpuCompositor can read a texture: kiln's CPU copy of it, or the client's memory where it lies (shm, or a
+// dma-buf kiln mapped: bridge/dmabuf_mapping.hpp).
 bool has_cpu_image(wlr_texture* texture)
 {
     const renderer::Texture& t = RenderBridge::texture(texture);
     return t.cpu_pixels() || t.in_place();
 }
 
-// Calls `use` with the texture's pixels as a CpuImage (the client's memory mapped for the call, for an in-place
-// shm texture); false if it has none or they could not be mapped.
+// Calls `use` with the texture's pixels as a CpuImage (the client's memory mapped, or synced, for the call, for an
+// in-place texture); false if it has none or they could not be read.
 template <typename F>
 bool with_cpu_image(wlr_texture* texture, F&& use)
 {

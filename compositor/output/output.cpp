@@ -359,6 +359,9 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     }
     compose_frame(visible_, {output_->transform_matrix, hooks_.background(), hooks_.full_redraw()}, *cpu);
     cpu->finish();
+    for (const auto& v : visible_.draws())
+        if (BufferRelease* release = v.texture && v.surface ? RenderBridge::buffer_release(v.texture) : nullptr)
+            release->read_by_cpu_frame();  // read in place and done: released when a later commit replaces it
     for (const auto& v : visible_.on_output())
         if (v.surface)
             frame->latched.push_back({v.surface, v.surface->current.seq});
@@ -369,8 +372,8 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
             if (v.surface)
                 for (auto& feedback : presentation_->sampled(v.surface))
                     frame->feedback.push_back(std::move(feedback));
-    // The pixels are in the buffer's memory already: nothing to fence or read back. shm textures are kiln's copies,
-    // so no client buffer is held either.
+    // The pixels are in the buffer's memory already: nothing to fence or read back, and no client buffer to hold
+    // (what was read in place was read above).
     frame->cpu_ms = thread_cpu_ms() - cpu_before;
     frame->fence_done = true;
     frame->ready = std::chrono::steady_clock::now();

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Lazy EGL: with CPU composition (GL is llvmpipe) and a warm cache, kiln starts without EGL (no Mesa driver mapped,
-stats say "not started") and shows shm windows; the first dma-buf client brings EGL up and its frame equals a full
+stats say "not started") and shows shm windows; the first dma-buf client EGL must import brings EGL up and its frame equals a full
 GL redraw of the same scene pixel for pixel; so does a window scaled by the output (GL draws it); a corrupted or
 foreign cached display profile is discarded, EGL starts at once as on a cold start, and a good profile is written
 back."""
@@ -18,7 +18,8 @@ from kiln_harness import Kiln, check, client_binary, need, rgb, run_test, stat, 
 # Libraries only EGL's start loads: the llvmpipe driver and the JIT under it.
 GL_LIBRARIES = ("libLLVM", "libgallium", "libEGL_mesa")
 SHM = ["--size", "300x200", "--color", "3366cc", "--frames", "20"]
-DMABUF = ["--source", "memfd", "--size", "200x150", "--color", "cc3333", "--frames", "20"]
+# An implicit modifier: a dma-buf only EGL imports (a linear one is read on the CPU without EGL: dmabuf_on_cpu.py).
+DMABUF = ["--source", "memfd", "--modifier", "implicit", "--size", "200x150", "--color", "cc3333", "--frames", "20"]
 
 
 def gl_libraries_mapped(pid):

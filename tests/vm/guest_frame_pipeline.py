@@ -204,7 +204,9 @@ def ring_phase(kms, name):
 
 
 def heavy_load(kms):
-    kiln = KilnRun("--debug-render-delay", str(DELAY_MS))
+    # --debug-render-delay holds back a GL frame's render-done, as a slow GPU would: GL draws every frame here (where
+    # GL is software, kiln would compose the client's linear udmabufs on the CPU, in step, with nothing to delay).
+    kiln = KilnRun("--composition", "gl", "--debug-render-delay", str(DELAY_MS))
     try:
         ring, steps = ring_phase(kms, "heavy")
     finally:
@@ -219,7 +221,7 @@ def heavy_load(kms):
 
 
 def light_load_and_scanout(kms):
-    kiln = KilnRun("--debug-render-delay", str(LIGHT_DELAY_MS))
+    kiln = KilnRun("--composition", "gl", "--debug-render-delay", str(LIGHT_DELAY_MS))
     try:
         # Start-up's first GL frames take seconds (EGL, shader compiles), and kiln's frame-time estimate decays from
         # there over dozens of frames: a client paced by frame callbacks (no damage waits at a commit, so nothing is

@@ -43,6 +43,8 @@ public:
     void render_done(FrameId frame);
     // An output shows the buffer itself (direct scan-out); the backend keeps it while it does.
     void shown() { sampled_ = true; }
+    // A frame composed on the CPU read the buffer and is done with it already (nothing to hold until a fence).
+    void read_by_cpu_frame() { sampled_ = true; }
     // Explicit sync: `signal` the commit's release point when the buffer is released.
     void signal_on_release(std::function<void()> signal);
 

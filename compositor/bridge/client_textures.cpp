@@ -82,14 +82,22 @@ const wlr_texture_impl texture_impl{
 
 }  // namespace
 
-wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source)
+void RenderBridge::release_shm_with_frames(wl_event_loop* loop)
+{
+    // Three refresh periods at 60 Hz: a composition normally comes within one; the bound is for when none does.
+    release_batch_ = std::make_unique<ReleaseBatch>(loop, std::chrono::milliseconds(50));
+}
+
+wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source, ReleaseBatch* batch)
 {
     auto* wrapper = new BridgeTexture{};
     wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
                      static_cast<uint32_t>(texture->height()));
     wrapper->texture = std::move(texture);
-    if (source)
+    if (source) {
         wrapper->release = std::make_unique<BufferRelease>(source, releases_);
+        wrapper->release->release_with_frame(batch);
+    }
     return &wrapper->base;
 }
 
@@ -213,7 +221,9 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
             wlr_log(WLR_ERROR, "kiln: shm buffer refused: %s", error.c_str());
             return nullptr;
         }
-        return wrap(std::move(texture), buffer);
+        // Its release goes out with the client's next frame callbacks: a client that paces itself by them is woken
+        // once per frame, not once for the release and again for the callback.
+        return wrap(std::move(texture), buffer, release_batch_.get());
     }
     if (renderer_)
         texture = renderer_->create_shm_texture(description, error);

@@ -97,6 +97,15 @@ public:
     // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
     uint64_t released_after_render() const { return releases_.after_render; }
     uint64_t released_unsampled() const { return releases_.unsampled; }
+    // From now on, the wl_buffer.release of an shm buffer read in place goes out with its client's next frame
+    // callbacks (output/sync/release_batch.hpp), timed on `loop`; Output calls flush_releases() once it sent them.
+    void release_shm_with_frames(wl_event_loop* loop);
+    void flush_releases()
+    {
+        if (release_batch_)
+            release_batch_->flush();
+    }
+    const ReleaseBatch* release_batch() const { return release_batch_.get(); }
 
     // wlr_renderer_impl entry points (called through C trampolines).
     bool bind_buffer(wlr_buffer* buffer);
@@ -133,7 +142,9 @@ private:
     // The bound buffer's GL target, made on first use where bind_buffer deferred it.
     BufferTarget* bound_target();
     // `source`: the client dma-buf this texture samples in place, kept by its BufferRelease until the texture dies.
-    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
+    // `batch`: where its release waits for frame callbacks, if anywhere.
+    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr,
+                      ReleaseBatch* batch = nullptr);
     DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
 
     // wlroots finds the bridge from the wlr_renderer pointer it hands back.
@@ -165,6 +176,7 @@ private:
     std::map<DmabufIdentity, int> live_imports_;
     uint64_t dmabuf_texture_reuses_ = 0;
     BufferRelease::Counters releases_;
+    std::unique_ptr<ReleaseBatch> release_batch_;  // its timer is on the display's loop, which outlives the bridge
     bool cpu_composition_ = false;
     bool shm_in_place_ = true;  // see frame_composed()
     std::chrono::steady_clock::time_point egl_ready_at_;

@@ -171,6 +171,8 @@ bool Server::start(std::string& error)
     commit_gate_ = std::make_unique<CommitGate>();
     commit_gate_->watch_commits(requests_);
     implicit_fences_ = std::make_unique<ImplicitFences>(*commit_gate_, wl_display_get_event_loop(display_));
+    release_pacing_ = std::make_unique<CommitGate::Source>(*commit_gate_,
+                                                           [this](wlr_surface* s) { bridge_->before_commit(s); });
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf_) {
         drm_syncobj_ = LinuxDrmSyncobjV1::create(display_, wlr_backend_get_drm_fd(backend_), *commit_gate_,

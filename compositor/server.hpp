@@ -5,6 +5,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/bridge/render_start.hpp"
 #include "compositor/output/frame_stats.hpp"
+#include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/protocols/request_hooks.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/shell/scene_layers.hpp"
@@ -197,6 +198,7 @@ private:
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj_;
     std::unique_ptr<ImplicitFences> implicit_fences_;  // asks drm_syncobj_ which surfaces are its own
+    std::unique_ptr<CommitGate::Source> release_pacing_;  // frame-paced commits: RenderBridge::before_commit
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<ExtDataControlV1> data_control_;
     std::unique_ptr<VirtualInput> virtual_input_;

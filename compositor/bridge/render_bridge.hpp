@@ -97,9 +97,14 @@ public:
     // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
     uint64_t released_after_render() const { return releases_.after_render; }
     uint64_t released_unsampled() const { return releases_.unsampled; }
-    // From now on, the wl_buffer.release of an shm buffer read in place goes out with its client's next frame
-    // callbacks (output/sync/release_batch.hpp), timed on `loop`; Output calls flush_releases() once it sent them.
+    // From now on, the wl_buffer.release of an shm buffer read in place, replaced by a commit that asks for a frame
+    // callback, goes out with the next frame callbacks (output/sync/release_batch.hpp), timed on `loop`; Output
+    // calls flush_releases() once it sent them.
     void release_shm_with_frames(wl_event_loop* loop);
+    // Before each wl_surface.commit runs: one that replaces the buffer and asks for a frame callback comes from a
+    // client pacing itself by them, so the buffer it replaces (if read in place) is released with the callback. A
+    // commit without one (a client drawing as fast as buffers come back) gets its release at once, as before.
+    void before_commit(wlr_surface* surface);
     void flush_releases()
     {
         if (release_batch_)
@@ -142,9 +147,7 @@ private:
     // The bound buffer's GL target, made on first use where bind_buffer deferred it.
     BufferTarget* bound_target();
     // `source`: the client dma-buf this texture samples in place, kept by its BufferRelease until the texture dies.
-    // `batch`: where its release waits for frame callbacks, if anywhere.
-    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr,
-                      ReleaseBatch* batch = nullptr);
+    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
     DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
 
     // wlroots finds the bridge from the wlr_renderer pointer it hands back.

@@ -1,5 +1,6 @@
-// BufferRelease on fake buffers, no EGL: the client's buffer (its release event is what sends wl_buffer.release) and
-// the commit's buffer (a wlr_client_buffer stand-in whose end, like the texture's, calls release()).
+// BufferRelease and ReleaseBatch on fake buffers, no EGL: the client's buffer (its release event is what sends
+// wl_buffer.release) and the commit's buffer (a wlr_client_buffer stand-in whose end, like the texture's, calls
+// release()).
 #include "compositor/output/sync/buffer_release.hpp"
 
 #include <catch2/catch_test_macros.hpp>

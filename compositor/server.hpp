@@ -158,6 +158,7 @@ private:
     std::unique_ptr<WaylandDrm> wayland_drm_;
     std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj_;
     std::unique_ptr<ImplicitFences> implicit_fences_;  // asks drm_syncobj_ which surfaces are its own
+    std::unique_ptr<CommitGate::Source> release_pacing_;  // frame-paced commits: RenderBridge::before_commit
     std::unique_ptr<Clipboard> clipboard_;
     std::unique_ptr<ExtDataControlV1> data_control_;
     std::unique_ptr<VirtualInput> virtual_input_;
@@ -195,8 +196,8 @@ private:
 
     // The members above by the group that makes them in start() (protocols/buffer_protocols.hpp,
     // protocols/privileged_setup.hpp, desktop_rooms.hpp): references only, nothing of theirs to tear down.
-    BufferProtocols buffers_{linux_dmabuf_, wayland_drm_, fence_events_, commit_gate_, implicit_fences_, drm_syncobj_,
-                             presentation_, surface_protocols_, alpha_modifier_};
+    BufferProtocols buffers_{linux_dmabuf_, wayland_drm_, fence_events_, commit_gate_, implicit_fences_,
+                             release_pacing_, drm_syncobj_, presentation_, surface_protocols_, alpha_modifier_};
     PrivilegedSetup privileged_setup_{privileged_, security_context_, drm_lease_};
     DesktopRooms rooms_{toplevels_, shell_, window_policy_, seat_, clipboard_, data_control_, cursor_shape_,
                         virtual_input_, test_input_, decorations_, idle_, ext_idle_notify_, xdg_activation_,

@@ -38,6 +38,7 @@ struct BridgeTexture {
     wlr_texture base;
     std::shared_ptr<renderer::Texture> texture;
     std::unique_ptr<BufferRelease> release;
+    bool shm_in_place = false;  // an shm buffer read in place (Texture::over_shm), not a dma-buf
 };
 
 namespace {
@@ -86,6 +87,23 @@ const wlr_texture_impl texture_impl{
 };
 
 }  // namespace
+
+void RenderBridge::release_shm_with_frames(wl_event_loop* loop)
+{
+    // Three refresh periods at 60 Hz: a composition normally comes within one; the bound is for when none does.
+    release_batch_ = std::make_unique<ReleaseBatch>(loop, std::chrono::milliseconds(50));
+}
+
+void RenderBridge::before_commit(wlr_surface* surface)
+{
+    if (!release_batch_ || !surface->buffer || !surface->buffer->texture ||
+        !(surface->pending.committed & WLR_SURFACE_STATE_BUFFER) ||
+        wl_list_empty(&surface->pending.frame_callback_list))
+        return;
+    auto* replaced = reinterpret_cast<BridgeTexture*>(surface->buffer->texture);
+    if (replaced->shm_in_place && replaced->release)
+        replaced->release->release_with_frame(release_batch_.get());
+}
 
 wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source)
 {
@@ -273,7 +291,10 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
             wlr_log(WLR_ERROR, "kiln: shm buffer refused: %s", error.c_str());
             return nullptr;
         }
-        return wrap(std::move(texture), buffer);
+        // Its release may go out with the client's next frame callbacks (before_commit).
+        wlr_texture* wrapped = wrap(std::move(texture), buffer);
+        reinterpret_cast<BridgeTexture*>(wrapped)->shm_in_place = true;
+        return wrapped;
     }
     if (renderer_)
         texture = renderer_->create_shm_texture(description, error);

@@ -98,6 +98,20 @@ public:
     // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
     uint64_t released_after_render() const { return releases_.after_render; }
     uint64_t released_unsampled() const { return releases_.unsampled; }
+    // From now on, the wl_buffer.release of an shm buffer read in place, replaced by a commit that asks for a frame
+    // callback, goes out with the next frame callbacks (output/sync/release_batch.hpp), timed on `loop`; Output
+    // calls flush_releases() once it sent them.
+    void release_shm_with_frames(wl_event_loop* loop);
+    // Before each wl_surface.commit runs: one that replaces the buffer and asks for a frame callback comes from a
+    // client pacing itself by them, so the buffer it replaces (if read in place) is released with the callback. A
+    // commit without one (a client drawing as fast as buffers come back) gets its release at once, as before.
+    void before_commit(wlr_surface* surface);
+    void flush_releases()
+    {
+        if (release_batch_)
+            release_batch_->flush();
+    }
+    const ReleaseBatch* release_batch() const { return release_batch_.get(); }
 
     // wlr_renderer_impl entry points (called through C trampolines).
     bool bind_buffer(wlr_buffer* buffer);
@@ -170,6 +184,7 @@ private:
     std::map<DmabufIdentity, int> live_imports_;
     uint64_t dmabuf_texture_reuses_ = 0;
     BufferRelease::Counters releases_;
+    std::unique_ptr<ReleaseBatch> release_batch_;  // its timer is on the display's loop, which outlives the bridge
     bool cpu_composition_ = false;
     bool shm_in_place_ = true;  // see frame_composed()
     std::chrono::steady_clock::time_point egl_ready_at_;

@@ -180,6 +180,8 @@ void Output::compose()
             wlr_surface_send_frame_done(surface, &d->now);
         },
         &done);
+    // The buffers these frames' commits replaced go back in the same flush as the callbacks.
+    bridge_.flush_releases();
     if (done.latch && hooks_.latched)
         hooks_.latched(output_, done.latched);
 }

@@ -32,6 +32,8 @@ void BufferProtocols::make_buffers(wl_display* display, wlr_backend* backend, Re
     commit_gate = std::make_unique<CommitGate>();
     commit_gate->watch_commits(requests);
     implicit_fences = std::make_unique<ImplicitFences>(*commit_gate, wl_display_get_event_loop(display));
+    release_pacing = std::make_unique<CommitGate::Source>(*commit_gate,
+                                                          [&bridge](wlr_surface* s) { bridge.before_commit(s); });
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf) {
         drm_syncobj = LinuxDrmSyncobjV1::create(

@@ -33,6 +33,7 @@ struct BufferProtocols {
     std::unique_ptr<FenceEvents>& fence_events;
     std::unique_ptr<CommitGate>& commit_gate;
     std::unique_ptr<ImplicitFences>& implicit_fences;
+    std::unique_ptr<CommitGate::Source>& release_pacing;  // frame-paced commits: RenderBridge::before_commit
     std::unique_ptr<LinuxDrmSyncobjV1>& drm_syncobj;
     std::unique_ptr<PresentationTime>& presentation;
     std::unique_ptr<SurfaceProtocols>& surface_protocols;

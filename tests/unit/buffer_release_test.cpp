@@ -1,9 +1,11 @@
-// BufferRelease on fake buffers, no EGL: the client's buffer (its release event is what sends wl_buffer.release) and
-// the commit's buffer (a wlr_client_buffer stand-in whose end, like the texture's, calls release()).
+// BufferRelease and ReleaseBatch on fake buffers, no EGL: the client's buffer (its release event is what sends
+// wl_buffer.release) and the commit's buffer (a wlr_client_buffer stand-in whose end, like the texture's, calls
+// release()).
 #include "compositor/output/sync/buffer_release.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 
+#include <chrono>
 #include <memory>
 
 using namespace kiln::compositor;
@@ -160,4 +162,88 @@ TEST_CASE("a release point given after the release is signalled at once")
     release.signal_on_release([&] { ++signalled; });
     REQUIRE(signalled == 1);
     REQUIRE(client.released == 1);
+}
+
+TEST_CASE("a release with frame callbacks waits for the next flush, then goes with it")
+{
+    wl_event_loop* loop = wl_event_loop_create();
+    {
+        ReleaseBatch batch(loop, std::chrono::milliseconds(10'000));
+        ClientBuffer first;
+        ClientBuffer second;
+        BufferRelease::Counters counters;
+        Commit a(first, counters);
+        Commit b(second, counters);
+        a.release->release_with_frame(&batch);
+        b.release->release_with_frame(&batch);
+        a.release->sampled_by({&output_a, 1}, &a.committed->base);
+        a.release->render_done({&output_a, 1});
+        a.replace();  // a later commit replaced it: released, but the wl_buffer.release waits for the frame
+        b.replace();
+        REQUIRE(first.released == 0);
+        REQUIRE(second.released == 0);
+        REQUIRE(counters.after_render == 1);
+        REQUIRE(counters.unsampled == 1);
+        batch.flush();  // the frame callbacks went out: both buffers go back with them
+        REQUIRE(first.released == 1);
+        REQUIRE(second.released == 1);
+        REQUIRE(batch.counters().with_frame == 2);
+        batch.flush();
+        REQUIRE(first.released == 1);
+    }
+    wl_event_loop_destroy(loop);
+}
+
+TEST_CASE("a held release goes when the bound passes without frame callbacks")
+{
+    wl_event_loop* loop = wl_event_loop_create();
+    {
+        ReleaseBatch batch(loop, std::chrono::milliseconds(20));
+        ClientBuffer client;
+        BufferRelease::Counters counters;
+        Commit commit(client, counters);
+        commit.release->release_with_frame(&batch);
+        commit.replace();
+        REQUIRE(client.released == 0);
+        for (int i = 0; i < 50 && client.released == 0; ++i)
+            wl_event_loop_dispatch(loop, 100);
+        REQUIRE(client.released == 1);
+        REQUIRE(batch.counters().by_bound == 1);
+        REQUIRE(batch.counters().with_frame == 0);
+    }
+    wl_event_loop_destroy(loop);
+}
+
+TEST_CASE("a release with a release point to signal is not held")
+{
+    wl_event_loop* loop = wl_event_loop_create();
+    {
+        ReleaseBatch batch(loop, std::chrono::milliseconds(10'000));
+        ClientBuffer client;
+        BufferRelease::Counters counters;
+        Commit commit(client, counters);
+        commit.release->release_with_frame(&batch);
+        int signalled = 0;
+        commit.release->signal_on_release([&] { ++signalled; });
+        commit.replace();
+        REQUIRE(signalled == 1);
+        REQUIRE(client.released == 1);
+    }
+    wl_event_loop_destroy(loop);
+}
+
+TEST_CASE("buffers still held when the batch ends are released then")
+{
+    wl_event_loop* loop = wl_event_loop_create();
+    ClientBuffer client;
+    {
+        ReleaseBatch batch(loop, std::chrono::milliseconds(10'000));
+        BufferRelease::Counters counters;
+        Commit commit(client, counters);
+        commit.release->release_with_frame(&batch);
+        commit.replace();
+        REQUIRE(client.released == 0);
+    }
+    REQUIRE(client.released == 1);
+    wl_event_loop_destroy(loop);
 }

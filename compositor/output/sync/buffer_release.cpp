@@ -52,10 +52,15 @@ void BufferRelease::release()
     if (released())
         return;
     ++(sampled_ ? counters_.after_render : counters_.unsampled);
+    const bool explicit_sync = !signals_.empty();
     for (auto& signal : std::exchange(signals_, {}))
         signal();
     // The last lock on the client's buffer: wlroots' release event sends wl_buffer.release (DmabufBuffer).
-    wlr_buffer_unlock(std::exchange(client_buffer_, nullptr));
+    wlr_buffer* buffer = std::exchange(client_buffer_, nullptr);
+    if (batch_ && !explicit_sync)
+        batch_->hold(buffer);
+    else
+        wlr_buffer_unlock(buffer);
 }
 
 }  // namespace kiln::compositor

@@ -2,7 +2,8 @@
 // place, so it is kept from its commit until every holder has let go: the surface (until a later commit replaces
 // it), the frames F1..Fn that sampled it (each until its render-done fence signals) and an output scanning it out.
 // Then release() is the one call that gives it back: the commit's syncobj release point is signalled (explicit sync)
-// and the client's wl_buffer is let go, which sends wl_buffer.release. It happens exactly once.
+// and the client's wl_buffer is let go, which sends wl_buffer.release (at once, or with the surface's next frame
+// callbacks: release_batch.hpp). It happens exactly once.
 //
 // The chain: commit → CommitGate (acquire fence / syncobj point / fifo / target) → applied: wlroots wraps the
 // buffer in a wlr_client_buffer whose texture (bridge/client_textures.cpp) owns this BufferRelease → Output draws
@@ -10,6 +11,7 @@
 // texture → release().
 #pragma once
 
+#include "compositor/output/sync/release_batch.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
@@ -47,6 +49,9 @@ public:
     void read_by_cpu_frame() { sampled_ = true; }
     // Explicit sync: `signal` the commit's release point when the buffer is released.
     void signal_on_release(std::function<void()> signal);
+    // The wl_buffer.release waits in `batch` for the next frame callbacks (release_batch.hpp); not with a release
+    // point to signal, whose waiter is not paced by frame callbacks.
+    void release_with_frame(ReleaseBatch* batch) { batch_ = batch; }
 
     // Every holder has let go: the release point is signalled and the client's buffer let go (wl_buffer.release).
     void release();
@@ -60,6 +65,7 @@ private:
     wlr_buffer* committed_ = nullptr;  // locked while frames_ is not empty
     std::vector<FrameId> frames_;
     std::vector<std::function<void()>> signals_;
+    ReleaseBatch* batch_ = nullptr;
     bool sampled_ = false;
 };
 

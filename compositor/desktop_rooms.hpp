@@ -50,7 +50,8 @@ class RequestHooks;
 
 // The rooms, owned: a room not made (no X11, no test input) is null. Members are destroyed in reverse declaration
 // order, so the order below is the teardown order read bottom-up; Server destroys the clients (and Xwayland) first,
-// while every room still listens.
+// while every room still listens, then this group, before what a room may use while it lives: the privileged globals'
+// filter (which only compares the rooms' globals' addresses), the buffer and commit protocols and the backend.
 struct DesktopRooms {
     explicit DesktopRooms(const Core& core)
         : desktop(core, {toplevels, seat, shell, layer_shell, session_lock, xwayland})

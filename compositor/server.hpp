@@ -74,9 +74,11 @@ private:
     void destroy_backend();
     void destroy_clients();
 
-    // Members are declared in the order they are made, and C++ destroys them in reverse: the destructor is defaulted
-    // and the order below is the teardown order, read bottom-up. The rooms are owned by their groups (each declares
-    // its own in its teardown order); Server orders the groups. Where a step is not a member's own destructor (a
+    // Members are declared in the order start() makes them, except where teardown needs otherwise (the commit
+    // protocols, filled with the buffer protocols, are declared before the output list), and C++ destroys them in
+    // reverse: the destructor is defaulted and the order below is the teardown order, read bottom-up. The rooms are
+    // owned by their groups (each declares its own in its teardown order); Server orders the groups, one member
+    // each, and each group's header says why it sits where it does. Where a step is not a member's own destructor (a
     // wlroots object, the clients), a Teardown declared next to what it frees runs it. Why the order matters:
     // - the startup commands and Xwayland go first (Xwayland is a client holding other clients' surfaces), then the
     //   clients, while every room still exists to hear of their surfaces going (one Teardown, declared last);

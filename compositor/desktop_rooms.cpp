@@ -11,7 +11,7 @@
 
 namespace kiln::compositor {
 
-void DesktopRooms::make(const Core& core, Desktop& desktop, Context context)
+void DesktopRooms::make(const Core& core, Context context)
 {
     wl_display* display = core.display;
     const Options& options = core.options;
@@ -91,7 +91,7 @@ void DesktopRooms::make(const Core& core, Desktop& desktop, Context context)
     }
 }
 
-void DesktopRooms::make_after_outputs(const Core& core, Desktop& desktop, PrivilegedGlobals& privileged,
+void DesktopRooms::make_after_outputs(const Core& core, PrivilegedGlobals& privileged,
                                       std::function<void(wlr_output*, std::optional<OutputPosition>)> show_output)
 {
     wl_display* display = core.display;

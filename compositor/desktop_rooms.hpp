@@ -1,7 +1,6 @@
 // DesktopRooms: the windows, the seat and the protocols that act on them (shell, input, clipboard, idle, activation,
-// taskbars, capture, Xwayland; then layer-shell, the lock, output management), made in Server::start()'s order into
-// Server's members (their declaration order in server.hpp is the teardown order: the seat outlives them all). It
-// includes the rooms' headers: Server, which owns them, needs their whole types.
+// taskbars, capture, Xwayland; then layer-shell, the lock, output management) and the desktop they ask, owned here and
+// made in Server::start()'s order. Their declaration order below is their teardown order: the seat outlives them all.
 #pragma once
 
 #include "compositor/core.hpp"
@@ -31,11 +30,13 @@
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/foreign_toplevels.hpp"
 #include "compositor/shell/layer_shell.hpp"
+#include "compositor/shell/shell_desktop.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/window_policy.hpp"
 #include "compositor/shell/xdg_activation.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 #include "compositor/shell/xwayland.hpp"
+#include "compositor/teardown.hpp"
 #include "compositor/wlr.hpp"
 
 #include <functional>
@@ -47,40 +48,60 @@ namespace kiln::compositor {
 class PrivilegedGlobals;
 class RequestHooks;
 
-// References to Server's members, which own the rooms: a room not made (no X11, no test input) reads null.
+// The rooms, owned: a room not made (no X11, no test input) is null. Members are destroyed in reverse declaration
+// order, so the order below is the teardown order read bottom-up; Server destroys the clients (and Xwayland) first,
+// while every room still listens, then this group, before what a room may use while it lives: the privileged globals'
+// filter (which only compares the rooms' globals' addresses), the buffer and commit protocols and the backend.
 struct DesktopRooms {
-    std::unique_ptr<Toplevels>& toplevels;
-    std::unique_ptr<XdgShell>& shell;
-    std::unique_ptr<WindowPolicy>& window_policy;
-    std::unique_ptr<Seat>& seat;
-    std::unique_ptr<Clipboard>& clipboard;
-    std::unique_ptr<ExtDataControlV1>& data_control;
-    std::unique_ptr<CursorShapeV1>& cursor_shape;
-    std::unique_ptr<VirtualInput>& virtual_input;
-    std::unique_ptr<TestInput>& test_input;
-    std::unique_ptr<Decorations>& decorations;
-    std::unique_ptr<Idle>& idle;
-    std::unique_ptr<ExtIdleNotifyV1>& ext_idle_notify;
-    std::unique_ptr<XdgActivation>& xdg_activation;
-    std::unique_ptr<ForeignToplevels>& foreign_toplevels;
-    std::unique_ptr<ExtForeignToplevelListV1>& toplevel_list;
-    std::unique_ptr<ExtImageCaptureSourceV1>& capture_sources;
-    std::unique_ptr<ExtImageCopyCaptureV1>& image_copy_capture;
-    std::unique_ptr<RelativePointer>& relative_pointer;
-    std::unique_ptr<XdgForeign>& xdg_foreign;
-    std::unique_ptr<XdgSystemBellV1>& system_bell;
-    std::unique_ptr<XdgDialogV1>& dialogs;
-    std::unique_ptr<XdgToplevelIconV1>& toplevel_icons;
-    std::unique_ptr<Xwayland>& xwayland;
-    // Made after the output list (make_after_outputs).
-    std::unique_ptr<LayerShell>& layer_shell;
-    std::unique_ptr<ExtSessionLockV1>& session_lock;
-    std::unique_ptr<PointerConstraints>& pointer_constraints;
-    std::unique_ptr<PointerGestures>& pointer_gestures;
-    std::unique_ptr<OutputManagement>& output_management;
-    std::unique_ptr<OutputPower>& output_power;
+    explicit DesktopRooms(const Core& core)
+        : desktop(core, {toplevels, seat, shell, layer_shell, session_lock, xwayland})
+    {
+    }
+    DesktopRooms(const DesktopRooms&) = delete;
+    DesktopRooms& operator=(const DesktopRooms&) = delete;
 
-    // What the rooms are made with besides the Core and the desktop.
+    // What rooms ask of the desktop as a whole, answered from the rooms below; it outlives them all.
+    ShellDesktop desktop;
+    // The seat outlives everything that acts on it.
+    std::unique_ptr<WindowPolicy> window_policy;  // what input does to windows; the seat tells it
+    std::unique_ptr<Seat> seat;
+    std::unique_ptr<XdgSystemBellV1> system_bell;
+    std::unique_ptr<CursorShapeV1> cursor_shape;
+    std::unique_ptr<Clipboard> clipboard;
+    std::unique_ptr<ExtDataControlV1> data_control;
+    std::unique_ptr<VirtualInput> virtual_input;
+    std::unique_ptr<TestInput> test_input;
+    std::unique_ptr<Decorations> decorations;
+    std::unique_ptr<ExtIdleNotifyV1> ext_idle_notify;  // after Idle, which tells it the activity and inhibitors
+    std::unique_ptr<Idle> idle;
+    Teardown seat_activity_gone{[this] {  // the seat tells idle, which goes next
+        if (seat)
+            seat->on_activity(nullptr);
+    }};
+    std::unique_ptr<XdgForeign> xdg_foreign;
+    std::unique_ptr<XdgActivation> xdg_activation;
+    // After the xdg and X11 windows it lists and the taskbar handles that follow them.
+    std::unique_ptr<Toplevels> toplevels;
+    std::unique_ptr<XdgToplevelIconV1> toplevel_icons;
+    std::unique_ptr<XdgDialogV1> dialogs;
+    std::unique_ptr<ExtImageCaptureSourceV1> capture_sources;
+    std::unique_ptr<ExtImageCopyCaptureV1> image_copy_capture;
+    std::unique_ptr<ExtForeignToplevelListV1> toplevel_list;
+    std::unique_ptr<ForeignToplevels> foreign_toplevels;
+    std::unique_ptr<RelativePointer> relative_pointer;
+    // Made after the output list (make_after_outputs).
+    std::unique_ptr<LayerShell> layer_shell;
+    std::unique_ptr<ExtSessionLockV1> session_lock;
+    std::unique_ptr<OutputManagement> output_management;
+    std::unique_ptr<OutputPower> output_power;
+    std::unique_ptr<PointerConstraints> pointer_constraints;
+    std::unique_ptr<PointerGestures> pointer_gestures;
+    std::unique_ptr<XdgShell> shell;
+    // Xwayland's windows and its X server go before the clients: it is one of them and holds their surfaces. Server
+    // resets it first (with the startup commands), before the clients go.
+    std::unique_ptr<Xwayland> xwayland;
+
+    // What the rooms are made with besides the Core.
     struct Context {
         RequestHooks& requests;            // decorations' rules register into it
         wlr_compositor* compositor;
@@ -89,10 +110,10 @@ struct DesktopRooms {
         CaptureContext capture;            // what image capture draws with
     };
     // The shell, the seat and the rooms on them, Xwayland last (unless off or embedded).
-    void make(const Core& core, Desktop& desktop, Context context);
+    void make(const Core& core, Context context);
     // After the output list exists and hears of new outputs: layer-shell, the lock, pointer constraints and gestures,
     // output management (which shows outputs through `show_output`) and output power.
-    void make_after_outputs(const Core& core, Desktop& desktop, PrivilegedGlobals& privileged,
+    void make_after_outputs(const Core& core, PrivilegedGlobals& privileged,
                             std::function<void(wlr_output*, std::optional<OutputPosition>)> show_output);
     // The bell.* keys.
     void report(Stats& stats) const;

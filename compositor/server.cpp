@@ -6,17 +6,13 @@
 #include "compositor/input/keymap.hpp"
 #include "compositor/log.hpp"
 #include "compositor/output/outputs.hpp"
-#include "compositor/protocols/request_guard.hpp"
-#include "compositor/protocols/wl_shm_validation.hpp"
 #include "compositor/session/backend.hpp"
 #include "compositor/session/session_activity.hpp"
 #include "compositor/session/signal_handlers.hpp"
 #include "compositor/session/spawn.hpp"
 #include "compositor/session/startup_commands.hpp"
 #include "compositor/session/wayland_socket.hpp"
-#include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/shell/xdg/xdg_surface.hpp"
-#include "compositor/shell/xdg_surface_rules.hpp"
 
 namespace kiln::compositor {
 
@@ -41,16 +37,10 @@ void Server::destroy_backend()
 void Server::destroy_clients()
 {
     startup_.reset();
-    xwayland_.reset();
+    rooms_.xwayland.reset();
     render_.flush();  // the precompile list, while nothing else is going
     if (display_)
         wl_display_destroy_clients(display_);
-}
-
-void Server::forget_seat_activity()
-{
-    if (seat_)
-        seat_->on_activity(nullptr);
 }
 
 bool Server::start(std::string& error)
@@ -88,15 +78,17 @@ bool Server::start(std::string& error)
         error = "cannot create the wl_shm global";
         return false;
     }
-    shm_validation_ = std::make_unique<WlShmValidation>(requests_);
+    guards_.make_shm_validation(requests_);
     allocator_ = wlr_allocator_autocreate(backend_, renderer_);
     if (!allocator_) {
         error = "cannot create a buffer allocator for this backend and renderer";
         return false;
     }
 
-    buffers_.make_buffers(display_, backend_, *bridge_, requests_,
-                          [this]() { return outputs_ ? outputs_->primary_formats() : nullptr; });
+    buffers_.make_dmabuf(display_, backend_, *bridge_,
+                         [this]() { return outputs_ ? outputs_->primary_formats() : nullptr; });
+    commits_.make_gate(display_, requests_);
+    buffers_.make_sync(display_, backend_, *bridge_, *commits_.commit_gate);
     if (!CoreObjects{compositor_, layout_, scene_, layers_}.make(display_, renderer_, error))
         return false;
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
@@ -104,43 +96,46 @@ bool Server::start(std::string& error)
         wlr_scene_output* scene_output;
         wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
     };
-    if (!buffers_.make_surface_timing(display_, backend_, requests_, layout_, alpha_changed, error) ||
+    if (!commits_.make(display_, backend_, requests_, layout_, alpha_changed, error) ||
         !privileged_setup_.make(display_, backend_, options_,
                                 [this](pid_t pid) { return startup_ && startup_->started(pid); }, error))
         return false;
 
-    defunct_role_guard_ = std::make_unique<DefunctRoleGuard>(requests_);
-    request_guard_ = std::make_unique<RequestGuard>(requests_);
-    xdg_surface_rules_ = std::make_unique<XdgSurfaceRules>(requests_);
+    guards_.make(requests_);
 
-    rooms_.make(core_, desktop_,
+    rooms_.make(core_,
                 {.requests = requests_,
                  .compositor = compositor_,
-                 .privileged = *privileged_,
+                 .privileged = *privileged_setup_.privileged,
                  .session = {[this](int status) { terminate(status); }, [this](int vt) { switch_vt(vt); }},
-                 .capture = {scene_, layout_, bridge_, [this] { return background(); }, buffers_.surface_alpha()}});
+                 .capture = {scene_, layout_, bridge_, [this] { return background(); }, commits_.surface_alpha()}});
     OutputHooks hooks{.session_active = [this] { return session_active(); },
                       .background = [this] { return background(); },
                       .full_redraw = [this] { return options_.full_redraw; },
-                      .surface_alpha = buffers_.surface_alpha(),
+                      .surface_alpha = commits_.surface_alpha(),
                       .debug_render_delay_ms = options_.debug_render_delay_ms};
-    buffers_.hook_outputs(hooks);
+    commits_.hook_outputs(hooks);
     hooks.frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); };
     frame_stats_.count(hooks, stats_, [this] { render_.first_frame(); }, [this] { return session_active(); });
     outputs_ = std::make_unique<Outputs>(
         core_, Outputs::Pipeline{
                    .bridge = *bridge_,
-                   .fences = *fence_events_,
+                   .fences = *commits_.fence_events,
                    .allocator = allocator_,
                    .renderer = renderer_,
-                   .presentation = &presentation_->feedback(),
+                   .presentation = &commits_.presentation->feedback(),
                    .hooks = std::move(hooks),
-                   .offer_lease = [this](wlr_output* output) { return drm_lease_ && drm_lease_->offer(output); },
-                   .before_setup = [this](wlr_output* output) { if (layer_shell_) layer_shell_->watch_output(output); },
+                   .offer_lease = [&lease = privileged_setup_.drm_lease](wlr_output* output) {
+                       return lease && lease->offer(output);
+                   },
+                   .before_setup = [&layer_shell = rooms_.layer_shell](wlr_output* output) {
+                       if (layer_shell)
+                           layer_shell->watch_output(output);
+                   },
                });
     new_output_.connect(&backend_->events.new_output,
                         [this](void* data) { outputs_->add(static_cast<wlr_output*>(data)); });
-    rooms_.make_after_outputs(core_, desktop_, *privileged_,
+    rooms_.make_after_outputs(core_, *privileged_setup_.privileged,
                               [this](wlr_output* output, std::optional<OutputPosition> position) {
                                   outputs_->show(output, position);
                               });
@@ -170,7 +165,7 @@ bool Server::start(std::string& error)
     log::error("%s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s",
                backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
                bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
-    if (xwayland_)
+    if (rooms_.xwayland)
         log::error("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
                    x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
 
@@ -216,22 +211,23 @@ void Server::switch_vt(int vt)
 void Server::reload(const Options& options)
 {
     options_.take_reloadable(options);
-    seat_->reload();
-    if (decorations_)
-        decorations_->set_mode(options_.decorations.mode);
+    rooms_.seat->reload();
+    if (rooms_.decorations)
+        rooms_.decorations->set_mode(options_.decorations.mode);
     outputs_->reload();
     log::error("reloaded kiln.ini");
 }
 
 std::string Server::x_display() const
 {
-    return xwayland_ ? xwayland_->display_name() : std::string();
+    return rooms_.xwayland ? rooms_.xwayland->display_name() : std::string();
 }
 
 void Server::report_stats(Stats& stats) const
 {
     render_.report(stats);
-    buffers_.report(stats, bridge_ != nullptr);
+    buffers_.report(stats, bridge_ != nullptr, commits_.commit_gate.get());
+    commits_.report(stats);
     rooms_.report(stats);
     frame_stats_.report(stats, outputs_ ? outputs_->ring_slots() : 0);
     stats.set("frames.vblank_skipped", outputs_ ? outputs_->ticks_skipped() : 0);

@@ -1,7 +1,7 @@
 // PrivilegedSetup: the privileged globals made before the desktop (wlroots' screencopy, export-dmabuf and
-// gamma-control, security-context, drm-lease) and the PrivilegedGlobals filter that hides them, made in
-// Server::start()'s order into Server's members (their declaration order in server.hpp is the teardown order). It
-// includes the rooms' headers: Server, which owns them, needs their whole types.
+// gamma-control, security-context, drm-lease) and the PrivilegedGlobals filter that hides them, owned here (wlroots'
+// three go with the display) and made in Server::start()'s order. Their declaration order below is their teardown
+// order; Server destroys this group after the desktop rooms, whose privileged globals it guards.
 #pragma once
 
 #include "compositor/protocols/drm_lease_v1.hpp"
@@ -17,11 +17,15 @@
 
 namespace kiln::compositor {
 
-// References to Server's members, which own the rooms.
+// The rooms, owned.
 struct PrivilegedSetup {
-    std::unique_ptr<PrivilegedGlobals>& privileged;
-    std::unique_ptr<SecurityContextV1>& security_context;
-    std::unique_ptr<DrmLeaseV1>& drm_lease;
+    PrivilegedSetup() = default;
+    PrivilegedSetup(const PrivilegedSetup&) = delete;
+    PrivilegedSetup& operator=(const PrivilegedSetup&) = delete;
+
+    std::unique_ptr<DrmLeaseV1> drm_lease;  // revokes its leases while the backend's DRM fd is open
+    std::unique_ptr<SecurityContextV1> security_context;  // after the global filter, which asks it
+    std::unique_ptr<PrivilegedGlobals> privileged;
 
     // The globals, each guarded as `options` say (sandboxes never see them; --restrict hides them from clients
     // `started` does not know); false (with `error`) when wlroots cannot make one. The rooms made later guard their

@@ -1,5 +1,5 @@
 // ShellDesktop: kiln's answers to Desktop (focus among windows, panels and the lock; the usable area; X11 menus),
-// read from the rooms Server owns.
+// read from the rooms DesktopRooms owns (desktop_rooms.hpp), which owns this too.
 #pragma once
 
 #include "compositor/core.hpp"

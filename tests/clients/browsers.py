@@ -51,6 +51,25 @@ def checkerboard_rows(shot):
     return out
 
 
+def page_at_scale(kiln, child, name, timeout):
+    """Waits for the checkerboard page of `child` (a browser run with WAYLAND_DEBUG) on screen at scale 1.5 and checks
+    what both browsers must show: fractional scale bound and told 180, xdg_wm_base at version >= 6, devicePixelRatio
+    1.5. Returns the page's screen rows (checkerboard_rows) and the client's log."""
+    kiln.wait_for(lambda: 'title("dpr ' in child.log_path.read_text(errors="replace"), f"{name}'s page drawn",
+                  timeout=FIRST_FRAME_TIMEOUT)
+    rows = kiln.wait_for(lambda: (r := checkerboard_rows(kiln.screenshot())) and len(r) >= 300 and r,
+                         "the page's checkerboard on screen", timeout=timeout)
+    log = child.log_path.read_text(errors="replace")
+    check("wp_fractional_scale_manager_v1#" in log and ".preferred_scale(180)" in log,
+          f"{name} binds wp_fractional_scale_manager_v1 and is told 180/120 (WAYLAND_DEBUG)")
+    binds = re.findall(r'bind\(\d+, "xdg_wm_base", (\d+),', log)
+    check(binds and max(int(v) for v in binds) >= 6,
+          f"{name} binds xdg_wm_base at version {max(int(v) for v in binds) if binds else None} {binds} "
+          f"(WAYLAND_DEBUG)")
+    check(re.search(r'title\("dpr 1\.5 ', log), "the page sees devicePixelRatio 1.5")
+    return rows, log
+
+
 def chromium(kiln, scratch):
     """At output scale 1.5 (this case's kiln.ini): Chromium binds wp_fractional_scale_manager_v1, is told 180, draws
     its 600x400 window into a 900x600 buffer (1.5x its window geometry, from WAYLAND_DEBUG), and a page of device-pixel
@@ -63,18 +82,8 @@ def chromium(kiln, scratch):
                          "--disable-extensions", "--window-size=600,400", f"--app=file://{page}"],
                   env={"WAYLAND_DEBUG": "1"})
 
-    kiln.wait_for(lambda: 'title("dpr ' in child.log_path.read_text(errors="replace"), "Chromium's page drawn",
-                  timeout=FIRST_FRAME_TIMEOUT)
-    rows = kiln.wait_for(lambda: (r := checkerboard_rows(kiln.screenshot())) and len(r) >= 300 and r,
-                         "the page's checkerboard on screen", timeout=20)
-    log = child.log_path.read_text(errors="replace")
-    check("wp_fractional_scale_manager_v1#" in log and ".preferred_scale(180)" in log,
-          "Chromium binds wp_fractional_scale_manager_v1 and is told 180/120 (WAYLAND_DEBUG)")
-    binds = re.findall(r'bind\(\d+, "xdg_wm_base", (\d+),', log)
     # Chromium 156 asks for at most version 6 (its helper process binds version 1): at wlroots' 2 it got 2.
-    check(binds and max(int(v) for v in binds) >= 6,
-          f"Chromium binds xdg_wm_base at version {max(int(v) for v in binds) if binds else None} {binds} "
-          f"(WAYLAND_DEBUG)")
+    rows, log = page_at_scale(kiln, child, "Chromium", timeout=20)
     geometry = re.findall(r"set_window_geometry\(\d+, \d+, (\d+), (\d+)\)", log)
     buffers = re.findall(r"create_buffer\(new id wl_buffer#\d+, \d+, (\d+), (\d+), \d+, \d+\)", log)
     check(geometry and buffers, f"its window geometry and buffers are in its log ({geometry[-1:]}, {buffers})")
@@ -86,7 +95,6 @@ def chromium(kiln, scratch):
     check(all(exact for *_, exact in rows) and max(widths) == bw,
           f"the page's device-pixel checkerboard is exact on screen, {max(widths)} pixels wide, in all {len(rows)} "
           f"rows ({sum(1 for *_, e in rows if not e)} blurred)")
-    check(re.search(r"title\(\"dpr 1\.5 ", log), "the page sees devicePixelRatio 1.5")
 
     with Connection(kiln.client_env) as conn:
         mover = VirtualPointer(conn, (1280, 720))  # the output's logical size
@@ -107,18 +115,7 @@ def firefox(kiln, scratch):
     profile.mkdir()
     child = start(kiln, ["firefox-esr", "--no-remote", "--profile", str(profile), "--kiosk", f"file://{page}"],
                   env={"WAYLAND_DEBUG": "1", "MOZ_ENABLE_WAYLAND": "1"})
-    kiln.wait_for(lambda: 'title("dpr ' in child.log_path.read_text(errors="replace"), "Firefox's page drawn",
-                  timeout=FIRST_FRAME_TIMEOUT)
-    rows = kiln.wait_for(lambda: (r := checkerboard_rows(kiln.screenshot())) and len(r) >= 300 and r,
-                         "the page's checkerboard on screen", timeout=30)
-    log = child.log_path.read_text(errors="replace")
-    check("wp_fractional_scale_manager_v1#" in log and ".preferred_scale(180)" in log,
-          "Firefox binds wp_fractional_scale_manager_v1 and is told 180/120 (WAYLAND_DEBUG)")
-    binds = re.findall(r'bind\(\d+, "xdg_wm_base", (\d+),', log)
-    check(binds and max(int(v) for v in binds) >= 6,
-          f"Firefox binds xdg_wm_base at version {max(int(v) for v in binds) if binds else None} {binds} "
-          f"(WAYLAND_DEBUG)")
-    check(re.search(r'title\("dpr 1\.5 ', log), "the page sees devicePixelRatio 1.5")
+    rows, _ = page_at_scale(kiln, child, "Firefox", timeout=30)
     check(all(exact for *_, exact in rows),
           f"the page's device-pixel checkerboard is exact on screen in all {len(rows)} rows "
           f"({sum(1 for *_, e in rows if not e)} blurred), {max(x1 - x0 for _, x0, x1, _ in rows)} pixels wide")

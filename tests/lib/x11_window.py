@@ -19,10 +19,10 @@ def x_display(kiln):
 class XWindow:
     """A kiln-x11-client window: one colour, titled "x11 window RRGGBB", driven by commands on its stdin."""
 
-    def __init__(self, kiln, display, color, x, y, w, h, *extra):
+    def __init__(self, kiln, display, color, x, y, w, h, *extra, timeout=10):
         self.proc = kiln.spawn([X11_CLIENT, "window", color, str(x), str(y), str(w), str(h), *extra],
                                env={"DISPLAY": display}, stdin=subprocess.PIPE)
-        self.id = int(self.read_line("window ").split()[1])
+        self.id = int(self.read_line("window ", timeout=timeout).split()[1])
 
     def read_line(self, prefix, timeout=10):
         deadline = time.monotonic() + timeout

@@ -2,6 +2,7 @@
 #include "renderer/cpu_compositor.hpp"
 
 #include "renderer/formats.hpp"
+#include "renderer/over_8888.hpp"
 
 #include <pixman.h>
 
@@ -44,6 +45,40 @@ pixman_image_t* wrap(const CpuImage& image)
                                              static_cast<int>(image.stride));
 }
 
+// over_8888()'s case: a premultiplied 8-bit source with alpha over a target of the same channel order (its fourth
+// channel alpha or unused), both 32-bit rows.
+bool kernel_fits(const CpuImage& source, const CpuImage& target)
+{
+    const bool rgb = source.fourcc == fourcc::argb8888 &&
+                     (target.fourcc == fourcc::argb8888 || target.fourcc == fourcc::xrgb8888);
+    const bool bgr = source.fourcc == fourcc::abgr8888 &&
+                     (target.fourcc == fourcc::abgr8888 || target.fourcc == fourcc::xbgr8888);
+    const auto rows_ok = [](const CpuImage& image) {
+        return image.data && image.width > 0 && image.height > 0 && image.stride % 4 == 0 &&
+               image.stride >= static_cast<uint32_t>(image.width) * 4;
+    };
+    return (rgb || bgr) && rows_ok(source) && rows_ok(target) && over_8888_available();
+}
+
+// Source-over of `source` onto `box` of `target`, destination pixel (x, y) showing texel (x + offset_x,
+// y + offset_y); clipped to both images, as pixman clips (a texel outside the source is transparent: nothing drawn).
+void over_box(const CpuImage& source, int32_t offset_x, int32_t offset_y, const CpuImage& target, Box box)
+{
+    const int64_t x0 = std::max<int64_t>({box.x, 0, -int64_t{offset_x}});
+    const int64_t y0 = std::max<int64_t>({box.y, 0, -int64_t{offset_y}});
+    const int64_t x1 = std::min<int64_t>({int64_t{box.x} + box.width, target.width, int64_t{source.width} - offset_x});
+    const int64_t y1 =
+        std::min<int64_t>({int64_t{box.y} + box.height, target.height, int64_t{source.height} - offset_y});
+    if (x1 <= x0 || y1 <= y0)
+        return;
+    const size_t target_stride = target.stride / 4;
+    const size_t source_stride = source.stride / 4;
+    auto* dst = static_cast<uint32_t*>(target.data) + static_cast<size_t>(y0) * target_stride + static_cast<size_t>(x0);
+    const auto* src = static_cast<const uint32_t*>(source.data) + static_cast<size_t>(y0 + offset_y) * source_stride +
+                      static_cast<size_t>(x0 + offset_x);
+    over_8888(dst, target_stride, src, source_stride, static_cast<int>(x1 - x0), static_cast<int>(y1 - y0));
+}
+
 uint16_t channel(float value, float alpha)
 {
     return static_cast<uint16_t>(std::clamp(value * alpha, 0.0f, 1.0f) * 65535.0f + 0.5f);
@@ -56,7 +91,7 @@ bool cpu_format_supported(uint32_t fourcc)
     return pixman_format(fourcc).has_value();
 }
 
-CpuCompositor::CpuCompositor(const CpuImage& target) : target_(wrap(target)) {}
+CpuCompositor::CpuCompositor(const CpuImage& target) : target_(wrap(target)), target_image_(target) {}
 
 CpuCompositor::~CpuCompositor()
 {
@@ -113,6 +148,11 @@ bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t sourc
     }
     // pixman clips to both images itself; an opaque source composes the same either way, and SRC is the fast path.
     const bool opaque_source = !format_info(source.fourcc)->has_alpha;
+    if (blend && !opaque_source && kernel_fits(source, target_image_)) {
+        pixman_image_unref(image);
+        over_box(source, source_x - destination.x, source_y - destination.y, target_image_, destination);
+        return true;
+    }
     pixman_image_composite32(blend && !opaque_source ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, image, nullptr, target_,
                              source_x, source_y, 0, 0, destination.x, destination.y, destination.width,
                              destination.height);
@@ -127,6 +167,11 @@ bool CpuCompositor::copy_boxes(const CpuImage& source, int32_t offset_x, int32_t
         return false;
     if (destinations.empty())
         return true;
+    if (blend && alpha >= 1.0f && kernel_fits(source, target_image_)) {  // an alpha source: OVER, as below
+        for (const Box& box : destinations)
+            over_box(source, offset_x, offset_y, target_image_, box);
+        return true;
+    }
     pixman_image_t* image = wrap(source);
     if (!image)
         return false;

@@ -50,6 +50,7 @@ public:
 
 private:
     ::pixman_image* target_ = nullptr;
+    CpuImage target_image_;  // the same memory, for kiln's own source-over kernel (over_8888)
 };
 
 // Copies `region` of `source` into `data` (rows of `stride` bytes) as `fourcc`, converting the format if needed.

@@ -161,7 +161,10 @@ void View::commit()
     }
     if (!mapped_)
         return;
-    shell_.visibility_changed();  // its size or opaque region may have changed
+    // A window that draws every frame commits its size and opaque region with each frame: which windows are hidden is
+    // worked out again only when they change.
+    if (cover_changed())
+        shell_.visibility_changed();
     unresponsive_ = false;  // it draws: it is alive again
     update_decoration();  // the geometry may have changed
     if (refit_) {
@@ -322,6 +325,20 @@ placement::Box View::area(wlr_output* output) const
     if (!decoration_ || area.width <= 0 || area.height <= 0)
         return area;
     return ServerDecoration::inside(area);  // the title bar and borders stay inside the usable area too
+}
+
+bool View::cover_changed()
+{
+    const wlr_box geometry = xdg_->geometry();
+    const pixman_region32_t* opaque = &surface()->opaque_region;
+    const bool same = geometry.x == covered_geometry_.x && geometry.y == covered_geometry_.y &&
+                      geometry.width == covered_geometry_.width && geometry.height == covered_geometry_.height &&
+                      pixman_region32_equal(opaque, covered_opaque_.get());
+    if (same)
+        return false;
+    covered_geometry_ = geometry;
+    pixman_region32_copy(covered_opaque_.get(), opaque);
+    return true;
 }
 
 void View::update_decoration()

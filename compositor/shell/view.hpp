@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/output/region.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/server_decoration.hpp"
 #include "compositor/shell/toplevel.hpp"
@@ -79,6 +80,8 @@ private:
     // The area the window geometry may fill on `output`: its usable area less kiln's decoration, if any.
     placement::Box area(wlr_output* output) const;
     void update_decoration();
+    // Whether this commit changed what the window hides (its geometry or opaque region) since the last one that did.
+    bool cover_changed();
 
     XdgShell& shell_;
     xdg::Surface* xdg_;
@@ -92,6 +95,8 @@ private:
     bool unresponsive_ = false;
     wlr_output* fullscreen_output_ = nullptr;
     std::shared_ptr<const TitleIcon> icon_;
+    wlr_box covered_geometry_{};  // as of the last commit that changed it (cover_changed)
+    Region covered_opaque_;
 
     wl::Listener commit_;
     wl::Listener map_;

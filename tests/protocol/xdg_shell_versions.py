@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """xdg-shell at the versions kiln offers (xdg_wm_base 7) on headless kiln (640x480): wm_capabilities lists what
 kiln does (maximize, fullscreen, minimize; no window menu), a window wholly under an opaque one is suspended and its
-frame callbacks wait until it shows again (seen by the client), a maximized window is constrained on every edge
+frame callbacks wait until it shows again (seen by the client), also when the window above turns opaque or back by a
+commit alone, a maximized window is constrained on every edge
 (version 7 only), configure_bounds follows the output's usable area as a
 panel's exclusive zone appears, xdg_popup.reposition moves a popup without re-creating it (repositioned with the
 client's token, a new configure, and the pixels moved), a reactive popup is placed again when its window moves, and
@@ -14,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
-from wayland_wire import Connection, ProtocolError, shm_buffer  # noqa: E402
+from wayland_wire import ARGB8888, Connection, ProtocolError, shm_buffer  # noqa: E402
 import layer_shell  # noqa: E402
 import xdg_shell_client  # noqa: E402
 
@@ -238,6 +239,48 @@ def suspended(kiln):
         check(SUSPENDED in (states or []), f"a minimized window is configured suspended {states}")
 
 
+def suspended_by_commit(kiln):
+    """A window already mapped over another changes what it hides by a commit alone (its opaque region here, as a
+    window that finishes drawing its background would): the one below is suspended, then shown again."""
+    with Connection(kiln.client_env) as conn, Connection(kiln.client_env) as cover_conn:
+        below = Window(conn, 7)
+        below.configure()
+        below.map(200, 150, 0xff2040a0)
+        xdg_shell_client.wait_box_sized(kiln, 0xff2040a0, 200, 150, "the window is on screen")
+        cover = Window(cover_conn, 7)
+        cover.configure()
+        # Over the whole output in a format with alpha and no opaque region: it hides nothing yet.
+        buffer = shm_buffer(cover_conn, OUTPUT_W, OUTPUT_H, 0xffa02040, shm_format=ARGB8888)
+        cover_conn.send(cover.surface, 1, ("o", buffer), ("i", 0), ("i", 0))
+        cover_conn.send(cover.surface, 6)
+        cover_conn.roundtrip()
+        xdg_shell_client.wait_box_sized(kiln, 0xffa02040, OUTPUT_W, OUTPUT_H, "the covering window fills the output")
+        conn.roundtrip()
+        states = states_of(conn.take(below.toplevel))
+        check(SUSPENDED not in (states or []),
+              f"under a window with alpha and no opaque region it is not suspended {states}")
+        region = cover_conn.create("wl_region", cover.compositor, 1)
+        cover_conn.send(region, 1, ("i", 0), ("i", 0), ("i", OUTPUT_W), ("i", OUTPUT_H))  # add
+        cover_conn.send(cover.surface, 4, ("o", region))  # set_opaque_region
+        cover_conn.send(cover.surface, 6)  # commit: nothing else changes
+        cover_conn.roundtrip()
+        states = None
+        for _ in range(10):
+            states = states_of(below.configure())
+            if states is not None and SUSPENDED in states:
+                break
+        check(SUSPENDED in (states or []), f"a commit making the window above opaque suspends the one below {states}")
+        cover_conn.send(cover.surface, 4, ("o", 0))  # set_opaque_region(null)
+        cover_conn.send(cover.surface, 6)
+        cover_conn.roundtrip()
+        for _ in range(10):
+            states = states_of(below.configure())
+            if states is not None and SUSPENDED not in states:
+                break
+        check(states is not None and SUSPENDED not in states,
+              f"a commit dropping that opaque region shows it again, not suspended {states}")
+
+
 def reactive(kiln):
     """A reactive popup left of its window slides back on screen when the window is maximized to the output's left
     edge: a new configure without the client asking. A popup that is not reactive stays as it was placed."""
@@ -396,7 +439,8 @@ def errors(kiln):
 
 def main():
     need("grim")
-    for test in (wm_capabilities, constrained, configure_bounds, reposition, reactive, suspended, errors):
+    for test in (wm_capabilities, constrained, configure_bounds, reposition, reactive, suspended, suspended_by_commit,
+                 errors):
         print(f"--- {test.__name__}")
         with Kiln(size=f"{OUTPUT_W}x{OUTPUT_H}") as kiln:
             xdg_shell_client.wait_listening(kiln)

@@ -17,6 +17,18 @@ public:
         pixman_region32_copy(&region_, &other.region_);
         return *this;
     }
+    // A region is its extents and a pointer to its boxes: moved by taking both, the source left empty (no copy of the
+    // boxes, no allocation).
+    Region(Region&& other) noexcept : region_(other.region_) { pixman_region32_init(&other.region_); }
+    Region& operator=(Region&& other) noexcept
+    {
+        if (this != &other) {
+            pixman_region32_fini(&region_);
+            region_ = other.region_;
+            pixman_region32_init(&other.region_);
+        }
+        return *this;
+    }
     ~Region() { pixman_region32_fini(&region_); }
 
     pixman_region32_t* get() { return &region_; }

@@ -8,12 +8,6 @@
 namespace kiln::compositor {
 namespace {
 
-// A node to draw: where its top-left corner falls in output pixels and its size in layout coordinates.
-struct Stacked {
-    wlr_scene_node* node;
-    wlr_box layout;  // x and y: output buffer pixels
-};
-
 // Each node's offset from its parent is scaled and rounded on its own, then added to the parent's rounded position:
 // a subsurface or decoration that meets its parent's edge in layout coordinates meets it in pixels too (no seam,
 // no overlap) at any scale, and every surface keeps round(size x scale) pixels, the buffer size a fractional-scale
@@ -23,6 +17,7 @@ int scaled(int length, float scale)
     return static_cast<int>(std::lround(length * static_cast<double>(scale)));
 }
 
+template <typename Stacked>
 void collect(wlr_scene_node* node, int x, int y, float scale, std::vector<Stacked>& out)
 {
     if (!node->state.enabled)
@@ -68,12 +63,12 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
     culled_ = 0;
 
     const float scale = output->scale;
-    std::vector<Stacked> stack;
-    collect(&scene->node, -scaled(ox, scale), -scaled(oy, scale), scale, stack);
+    stack_.clear();
+    collect(&scene->node, -scaled(ox, scale), -scaled(oy, scale), scale, stack_);
 
     Region covered;  // opaque area of the surfaces above, output buffer coordinates
-    std::vector<VisibleNode> top_down;
-    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+    top_down_.clear();
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
         VisibleNode v;
         const wlr_box layout = it->layout;
         v.box = wlr_box{layout.x, layout.y, scaled(layout.width, scale), scaled(layout.height, scale)};
@@ -142,13 +137,13 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
                   v.source.height == v.box.height;
 
         covered.add(opaque_area);
-        top_down.push_back(std::move(v));
+        top_down_.push_back(std::move(v));
     }
 
     background_ = damage;
     if (cull)
         background_.subtract(covered);
-    for (auto it = top_down.rbegin(); it != top_down.rend(); ++it) {
+    for (auto it = top_down_.rbegin(); it != top_down_.rend(); ++it) {
         if (!it->opaque.empty() || !it->blended.empty())
             draws_.push_back(*it);
         on_output_.push_back(std::move(*it));

@@ -49,6 +49,15 @@ public:
     size_t culled() const { return culled_; }
 
 private:
+    // A node to draw: where its top-left corner falls in output pixels and its size in layout coordinates.
+    struct Stacked {
+        wlr_scene_node* node;
+        wlr_box layout;  // x and y: output buffer pixels
+    };
+
+    // Kept between frames, as the two lists above: a frame allocates nothing once the scene stops growing.
+    std::vector<Stacked> stack_;
+    std::vector<VisibleNode> top_down_;
     std::vector<VisibleNode> on_output_;
     std::vector<VisibleNode> draws_;
     Region background_;

@@ -355,3 +355,24 @@ TEST_CASE("a ring slot redraws what changed since it was last drawn: two frames 
     wlr_drm_format_set_finish(&formats);
     CHECK(allocator.created == 3);
 }
+
+TEST_CASE("a Region moves its boxes without copying them and leaves the source empty")
+{
+    Region many;
+    for (int i = 0; i < 8; ++i)
+        many.add(Region(i * 20, i * 10, 10, 5).get());  // disjoint: eight boxes, held in pixman's allocation
+    REQUIRE(many.rects().size() == 8);
+    const pixman_box32_t* boxes = many.rects().data();
+    Region moved(std::move(many));
+    CHECK(moved.rects().size() == 8);
+    CHECK(moved.rects().data() == boxes);  // the same allocation: taken, not copied
+    CHECK(many.empty());  // NOLINT(bugprone-use-after-move): a moved-from Region is empty and usable
+    many.add(Region(0, 0, 1, 1).get());
+    CHECK(many.area() == 1);
+    Region assigned;
+    assigned = std::move(moved);
+    CHECK(assigned.rects().size() == 8);
+    CHECK(moved.empty());  // NOLINT(bugprone-use-after-move)
+    assigned = std::move(assigned);  // self-move leaves it as it was
+    CHECK(assigned.rects().size() == 8);
+}

@@ -286,6 +286,7 @@ void ExtSessionLockV1::lock(Lock& lock)
     for (wlr_scene_tree* tree : layers_.unlocked())
         wlr_scene_node_set_enabled(&tree->node, false);
     wlr_scene_node_set_enabled(&layers_.lock->node, true);
+    desktop_.coverage_changed();  // every window is hidden now
     // No other client keeps the keyboard or the pointer; the pointer finds what is under it now.
     wlr_seat_keyboard_clear_focus(seat_.wlr());
     wlr_seat_pointer_clear_focus(seat_.wlr());
@@ -302,6 +303,7 @@ void ExtSessionLockV1::unlock()
     wlr_scene_node_set_enabled(&layers_.lock->node, false);
     for (wlr_scene_tree* tree : layers_.unlocked())
         wlr_scene_node_set_enabled(&tree->node, true);
+    desktop_.coverage_changed();
     wlr_seat_keyboard_clear_focus(seat_.wlr());
     seat_.scene_changed();
     desktop_.restore_focus();

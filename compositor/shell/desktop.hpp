@@ -32,6 +32,9 @@ public:
     virtual void usable_area_changed(wlr_output* output) = 0;
     // X11 menus and tooltips stay above the windows.
     virtual void raise_x_menus() = 0;
+    // What covers the windows changed (a panel's place or opaque area, the session lock): which windows are hidden,
+    // and so suspended, is worked out again.
+    virtual void coverage_changed() = 0;
 
 protected:
     ~Desktop() = default;

@@ -133,6 +133,8 @@ void LayerShell::arrange(wlr_output* output)
     // A panel came, went or changed its zone: maximized windows there take the new area.
     if (changed)
         desktop_.usable_area_changed(output);
+    // Panels may have come, gone or moved over windows.
+    desktop_.coverage_changed();
 }
 
 void LayerShell::watch_output(wlr_output* output)
@@ -219,6 +221,11 @@ void LayerShell::mapped(LayerSurface& surface)
         s.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP && !keyboard_grab())
         seat_.focus_keyboard(surface.surface());
     update_keyboard();
+}
+
+void LayerShell::coverage_changed()
+{
+    desktop_.coverage_changed();
 }
 
 void LayerShell::unmapped(LayerSurface& surface)

@@ -34,6 +34,8 @@ public:
     // Places every layer surface of `output` and recomputes its usable area.
     void arrange(wlr_output* output);
     void mapped(LayerSurface& surface);
+    // A surface's opaque area changed: it may hide windows, or stop hiding them.
+    void coverage_changed();
     void unmapped(LayerSurface& surface);
     void remove(LayerSurface* surface);
     wlr_scene_tree* tree_for(uint32_t layer) const;

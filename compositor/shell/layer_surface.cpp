@@ -93,6 +93,10 @@ bool LayerSurface::size_valid()
 
 void LayerSurface::committed()
 {
+    if (!pixman_region32_equal(&surface_->surface->opaque_region, opaque_.get())) {
+        pixman_region32_copy(opaque_.get(), &surface_->surface->opaque_region);
+        shell_.coverage_changed();
+    }
     if (!surface_->output)
         return;
     const bool changed = surface_->current.committed != 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/output/region.hpp"
 #include "compositor/shell/xdg/xdg_popup.hpp"
 #include "compositor/wlr.hpp"
 
@@ -55,6 +56,7 @@ private:
     int x_ = 0;
     int y_ = 0;
     bool closing_ = false;
+    Region opaque_;  // as of its last commit: a change may hide windows or show them (LayerShell::coverage_changed)
     // Its popups, dismissed when it goes (they are placed against it).
     struct ChildPopup {
         xdg::Popup* popup;

@@ -10,6 +10,12 @@
 
 namespace kiln::compositor {
 
+void ShellDesktop::coverage_changed()
+{
+    if (rooms_.shell)
+        rooms_.shell->visibility_changed();
+}
+
 void ShellDesktop::usable_area_changed(wlr_output* output)
 {
     if (rooms_.shell)

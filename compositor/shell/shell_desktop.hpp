@@ -44,6 +44,7 @@ public:
     wlr_box usable_area(wlr_output* output) const override;
     void usable_area_changed(wlr_output* output) override;
     void raise_x_menus() override;
+    void coverage_changed() override;
 
 private:
     const Core& core_;

@@ -125,7 +125,31 @@ void XdgShell::update_suspended()
     }
     pixman_region32_t covered;
     pixman_region32_init(&covered);
+    // Front to back: layer-shell's overlay (and the popups of panels) over fullscreen windows, its top layer between
+    // those and the other windows. A disabled tree (the session is locked) shows nothing; while locked every window
+    // is hidden.
+    const auto cover_with = [&covered](wlr_scene_tree* tree) {
+        if (!tree || !tree->node.state.enabled)
+            return;
+        wlr_scene_node_for_each_surface(
+            &tree->node,
+            [](wlr_surface* surface, int x, int y, void* data) noexcept {
+                pixman_region32_t opaque;
+                pixman_region32_init(&opaque);
+                pixman_region32_copy(&opaque, &surface->opaque_region);
+                pixman_region32_translate(&opaque, x, y);
+                auto* into = static_cast<pixman_region32_t*>(data);
+                pixman_region32_union(into, into, &opaque);
+                pixman_region32_fini(&opaque);
+            },
+            &covered);
+    };
+    cover_with(core_.layers.layer_popups);
+    cover_with(core_.layers.overlay);
     for (wlr_scene_tree* layer : {fullscreen_, normal_}) {
+        if (layer == normal_)
+            cover_with(core_.layers.top);
+        const bool layer_shown = layer->node.state.enabled;
         wlr_scene_node* child = nullptr;
         wl_list_for_each_reverse(child, &layer->node.state.children, state.link)
         {
@@ -141,7 +165,7 @@ void XdgShell::update_suspended()
                                       static_cast<unsigned>(std::max(box.height, 0)));
             pixman_region32_intersect(&visible, &visible, &shown);
             pixman_region32_subtract(&visible, &visible, &covered);
-            const bool hidden = view->minimized() || !child->state.enabled;
+            const bool hidden = view->minimized() || !child->state.enabled || !layer_shown;
             view->set_suspended(hidden || !pixman_region32_not_empty(&visible));
             pixman_region32_fini(&visible);
             if (hidden)

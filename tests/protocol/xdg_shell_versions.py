@@ -2,7 +2,7 @@
 """xdg-shell at the versions kiln offers (xdg_wm_base 7) on headless kiln (640x480): wm_capabilities lists what
 kiln does (maximize, fullscreen, minimize; no window menu), a window wholly under an opaque one is suspended and its
 frame callbacks wait until it shows again (seen by the client), also when the window above turns opaque or back by a
-commit alone, a maximized window is constrained on every edge
+commit alone, under an opaque overlay panel and while the session is locked, a maximized window is constrained on every edge
 (version 7 only), configure_bounds follows the output's usable area as a
 panel's exclusive zone appears, xdg_popup.reposition moves a popup without re-creating it (repositioned with the
 client's token, a new configure, and the pixels moved), a reactive popup is placed again when its window moves, and
@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 from wayland_wire import ARGB8888, Connection, ProtocolError, shm_buffer  # noqa: E402
 import layer_shell  # noqa: E402
+import session_lock  # noqa: E402
 import xdg_shell_client  # noqa: E402
 
 OUTPUT_W, OUTPUT_H = 640, 480
@@ -281,6 +282,46 @@ def suspended_by_commit(kiln):
               f"a commit dropping that opaque region shows it again, not suspended {states}")
 
 
+def suspended_by_panel_and_lock(kiln):
+    """Windows under an opaque layer-shell surface (an overlay filling the output, as a screensaver draws) are hidden
+    too, and so are all of them while the session is locked: suspended, then shown again."""
+    with Connection(kiln.client_env) as conn:
+        below = Window(conn, 7)
+        below.configure()
+        below.map(200, 150, 0xff2040a0)
+        xdg_shell_client.wait_box_sized(kiln, 0xff2040a0, 200, 150, "the window is on screen")
+        conn.roundtrip()
+        conn.take(below.toplevel)
+        with Connection(kiln.client_env) as panel_conn:
+            overlay = layer_shell.LayerSurface(panel_conn, layer_shell.OVERLAY, layer_shell.ANCHOR_TOP |
+                                               layer_shell.ANCHOR_BOTTOM | layer_shell.ANCHOR_LEFT |
+                                               layer_shell.ANCHOR_RIGHT)
+            overlay.map(layer_shell.GREEN)  # XRGB: opaque
+            check(SUSPENDED in (below.states_until(SUSPENDED) or []),
+                  "a window under an opaque overlay filling the output is suspended")
+            overlay.destroy()
+            states = None
+            for _ in range(10):
+                states = states_of(below.configure())
+                if states is not None and SUSPENDED not in states:
+                    break
+            check(states is not None and SUSPENDED not in states,
+                  f"the overlay gone, it is shown again, not suspended {states}")
+        locker = session_lock.Locker(kiln)
+        try:
+            check(locker.answer() == session_lock.LOCKED, "the session locks")
+            locker.lock_surface(session_lock.GREEN)
+            check(SUSPENDED in (below.states_until(SUSPENDED) or []), "while locked the window is suspended")
+            locker.unlock()
+            for _ in range(10):
+                states = states_of(below.configure())
+                if states is not None and SUSPENDED not in states:
+                    break
+            check(states is not None and SUSPENDED not in states, f"unlocked, it is not suspended {states}")
+        finally:
+            locker.close()
+
+
 def reactive(kiln):
     """A reactive popup left of its window slides back on screen when the window is maximized to the output's left
     edge: a new configure without the client asking. A popup that is not reactive stays as it was placed."""
@@ -440,7 +481,7 @@ def errors(kiln):
 def main():
     need("grim")
     for test in (wm_capabilities, constrained, configure_bounds, reposition, reactive, suspended, suspended_by_commit,
-                 errors):
+                 suspended_by_panel_and_lock, errors):
         print(f"--- {test.__name__}")
         with Kiln(size=f"{OUTPUT_W}x{OUTPUT_H}") as kiln:
             xdg_shell_client.wait_listening(kiln)

@@ -57,6 +57,14 @@ class Window:
                 return states
         return states
 
+    def states_until_without(self, state):
+        """Acks configures until one's states lack `state`; returns them (None after ten configures without)."""
+        for _ in range(10):
+            states = states_of(self.configure())
+            if states is not None and state not in states:
+                return states
+        return None
+
     def map(self, width, height, color):
         buffer = shm_buffer(self.conn, width, height, color)
         self.conn.send(self.surface, 1, ("o", buffer), ("i", 0), ("i", 0))
@@ -265,21 +273,13 @@ def suspended_by_commit(kiln):
         cover_conn.send(cover.surface, 4, ("o", region))  # set_opaque_region
         cover_conn.send(cover.surface, 6)  # commit: nothing else changes
         cover_conn.roundtrip()
-        states = None
-        for _ in range(10):
-            states = states_of(below.configure())
-            if states is not None and SUSPENDED in states:
-                break
-        check(SUSPENDED in (states or []), f"a commit making the window above opaque suspends the one below {states}")
+        states = below.states_until(SUSPENDED)
+        check(SUSPENDED in states, f"a commit making the window above opaque suspends the one below {states}")
         cover_conn.send(cover.surface, 4, ("o", 0))  # set_opaque_region(null)
         cover_conn.send(cover.surface, 6)
         cover_conn.roundtrip()
-        for _ in range(10):
-            states = states_of(below.configure())
-            if states is not None and SUSPENDED not in states:
-                break
-        check(states is not None and SUSPENDED not in states,
-              f"a commit dropping that opaque region shows it again, not suspended {states}")
+        states = below.states_until_without(SUSPENDED)
+        check(states is not None, "a commit dropping that opaque region shows it again, not suspended")
 
 
 def suspended_by_panel_and_lock(kiln):
@@ -300,24 +300,15 @@ def suspended_by_panel_and_lock(kiln):
             check(SUSPENDED in (below.states_until(SUSPENDED) or []),
                   "a window under an opaque overlay filling the output is suspended")
             overlay.destroy()
-            states = None
-            for _ in range(10):
-                states = states_of(below.configure())
-                if states is not None and SUSPENDED not in states:
-                    break
-            check(states is not None and SUSPENDED not in states,
-                  f"the overlay gone, it is shown again, not suspended {states}")
+            check(below.states_until_without(SUSPENDED) is not None,
+                  "the overlay gone, it is shown again, not suspended")
         locker = session_lock.Locker(kiln)
         try:
             check(locker.answer() == session_lock.LOCKED, "the session locks")
             locker.lock_surface(session_lock.GREEN)
             check(SUSPENDED in (below.states_until(SUSPENDED) or []), "while locked the window is suspended")
             locker.unlock()
-            for _ in range(10):
-                states = states_of(below.configure())
-                if states is not None and SUSPENDED not in states:
-                    break
-            check(states is not None and SUSPENDED not in states, f"unlocked, it is not suspended {states}")
+            check(below.states_until_without(SUSPENDED) is not None, "unlocked, it is not suspended")
         finally:
             locker.close()
 

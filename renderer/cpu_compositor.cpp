@@ -131,6 +131,10 @@ bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t sourc
 {
     if (!target_)
         return false;
+    if (blend && alpha >= 1.0f && kernel_fits(source, target_image_)) {  // an alpha source: OVER, as below
+        over_box(source, source_x - destination.x, source_y - destination.y, target_image_, destination);
+        return true;
+    }
     pixman_image_t* image = wrap(source);
     if (!image)
         return false;
@@ -148,11 +152,6 @@ bool CpuCompositor::copy(const CpuImage& source, int32_t source_x, int32_t sourc
     }
     // pixman clips to both images itself; an opaque source composes the same either way, and SRC is the fast path.
     const bool opaque_source = !format_info(source.fourcc)->has_alpha;
-    if (blend && !opaque_source && kernel_fits(source, target_image_)) {
-        pixman_image_unref(image);
-        over_box(source, source_x - destination.x, source_y - destination.y, target_image_, destination);
-        return true;
-    }
     pixman_image_composite32(blend && !opaque_source ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, image, nullptr, target_,
                              source_x, source_y, 0, 0, destination.x, destination.y, destination.width,
                              destination.height);

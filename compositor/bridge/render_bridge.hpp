@@ -100,7 +100,7 @@ public:
     uint64_t released_unsampled() const { return releases_.unsampled; }
     // From now on, the wl_buffer.release of an shm buffer read in place, replaced by a commit that asks for a frame
     // callback, goes out with the next frame callbacks (output/sync/release_batch.hpp), timed on `loop`; Output
-    // calls flush_releases() once it sent them.
+    // calls flush_releases() just before it sends them.
     void release_shm_with_frames(wl_event_loop* loop);
     // Before each wl_surface.commit runs: one that replaces the buffer and asks for a frame callback comes from a
     // client pacing itself by them, so the buffer it replaces (if read in place) is released with the callback. A

@@ -168,6 +168,10 @@ void Output::compose()
         const OutputHooks& hooks;
     } done{{}, !needs_frame(), {}, hooks_};
     clock_gettime(CLOCK_MONOTONIC, &done.now);
+    // The buffers these frames' commits replaced go back first, in the same flush as the callbacks: a client that
+    // double-buffers redraws from its callback and must find the buffer it replaced free by then (weston-simple-damage
+    // aborts otherwise), as weston and sway order it.
+    bridge_.flush_releases();
     wlr_scene_output_for_each_surface(
         scene_output_,
         [](wlr_surface* surface, int, int, void* data) noexcept {
@@ -180,8 +184,6 @@ void Output::compose()
             wlr_surface_send_frame_done(surface, &d->now);
         },
         &done);
-    // The buffers these frames' commits replaced go back in the same flush as the callbacks.
-    bridge_.flush_releases();
     if (done.latch && hooks_.latched)
         hooks_.latched(output_, done.latched);
 }

@@ -2,8 +2,10 @@
 """wl_buffer.release of shm buffers kiln composes on the CPU, read where they lie: a buffer goes back only after the
 frame that read it was composed (the client overwrites it at once and the screen never shows that), and it reaches
 the client in the same read as the frame callback of the frame that replaced it: one flush, one client wakeup per
-frame, not one at the replacing commit and another at the callback. A commit without a frame callback gets the
-release of the buffer it replaced at once."""
+frame, not one at the replacing commit and another at the callback. Within that read the release comes first: a
+client with two buffers redraws from the callback and must find the other one free (weston-simple-damage aborts
+with "Both buffers busy" otherwise). A commit without a frame callback gets the release of the buffer it replaced at
+once."""
 import mmap
 import os
 import struct
@@ -22,15 +24,19 @@ WL_CALLBACK_DONE = 0
 
 
 class ReadTaggingConnection(Connection):
-    """A Connection that tags each event with the number of the socket read that brought it."""
+    """A Connection that tags each event with the number of the socket read that brought it, and its place in the
+    stream (the order a client dispatches events in)."""
 
     reads = 0
+    arrived = 0
 
     def _read(self, timeout):
         before = len(self.events)
         super()._read(timeout)
         for event in self.events[before:]:
             event.read = self.reads
+            event.seq = self.arrived
+            self.arrived += 1
         self.reads += 1
 
 
@@ -59,6 +65,35 @@ class Buffer:
 
 def color_of(i):
     return (40 + 20 * i, 200 - 15 * i, 90)
+
+
+def strict_double_buffering(kiln, conn, shm, window, frames=20):
+    """A client with two buffers, as weston-simple-damage draws: attach one, ask for a frame callback, commit, and at
+    the callback draw into the other one, which must be free by then. Returns the frames whose callback found the
+    buffer the previous commit replaced still busy."""
+    pair = [Buffer(conn, shm, color_of(i)) for i in range(2)]
+    busy = {b.id: False for b in pair}
+    busy_at = []
+    for frame in range(frames):
+        buffer = pair[frame % 2]
+        if busy[buffer.id]:
+            busy_at.append(frame)
+        buffer.fill(color_of(frame % 7))
+        conn.send(window.surface, 1, ("o", buffer.id), ("i", 0), ("i", 0))  # attach
+        conn.send(window.surface, 2, ("i", 0), ("i", 0), ("i", SIZE), ("i", SIZE))  # damage
+        callback = conn.create("wl_callback", window.surface, 3)  # frame
+        window.commit()
+        busy[buffer.id] = True
+        done = conn.dispatch_until(lambda e: e.obj == callback and e.opcode == WL_CALLBACK_DONE, 10)
+        # Events are dispatched in their order on the wire: only releases that came before the callback count.
+        for event in [e for e in conn.events if e.obj in busy and e.opcode == WL_BUFFER_RELEASE and e.seq < done.seq]:
+            conn.events.remove(event)
+            busy[event.obj] = False
+        conn.events.remove(done)
+    # Releases that came after the last callback are not this check's business.
+    conn.roundtrip()
+    conn.events[:] = [e for e in conn.events if not (e.obj in busy and e.opcode == WL_BUFFER_RELEASE)]
+    return busy_at
 
 
 def main():
@@ -115,8 +150,10 @@ def main():
             take_releases()
             unpaced_released = FRAMES - 1 in released
             together = [i for i in range(FRAMES - 1) if i in released and released[i].read == done[i + 1].read]
+            after_callback = [i for i in range(FRAMES - 1) if i in released and released[i].seq > done[i + 1].seq]
             apart = [(i, released[i].read, done[i + 1].read) for i in range(FRAMES - 1)
                      if i in released and i not in together]
+            double_buffered = strict_double_buffering(kiln, conn, shm, window)
         status, stats = kiln.stop()
     check(status == 0, f"kiln exits cleanly ({status})")
     if stat(stats, "frames.composed_on_cpu") == 0:
@@ -131,6 +168,10 @@ def main():
     check(len(together) >= FRAMES - 2,
           f"a replaced buffer's release comes with the frame callback of the frame that replaced it, in one read "
           f"({len(together)} of {FRAMES - 1} did)")
+    check(not after_callback, f"a replaced buffer's release comes before the callback of the frame that replaced it "
+                              f"(after it: {after_callback})")
+    check(not double_buffered, f"a client with two buffers finds the one it replaced released at every frame "
+                               f"callback (busy at: {double_buffered})")
     check(stat(stats, "buffers.released_with_frame") >= FRAMES - 2,
           f"kiln counts the releases it sent with frame callbacks ({stat(stats, 'buffers.released_with_frame')})")
 

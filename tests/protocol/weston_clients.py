@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Real clients from weston 14 render through kiln: their pixels are on screen (grim via screencopy)."""
+"""Real clients from weston 14 render through kiln: their pixels are on screen (grim via screencopy), and
+weston-simple-damage, which keeps exactly two shm buffers and aborts ("Both buffers busy at redraw(). Server bug?")
+when a frame callback comes before the release of the buffer its frame replaced, keeps drawing under CPU and GL
+composition."""
+import signal
 import sys
 import time
 from pathlib import Path
@@ -13,6 +17,7 @@ BLACK = (0, 0, 0)
 def main():
     need("weston-simple-shm")
     need("weston-simple-egl")
+    need("weston-simple-damage")
     with Kiln(size="800x600") as kiln:
         # weston-simple-shm: 250x250 of shifting colour rings; the background stays black.
         kiln.spawn(["weston-simple-shm"])
@@ -40,4 +45,37 @@ def main():
         check(kiln.alive(), "kiln is still running")
 
 
-run_test(main)
+def simple_damage(composition):
+    """weston-simple-damage for a few seconds under `composition` (the default, or --composition gl): still running,
+    its ball moving, and no complaint about busy buffers."""
+    args = ["--composition", composition] if composition != "default" else []
+    with Kiln(*args, size="640x480") as kiln:
+        client = kiln.spawn(["weston-simple-damage", "--width=300", "--height=200"])
+        kiln.wait_for(lambda: (s := kiln.screenshot()) and len(s.distinct_colors()) > 2 and s,
+                      f"weston-simple-damage's window on screen ({composition})")
+        # It redraws on every frame callback; 3 s is some 180 of them, each one needing the buffer released before.
+        time.sleep(3)
+        running = client.poll() is None
+        if running:
+            client.send_signal(signal.SIGINT)
+        try:
+            output = client.communicate(timeout=10)[0].decode(errors="replace")
+        except Exception:  # noqa: BLE001 - a client that ignores SIGINT is killed at the test's end
+            output = ""
+        check(running, f"weston-simple-damage keeps drawing under {composition} composition (exit "
+                       f"{client.returncode}: {output.strip()[-200:]!r})")
+        check("busy" not in output, f"weston-simple-damage never finds both buffers busy ({composition})")
+        check(kiln.alive(), "kiln is still running")
+
+
+def damage_main():
+    for composition in ("default", "gl"):
+        simple_damage(composition)
+
+
+def all_clients():
+    main()
+    damage_main()
+
+
+run_test(all_clients)

@@ -3,7 +3,8 @@
 //
 // A buffer read in place is released when a later commit replaces it, in the iteration that handled the commit;
 // its surface's frame callback goes out at the next composition, a later iteration: two flushes per client frame.
-// Held here, the release leaves with that frame's callbacks (flush(), after Output::compose sends them), or when
+// Held here, the release leaves with that frame's callbacks (flush(), just before Output::compose sends them: a
+// double-buffered client redraws from the callback and must find its other buffer free by then), or when
 // `bound` has passed without any (no output composed: nothing may keep a buffer for long). Holding a buffer
 // longer than needed is allowed (a client keeps drawing into its other buffers); releasing one early is not, and
 // this only ever makes a release later.
@@ -34,7 +35,7 @@ public:
     // Takes over one lock on `client_buffer`: let go at the next flush (when the last lock goes, wlroots sends
     // wl_buffer.release).
     void hold(wlr_buffer* client_buffer);
-    // Frame callbacks were just sent: every held buffer is let go now, in the same flush.
+    // Frame callbacks go out next: every held buffer is let go now, ahead of them in the same flush.
     void flush() { let_go(counters_.with_frame); }
 
     const Counters& counters() const { return counters_; }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace kiln::compositor {
@@ -23,7 +24,9 @@ public:
     void culled(size_t surfaces) { culled_surfaces_ += surfaces; }
     // Time from a frame's start until its render-done fence signalled.
     void fenced(double ms);
-    void rendered_ahead() { ++frames_render_ahead_; }
+    // A committed frame's measured times and whether the next one was drawn ahead after it (frames.pacing: one
+    // "fenced,to_commit,ahead" entry per commit, in order, so a test can tell what each drawn-ahead frame followed).
+    void paced(double fenced_ms, double to_commit_ms, bool drew_ahead);
     void composed_on_cpu() { ++frames_composed_on_cpu_; }
     uint64_t while_inactive() const { return frames_while_inactive_; }
     // The frames.* keys; `ring_slots` is the most any output's ring holds.
@@ -36,6 +39,8 @@ private:
     uint64_t frames_direct_scanout_ = 0;
     uint64_t culled_surfaces_ = 0;
     uint64_t frames_render_ahead_ = 0;
+    std::string pacing_;  // capped: a long session keeps its first entries
+    size_t pacing_entries_ = 0;
     uint64_t frames_composed_on_cpu_ = 0;
     uint64_t frames_while_inactive_ = 0;  // drawn while the session was away: each one's commit failed
 };

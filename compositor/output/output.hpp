@@ -52,6 +52,7 @@ private:
         bool readback = false;   // its pixels must be copied into the buffer's memory before it is committed
         bool committed = false;
         double cpu_ms = 0;
+        double fenced_ms = 0;  // from its start to its render-done, once signalled
         std::chrono::steady_clock::time_point started;
         std::chrono::steady_clock::time_point ready;  // could be committed from then (drawn; fenced and read back)
     };

@@ -36,6 +36,7 @@ void Output::fence_signalled(uint64_t id)
         const double render_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame->started).count();
         hooks_.frame_fenced(render_ms);
+        frame->fenced_ms = render_ms;
         // A decaying maximum: one slow frame raises the estimate at once, fast ones lower it gradually.
         render_estimate_ms_ = std::max(render_ms, render_estimate_ms_ * 0.9 + render_ms * 0.1);
         if (frame->readback && !frame->committed) {
@@ -126,11 +127,12 @@ void Output::commit(Frame& frame)
     // Render ahead where a frame must be finished before it is committed and finishing takes more than half a
     // refresh: the next frame is drawn now, into a free slot, and committed at the next frame event, so the output
     // keeps its rate (at most two frames in flight: one queued, one drawing).
-    if (frame.readback && needs_frame() && !has_uncommitted() && output_->refresh > 0 &&
-        render_estimate_ms_ > 0.5e6 / output_->refresh) {
-        hooks_.frame_rendered_ahead();
+    const bool ahead = frame.readback && needs_frame() && !has_uncommitted() && output_->refresh > 0 &&
+                       render_estimate_ms_ > 0.5e6 / output_->refresh;
+    if (hooks_.frame_paced)
+        hooks_.frame_paced(frame.fenced_ms, to_commit_ms, ahead);
+    if (ahead)
         render();
-    }
 }
 
 // wlroots 0.15 expects compositors to draw through wlr_output_attach_render into its own swapchain: only that "back

@@ -52,7 +52,9 @@ struct OutputHooks {
     std::function<void(double cpu_ms, bool direct_scanout)> frame_rendered;
     std::function<void(size_t surfaces)> frame_culled;  // wholly under opaque ones in the damage, so not drawn
     std::function<void(double ms)> frame_fenced;         // from a frame's start until its render-done fence
-    std::function<void()> frame_rendered_ahead;
+    // A frame was committed: how long it took to its render-done and to its commit (what the frame-time estimate
+    // learns from; 0 where not measured), and whether the next frame was drawn ahead at once because of it.
+    std::function<void(double fenced_ms, double to_commit_ms, bool drew_ahead)> frame_paced;
     std::function<void()> frame_composed_on_cpu;
 };
 

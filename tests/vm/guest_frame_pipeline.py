@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs inside the VM: kiln's output ring and direct scan-out on vkms, checked from the kernel's side (debugfs). With
 frames that take longer than half a refresh to finish (--debug-render-delay 12), kiln renders ahead: three distinct
-ring buffers reach the primary plane; with 4 ms frames it does so only after a stall. A fullscreen client's frames
+ring buffers reach the primary plane; with 4 ms frames it does so only after a frame it measured slow. A fullscreen client's frames
 presented with ZERO_COPY are its own dma-bufs on the plane (imported framebuffers), and every refresh vkms composed
 while one was on screen has the CRC of that frame's colour. (vkms's CRC, not its writeback connector: writeback needs
 an atomic commit from the DRM master, which is kiln, and wlroots 0.15 has no way to add a writeback job to its
@@ -19,6 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import client_binary, kiln_binary  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pacing_judge import parse, slow_frames, unexplained_ahead  # noqa: E402
 
 OUT = Path(os.environ.get("KILN_VM_OUT", "/tmp"))
 # llvmpipe rasterizes in the calling thread: under TCG its worker threads' hand-offs cost more than drawing a small
@@ -235,13 +238,18 @@ def light_load_and_scanout(kms):
         scanout(kms)
     finally:
         frames = kiln.stop()
-    # After a TCG stall (a frame of 50-200 ms) kiln's frame-time estimate is over half a refresh for a dozen frames,
-    # and it rightly draws ahead then: 3-7% of the frames. With the half-refresh test gone it was a third, and half
-    # while the estimate counted a drawn-ahead frame's wait for the flip (kiln never stopped drawing ahead).
-    share = frames["render_ahead"] / max(frames["rendered"], 1)
-    expect(share <= 0.15, f"light load ({LIGHT_DELAY_MS} ms a frame): rendered ahead only after stalls "
-                         f"({frames['render_ahead']} of {frames['rendered']} frames; ring framebuffers on the plane "
-                         f"{ring}, {frames['ring_slots']} slots)")
+    # After a TCG stall (a frame of 50-200 ms) kiln's frame-time estimate is over half a refresh for a few dozen
+    # frames, and it rightly draws ahead then. How many stalls there are follows the host's load (a third of the
+    # frames were drawn ahead with a second job on a 2-core host), so each drawn-ahead frame is judged against the
+    # frame times kiln measured just before it (pacing_judge.py), never by a share of the run.
+    entries = parse(frames["pacing"])
+    unexplained = unexplained_ahead(entries)
+    print(f"  light load: {frames['render_ahead']} of {frames['rendered']} frames drawn ahead, {len(entries)} "
+          f"commits, {slow_frames(entries)} of them slow (over half a refresh: the host's stalls); ring framebuffers "
+          f"on the plane {ring}, {frames['ring_slots']} slots")
+    expect(entries and not unexplained,
+           f"light load ({LIGHT_DELAY_MS} ms a frame): every frame drawn ahead follows a slow frame within the "
+           f"estimate's decay ({len(unexplained)} do not, at commits {unexplained[:10]})")
     expect(frames["direct_scanout"] > 0, f"kiln counted direct scan-outs ({frames['direct_scanout']})")
 
 

@@ -100,6 +100,19 @@ bool Output::needs_frame() const
     return output_->needs_frame || pixman_region32_not_empty(&scene_output_->damage->current);
 }
 
+void Output::add_unshown_damage(Region& out) const
+{
+    Region pending;
+    pending.add(&scene_output_->damage->current);
+    if (output_->scale != std::floor(output_->scale))
+        wlr_region_expand(pending.get(), pending.get(), 1);  // as render() widens it
+    pending.intersect_rect(0, 0, output_->width, output_->height);
+    out.add(pending);
+    for (const auto& frame : frames_)
+        if (!frame->committed)
+            out.add(frame->damage);
+}
+
 void Output::on_frame()
 {
     // Headless: wlroots' frame events (its timer, and wlr_output_schedule_frame) are not vblanks; the next tick of

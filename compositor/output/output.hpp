@@ -38,6 +38,9 @@ public:
     size_t ring_slots() const { return ring_.allocated(); }
     // Headless: refreshes kiln's loop was too busy to take (no frame could be on them).
     uint64_t ticks_skipped() const { return vblank_ ? vblank_->skipped() : 0; }
+    // Adds to `out` (buffer pixels) what the scene changed that no committed frame shows yet: its pending damage and
+    // what frames drawn but not committed redraw. Capture draws the scene as it is now, and must count these too.
+    void add_unshown_damage(Region& out) const;
 
 private:
     // A composed frame from drawing until its fence has signalled.

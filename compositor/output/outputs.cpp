@@ -122,6 +122,13 @@ uint64_t Outputs::ring_slots() const
     return slots;
 }
 
+void Outputs::add_unshown_damage(const wlr_output* output, Region& out) const
+{
+    for (const auto& o : outputs_)
+        if (o->wlr() == output)
+            o->add_unshown_damage(out);
+}
+
 uint64_t Outputs::ticks_skipped() const
 {
     uint64_t skipped = 0;

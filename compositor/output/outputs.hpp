@@ -4,6 +4,7 @@
 
 #include "compositor/core.hpp"
 #include "compositor/output/output_hooks.hpp"
+#include "compositor/output/region.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
@@ -52,6 +53,8 @@ public:
     const wlr_drm_format_set* primary_formats() const;
     // The most slots any output's frame ring holds.
     uint64_t ring_slots() const;
+    // Adds to `out` what `output`'s committed frames do not show of the scene yet (Output::add_unshown_damage).
+    void add_unshown_damage(const wlr_output* output, Region& out) const;
     // Vblank ticks the outputs' virtual vblank skipped, all outputs together.
     uint64_t ticks_skipped() const;
     // Drops every Output (after the backend went, which destroyed their wlr_outputs).

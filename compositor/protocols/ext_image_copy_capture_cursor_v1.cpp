@@ -49,13 +49,13 @@ private:
     wl::Listener removed_;
 };
 
-// The cursor image as a capture session's content: a frame when the image changes.
+// The cursor image as a capture session's content: a frame when the image differs from the one the session's client
+// has (the last frame it got), drawn whole.
 class CursorContent final : public CaptureContent {
 public:
     CursorContent(const ExtImageCopyCaptureV1& capture, CaptureTarget target)
         : capture_(capture), watch_(capture.toplevels(), target)
     {
-        image_ = locate_cursor(capture_, watch_.target()).image();
     }
     bool gone() const override { return watch_.target().gone(); }
     void size(int& width, int& height) const override
@@ -64,19 +64,20 @@ public:
         width = texture ? static_cast<int>(texture->width) : 1;
         height = texture ? static_cast<int>(texture->height) : 1;
     }
-    void output_frame(wlr_output*, const Region&, Region& out) override
+    void output_frame(wlr_output*, const Region&, Region& out) override { unreported(out); }
+    void unreported(Region& out) override
     {
-        const auto image = locate_cursor(capture_, watch_.target()).image();
-        if (image == image_)
+        if (locate_cursor(capture_, watch_.target()).image() == delivered_)
             return;
-        image_ = image;
         int width = 0;
         int height = 0;
         size(width, height);
         out.add(Region(0, 0, width, height));
     }
+    void delivered() override { delivered_ = drawn_; }
     bool render(wlr_buffer* destination, const Region&) override
     {
+        drawn_ = locate_cursor(capture_, watch_.target()).image();
         wlr_texture* texture = cursor_texture(locate_cursor(capture_, watch_.target()).cursor);
         if (!texture) {
             // No cursor image: a transparent pixel.
@@ -89,7 +90,8 @@ public:
 private:
     const ExtImageCopyCaptureV1& capture_;
     TargetWatch watch_;
-    CursorState::Image image_;
+    CursorState::Image drawn_;      // the image the last frame drew
+    CursorState::Image delivered_;  // the image in the last ready frame (none before the first)
 };
 
 // One ext_image_copy_capture_cursor_session_v1.

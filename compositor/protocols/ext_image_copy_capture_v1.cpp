@@ -64,6 +64,11 @@ public:
         if (output == output_)
             out.add(damage);
     }
+    void unreported(Region& out) override
+    {
+        if (output_ && context_.unshown_damage)
+            context_.unshown_damage(output_, out);
+    }
     bool render(wlr_buffer* destination, const Region& damage) override
     {
         wlr_scene_output* scene_output = output_ ? wlr_scene_get_scene_output(context_.scene, output_) : nullptr;
@@ -103,24 +108,35 @@ public:
     }
     void output_frame(wlr_output* output, const Region& damage, Region& out) override
     {
-        if (!toplevel_)
-            return;
         // The outputs' frames count damage wherever the window's surfaces changed, covered or not: what of it
         // falls on the window is what changed in it (a superset where something moved over it).
+        if (toplevel_)
+            add_layout_boxes(to_layout(capture_.context().layout, output, damage), out);
+    }
+    void unreported(Region& out) override
+    {
+        if (!toplevel_)
+            return;
+        const CaptureContext& context = capture_.context();
         const wlr_box area = toplevel_->geometry();
-        const double scale = capture_.scale_of(area);
-        int width = 0;
-        int height = 0;
-        size(width, height);
-        for (const wlr_box& b : to_layout(capture_.context().layout, output, damage)) {
-            const int x1 = static_cast<int>(std::floor((b.x - area.x) * scale));
-            const int y1 = static_cast<int>(std::floor((b.y - area.y) * scale));
-            const int x2 = static_cast<int>(std::ceil((b.x + b.width - area.x) * scale));
-            const int y2 = static_cast<int>(std::ceil((b.y + b.height - area.y) * scale));
-            Region r(x1, y1, x2 - x1, y2 - y1);
-            r.intersect_rect(0, 0, width, height);
-            out.add(r);
+        // Outside every output no frame damages it: that part may have changed whenever a frame is copied.
+        Region outside(area.x, area.y, area.width, area.height);
+        wlr_output_layout_output* placed = nullptr;
+        wl_list_for_each(placed, &context.layout->outputs, link)
+        {
+            if (context.unshown_damage) {
+                Region unshown;
+                context.unshown_damage(placed->output, unshown);
+                if (!unshown.empty())
+                    output_frame(placed->output, unshown, out);
+            }
+            if (const wlr_box* box = wlr_output_layout_get_box(context.layout, placed->output))
+                outside.subtract(Region(box->x, box->y, box->width, box->height));
         }
+        std::vector<wlr_box> boxes;
+        for (const auto& r : outside.rects())
+            boxes.push_back({r.x1, r.y1, r.x2 - r.x1, r.y2 - r.y1});
+        add_layout_boxes(boxes, out);
     }
     bool render(wlr_buffer* destination, const Region& damage) override
     {
@@ -142,6 +158,24 @@ public:
     }
 
 private:
+    // Adds `boxes` (layout coordinates) where they fall on the window, in its buffer pixels.
+    void add_layout_boxes(const std::vector<wlr_box>& boxes, Region& out) const
+    {
+        const wlr_box area = toplevel_->geometry();
+        const double scale = capture_.scale_of(area);
+        int width = 0;
+        int height = 0;
+        size(width, height);
+        for (const wlr_box& b : boxes) {
+            const int x1 = static_cast<int>(std::floor((b.x - area.x) * scale));
+            const int y1 = static_cast<int>(std::floor((b.y - area.y) * scale));
+            const int x2 = static_cast<int>(std::ceil((b.x + b.width - area.x) * scale));
+            const int y2 = static_cast<int>(std::ceil((b.y + b.height - area.y) * scale));
+            Region r(x1, y1, x2 - x1, y2 - y1);
+            r.intersect_rect(0, 0, width, height);
+            out.add(r);
+        }
+    }
     void forget()
     {
         toplevel_ = nullptr;
@@ -211,7 +245,7 @@ private:
     ExtImageCopyCaptureV1* owner_;
     wl_resource* resource_;
     std::unique_ptr<CaptureContent> content_;
-    Region damage_;       // changed since the last ready frame, buffer pixels
+    Region damage_;       // what output frames changed since the last ready frame, buffer pixels
     bool first_ = true;   // the next frame is the first (or the first since the size changed): all of it
     bool stopped_ = false;
     int width_ = -1;
@@ -327,7 +361,13 @@ void ExtImageCopyCaptureV1::Session::complete(Frame& frame)
         frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
         return;
     }
-    const Region changed = first_ ? Region(0, 0, width_, height_) : damage_;
+    // The content is drawn as it is now: what changed since the output frames (or outside them) is damage too, or
+    // the copy would show new pixels only where the last output frame changed something, and keep stale ones where
+    // the scene changed since (a moving window torn at every frame).
+    Region changed = first_ ? Region(0, 0, width_, height_) : damage_;
+    if (!first_)
+        content_->unreported(changed);
+    changed.intersect_rect(0, 0, width_, height_);
     // What changed, and what the client says this buffer lacks: nothing else is drawn or copied.
     Region copy = changed;
     copy.add(frame.buffer_damage_);
@@ -351,6 +391,7 @@ void ExtImageCopyCaptureV1::Session::complete(Frame& frame)
                                                            static_cast<uint32_t>(now.tv_nsec));
     ext_image_copy_capture_frame_v1_send_ready(frame.resource_);
     frame.ended_ = true;
+    content_->delivered();
     damage_.clear();
     first_ = false;
 }

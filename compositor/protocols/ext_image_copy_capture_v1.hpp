@@ -1,8 +1,9 @@
 // ExtImageCopyCaptureV1: ext_image_copy_capture_manager_v1, its sessions and frames: an output or one window (from
 // ext-image-capture-source) copied into a client's shm buffer through kiln's renderer, with the damage since the
-// session's previous frame taken from the frames the outputs commit; only what changed (and what the client says its
-// buffer lacks) is drawn and copied. A frame after the first waits until something changed. Cursor sessions are in
-// ext_image_copy_capture_cursor_v1.cpp.
+// session's previous frame: the frames the outputs committed since, and what the scene changed that they do not show
+// yet (a frame draws the scene as it is when it is copied, not as the last output frame showed it). Only what changed
+// (and what the client says its buffer lacks) is drawn and copied. A frame after the first waits until an output
+// frame changed something. Cursor sessions are in ext_image_copy_capture_cursor_v1.cpp.
 //
 // dma-buf buffers are not offered: kiln draws into a client's dma-buf only on hardware GBM displays, untested here.
 #pragma once
@@ -36,6 +37,12 @@ public:
     // `output` is committing a frame that redrew `damage` (its buffer pixels): adds what that changed here (buffer
     // pixels) to `out`.
     virtual void output_frame(wlr_output* output, const Region& damage, Region& out) = 0;
+    // Adds to `out` (buffer pixels) what may have changed that output frames have not reported: the scene's damage
+    // no committed frame shows yet, and what no output frame can show (a window's part outside every output). A
+    // frame is drawn as the content is when it is copied, so its damage counts these too.
+    virtual void unreported(Region& out) { (void)out; }
+    // The frame drawn last went to the client (ready).
+    virtual void delivered() {}
     // Draws `damage` of the content into `destination` (of size()); false if it cannot.
     virtual bool render(wlr_buffer* destination, const Region& damage) = 0;
 };
@@ -47,6 +54,8 @@ struct CaptureContext {
     RenderBridge* bridge = nullptr;
     std::function<renderer::Color()> background;
     std::function<float(wlr_surface*)> surface_alpha;  // alpha-modifier's factor, as output frames draw it
+    // Adds to the region what `output`'s committed frames do not show of the scene yet (buffer pixels).
+    std::function<void(const wlr_output*, Region&)> unshown_damage;
 };
 
 class ExtImageCopyCaptureV1 {

@@ -16,9 +16,12 @@ bool CoreObjects::make(wl_display* display, wlr_renderer* renderer, std::string&
         !made(wlr_data_device_manager_create(display), "the data device manager"))
         return false;
     layout = wlr_output_layout_create();
-    if (!made(layout, "the output layout") ||
-        !made(wlr_xdg_output_manager_v1_create(display, layout), "the xdg-output manager"))
+    if (!made(layout, "the output layout"))
         return false;
+    wlr_xdg_output_manager_v1* xdg_output = wlr_xdg_output_manager_v1_create(display, layout);
+    if (!made(xdg_output, "the xdg-output manager"))
+        return false;
+    xdg_output_global = xdg_output->global;
     scene = wlr_scene_create();
     if (!made(scene, "the scene"))
         return false;

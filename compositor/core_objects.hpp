@@ -16,6 +16,7 @@ struct CoreObjects {
     wlr_output_layout*& layout;
     wlr_scene*& scene;
     SceneLayers& layers;
+    const wl_global* xdg_output_global = nullptr;  // set by make(); the manager is freed with the display
 
     // False (with `error`) when wlroots cannot make one (it returns null when memory or a global cannot be had).
     bool make(wl_display* display, wlr_renderer* renderer, std::string& error);

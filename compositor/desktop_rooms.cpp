@@ -28,6 +28,7 @@ void DesktopRooms::make(const Core& core, Context context)
     privileged.guard(seat->text_input().input_method_global(), "input-method",
                      restricts(PrivilegedProtocol::input_method));
     privileged.guard(seat->input_inhibit_global(), "input-inhibit", restricts(PrivilegedProtocol::input_inhibit));
+    privileged.guard(seat->shortcuts_inhibit_global(), "keyboard-shortcuts-inhibit", false);
     clipboard = std::make_unique<Clipboard>(display, seat->wlr());
     data_control = std::make_unique<ExtDataControlV1>(display, seat->wlr());
     privileged.guard(clipboard->data_control_global(), "data-control", restricts(PrivilegedProtocol::data_control));
@@ -111,6 +112,7 @@ void DesktopRooms::make_after_outputs(const Core& core, PrivilegedGlobals& privi
                      restricts(PrivilegedProtocol::output_management));
     privileged.guard(output_power->global(), "output-power", restricts(PrivilegedProtocol::output_power));
     privileged.guard(session_lock->global(), "session-lock", restricts(PrivilegedProtocol::session_lock));
+    privileged.guard(layer_shell->global(), "layer-shell", false);
 }
 
 void DesktopRooms::report(Stats& stats) const

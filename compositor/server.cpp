@@ -89,7 +89,8 @@ bool Server::start(std::string& error)
                          [this]() { return outputs_ ? outputs_->primary_formats() : nullptr; });
     commits_.make_gate(display_, requests_);
     buffers_.make_sync(display_, backend_, *bridge_, *commits_.commit_gate);
-    if (!CoreObjects{compositor_, layout_, scene_, layers_}.make(display_, renderer_, error))
+    CoreObjects core_objects{compositor_, layout_, scene_, layers_};
+    if (!core_objects.make(display_, renderer_, error))
         return false;
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
     auto alpha_changed = [this](wlr_surface*) {
@@ -97,9 +98,11 @@ bool Server::start(std::string& error)
         wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
     };
     if (!commits_.make(display_, backend_, requests_, layout_, alpha_changed, error) ||
-        !privileged_setup_.make(display_, backend_, options_,
+        !privileged_setup_.make(display_, backend_, requests_, options_,
                                 [this](pid_t pid) { return startup_ && startup_->started(pid); }, error))
         return false;
+    // Where every output lies on the desktop: sandboxes do not see it (as on sway) unless kiln.ini grants it.
+    privileged_setup_.privileged->guard(core_objects.xdg_output_global, "xdg-output", false);
 
     guards_.make(requests_);
 

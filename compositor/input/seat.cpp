@@ -437,6 +437,11 @@ const wl_global* Seat::input_inhibit_global() const
     return input_inhibit_->global();
 }
 
+const wl_global* Seat::shortcuts_inhibit_global() const
+{
+    return shortcuts_inhibit_->global();
+}
+
 void Seat::pointer_shape(wl_client* client, uint32_t serial, std::span<const char* const> names)
 {
     cursor_image_->client_shape(client, serial, names);

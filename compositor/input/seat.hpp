@@ -82,6 +82,8 @@ public:
     void tool_shape(wl_client* client, uint32_t serial, std::span<const char* const> names);
     // wlr-input-inhibitor's global, privileged (hidden where [security] restricts it).
     const wl_global* input_inhibit_global() const;
+    // keyboard-shortcuts-inhibit's global, hidden from sandboxes.
+    const wl_global* shortcuts_inhibit_global() const;
 
 private:
     class Keyboard;

@@ -15,6 +15,8 @@ public:
 
     // Whether the surface with keyboard focus has an active inhibitor: kiln's bindings pass to it.
     bool inhibited() const;
+    // Hidden from sandboxes: kiln's bindings are the user's way out of a window.
+    const wl_global* global() const { return manager_->global; }
 
 private:
     // An inhibitor is active exactly while its surface has keyboard focus.

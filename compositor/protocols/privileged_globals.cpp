@@ -25,11 +25,13 @@ pid_t parent_pid(pid_t pid)
     return rest ? parent : 0;
 }
 
-PrivilegedGlobals::PrivilegedGlobals(wl_display* display, std::function<bool(pid_t)> started,
+PrivilegedGlobals::PrivilegedGlobals(wl_display* display, RequestHooks& hooks, std::function<bool(pid_t)> started,
                                      std::vector<SandboxGrant> grants)
     : display_(display), started_(std::move(started)), grants_(std::move(grants))
 {
     wl_display_set_global_filter(display_, &PrivilegedGlobals::filter, this);
+    bind_hook_ = hooks.add(wl_registry_interface, "bind", HookOrder::hidden_globals,
+                           [this](const wl_protocol_logger_message& message) { refuse_hidden_bind(message); });
 }
 
 PrivilegedGlobals::~PrivilegedGlobals()
@@ -43,9 +45,9 @@ void PrivilegedGlobals::guard(const wl_global* global, std::string_view name, bo
         guarded_.push_back({global, std::string(name), restricted});
 }
 
-void PrivilegedGlobals::set_sandbox_lookup(std::function<const std::string*(const wl_client*)> app_id_of)
+void PrivilegedGlobals::set_sandbox_lookup(std::function<std::optional<SandboxedIdentity>(const wl_client*)> sandbox_of)
 {
-    app_id_of_ = std::move(app_id_of);
+    sandbox_of_ = std::move(sandbox_of);
 }
 
 bool PrivilegedGlobals::trusted(pid_t pid) const
@@ -59,15 +61,27 @@ bool PrivilegedGlobals::trusted(pid_t pid) const
     return false;
 }
 
+bool PrivilegedGlobals::trusted(const wl_client* client) const
+{
+    if (sandbox_of_ && sandbox_of_(client))
+        return false;
+    pid_t pid = 0;
+    wl_client_get_credentials(const_cast<wl_client*>(client), &pid, nullptr, nullptr);
+    return trusted(pid);
+}
+
 bool PrivilegedGlobals::visible(const wl_client* client, const wl_global* global) const
 {
     auto guarded = std::find_if(guarded_.begin(), guarded_.end(), [global](const Guarded& g) { return g.global == global; });
     if (guarded == guarded_.end())
         return true;
-    if (const std::string* app_id = app_id_of_ ? app_id_of_(client) : nullptr) {
-        // Sandboxed: only what kiln.ini grants this app, however it was started.
+    if (auto sandbox = sandbox_of_ ? sandbox_of_(client) : std::nullopt) {
+        // Sandboxed: only what kiln.ini grants this app, however it was started, and of that only what the
+        // context's maker could bind itself (anyone may make a context and name any app in it).
+        if (guarded->restricted && !sandbox->creator_trusted)
+            return false;
         for (const auto& grant : grants_)
-            if (grant.app_id == *app_id)
+            if (grant.app_id == sandbox->app_id)
                 return std::find(grant.protocols.begin(), grant.protocols.end(), guarded->name) !=
                        grant.protocols.end();
         return false;
@@ -79,9 +93,38 @@ bool PrivilegedGlobals::visible(const wl_client* client, const wl_global* global
     return trusted(pid);
 }
 
+void PrivilegedGlobals::refuse_hidden_bind(const wl_protocol_logger_message& message) const
+{
+    // bind(name: uint, interface: string, version: uint, id: new_id), as the client sent it.
+    if (message.arguments_count < 2)
+        return;
+    const wl_client* client = wl_resource_get_client(message.resource);
+    const uint32_t name = message.arguments[0].u;
+    for (const Guarded& guarded : guarded_) {
+        if (name_of(guarded.global, client) != name || visible(client, guarded.global))
+            continue;
+        // Word for word what libwayland answers for a name no global has; its own answer, which would name the
+        // hidden interface or version, is dropped, since a client gets only its first error.
+        const char* interface = message.arguments[1].s;
+        wl_resource_post_error(message.resource, WL_DISPLAY_ERROR_INVALID_OBJECT, "invalid global %s (%d)",
+                               interface ? interface : "(null)", static_cast<int>(name));
+        return;
+    }
+}
+
+uint32_t PrivilegedGlobals::name_of(const wl_global* global, const wl_client* client) const
+{
+    // libwayland answers 0 for a global its filter hides from `client`: the filter lets everything through meanwhile.
+    revealing_ = true;
+    const uint32_t name = wl_global_get_name(global, client);
+    revealing_ = false;
+    return name;
+}
+
 bool PrivilegedGlobals::filter(const wl_client* client, const wl_global* global, void* data) noexcept
 {
-    return static_cast<const PrivilegedGlobals*>(data)->visible(client, global);
+    const auto* self = static_cast<const PrivilegedGlobals*>(data);
+    return self->revealing_ || self->visible(client, global);
 }
 
 }  // namespace kiln::compositor

@@ -3,7 +3,7 @@
 
 namespace kiln::compositor {
 
-bool PrivilegedSetup::make(wl_display* display, wlr_backend* backend, const Options& options,
+bool PrivilegedSetup::make(wl_display* display, wlr_backend* backend, RequestHooks& hooks, const Options& options,
                            std::function<bool(pid_t)> started, std::string& error)
 {
     // wlroots' *_create return null when memory or a global cannot be had: kiln says which and does not start.
@@ -20,12 +20,16 @@ bool PrivilegedSetup::make(wl_display* display, wlr_backend* backend, const Opti
         !made(gamma_control, "the gamma-control manager"))
         return false;
     // Privileged globals: hidden from sandboxed clients (security contexts) always, from others under --restrict.
-    privileged = std::make_unique<PrivilegedGlobals>(display, std::move(started), options.sandbox_grants);
-    security_context = std::make_unique<SecurityContextV1>(display);
-    privileged->set_sandbox_lookup([&context = security_context](const wl_client* client) -> const std::string* {
-        const SecurityContextV1::Metadata* metadata = context->context_of(client);
-        return metadata ? &metadata->app_id : nullptr;
-    });
+    privileged = std::make_unique<PrivilegedGlobals>(display, hooks, std::move(started), options.sandbox_grants);
+    security_context = std::make_unique<SecurityContextV1>(
+        display, [&filter = *privileged](const wl_client* maker) { return filter.trusted(maker); });
+    privileged->set_sandbox_lookup(
+        [&context = security_context](const wl_client* client) -> std::optional<SandboxedIdentity> {
+            const SecurityContextV1::Metadata* metadata = context->context_of(client);
+            if (!metadata)
+                return std::nullopt;
+            return SandboxedIdentity{.app_id = metadata->app_id, .creator_trusted = metadata->creator_trusted};
+        });
     auto restricts = [&options](PrivilegedProtocol p) { return options.restricts(p); };
     privileged->guard(security_context->global(), "security-context", false);
     privileged->guard(screencopy->global, "screencopy", restricts(PrivilegedProtocol::screencopy));

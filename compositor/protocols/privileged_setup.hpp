@@ -6,6 +6,7 @@
 
 #include "compositor/protocols/drm_lease_v1.hpp"
 #include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/request_hooks.hpp"
 #include "compositor/protocols/security_context_v1.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/wlr.hpp"
@@ -29,9 +30,9 @@ struct PrivilegedSetup {
 
     // The globals, each guarded as `options` say (sandboxes never see them; --restrict hides them from clients
     // `started` does not know); false (with `error`) when wlroots cannot make one. The rooms made later guard their
-    // own privileged globals through `privileged`.
-    bool make(wl_display* display, wlr_backend* backend, const Options& options, std::function<bool(pid_t)> started,
-              std::string& error);
+    // own privileged globals through `privileged`, which answers binds of hidden ones through `hooks`.
+    bool make(wl_display* display, wlr_backend* backend, RequestHooks& hooks, const Options& options,
+              std::function<bool(pid_t)> started, std::string& error);
 };
 
 }  // namespace kiln::compositor

@@ -27,6 +27,7 @@ enum class HookOrder {
     viewporter,         // wl_surface.commit ...
     commit_gate,        // ... held until its acquire point, FIFO barrier or target time (output/sync/)
     shm_validation,     // wl_shm_pool.create_buffer
+    hidden_globals,     // wl_registry.bind of a global hidden from the client (protocols/privileged_globals.cpp)
 };
 
 // The table itself, without libwayland: what runs for a request, and in which order (unit-tested on its own).

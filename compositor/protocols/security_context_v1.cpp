@@ -225,6 +225,8 @@ void create_listener(wl_client* client, wl_resource* manager, uint32_t id, int32
     context->owner = owner;
     context->listen_fd = listen_fd;
     context->close_fd = close_fd;
+    // Asked now, while the maker is connected and its process is the one its socket names.
+    context->metadata.creator_trusted = owner && owner->trusts(client);
     wl_resource_set_implementation(resource, &context_requests, context, context_destroyed);
     if (owner)
         owner->add_context(resource);
@@ -256,8 +258,9 @@ void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
 
 }  // namespace
 
-SecurityContextV1::SecurityContextV1(wl_display* display)
-    : display_(display), global_(wl_global_create(display, &wp_security_context_manager_v1_interface, 1, this, bind))
+SecurityContextV1::SecurityContextV1(wl_display* display, std::function<bool(const wl_client*)> trusts)
+    : display_(display), trusts_(std::move(trusts)),
+      global_(wl_global_create(display, &wp_security_context_manager_v1_interface, 1, this, bind))
 {
     wl_list_init(&managers_);
     wl_list_init(&contexts_);

@@ -4,11 +4,13 @@
 //
 // The listener lives until the engine's close_fd hangs up (not when the engine's own connection ends, as the spec
 // says). A client that came through a context may not make one (the nested error): PrivilegedGlobals hides this
-// global from it too, unless kiln.ini grants its app more.
+// global from it too, unless kiln.ini grants its app more. Any client may make a context and name any app in it, so
+// each context also remembers whether kiln trusted its maker: a context never gives more than its maker has.
 #pragma once
 
 #include "compositor/wlr.hpp"
 
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -23,9 +25,11 @@ public:
         std::string sandbox_engine;
         std::string app_id;
         std::string instance_id;
+        bool creator_trusted = false;  // what `trusts` said of the client that made the context, then
     };
 
-    explicit SecurityContextV1(wl_display* display);
+    // `trusts` says whether kiln trusts a client with the globals --restrict names (PrivilegedGlobals::trusted).
+    SecurityContextV1(wl_display* display, std::function<bool(const wl_client*)> trusts);
     ~SecurityContextV1();
     SecurityContextV1(const SecurityContextV1&) = delete;
     SecurityContextV1& operator=(const SecurityContextV1&) = delete;
@@ -33,6 +37,7 @@ public:
     // The context `client` connected through, or null for a client of kiln's own socket (or a host's fd).
     const Metadata* context_of(const wl_client* client) const;
     const wl_global* global() const { return global_; }
+    bool trusts(const wl_client* client) const { return trusts_ && trusts_(client); }
     size_t listening() const { return listeners_.size(); }
 
     // For the request handlers: a committed context starts accepting on `listen_fd` (both fds are kept).
@@ -49,6 +54,7 @@ private:
     void stop(ListenSocket* socket);
 
     wl_display* display_;
+    std::function<bool(const wl_client*)> trusts_;
     wl_global* global_;
     wl_list managers_;  // bound wp_security_context_manager_v1 resources, cleared when kiln's side goes
     wl_list contexts_;  // wp_security_context_v1 resources, likewise

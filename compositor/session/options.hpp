@@ -38,12 +38,14 @@ inline constexpr const char* privileged_protocol_names =
     "screencopy, output-management, output-power, session-lock, input-method, gamma-control, export-dmabuf, input-inhibit, "
     "foreign-toplevel-list, data-control, image-copy-capture";
 // The protocols kiln hides from every client that connected through a security context (a sandbox such as
-// Flatpak), whatever --restrict says, by the names kiln.ini's [security] allow-sandboxed= grants them with.
+// Flatpak), whatever --restrict says, by the names kiln.ini's [security] allow-sandboxed= grants them with: at least
+// what sway's security filter hides. A new one is a name here and one PrivilegedGlobals::guard call where its global
+// is made (workspaces and transient seats go here once kiln offers them).
 inline constexpr std::string_view sandbox_hidden_protocols[] = {
     "screencopy", "export-dmabuf", "virtual-keyboard", "virtual-pointer", "input-method", "data-control",
     "output-management", "output-power", "gamma-control", "input-inhibit", "session-lock",
     "foreign-toplevel-management", "security-context", "ext-data-control", "ext-foreign-toplevel-list",
-    "image-copy-capture", "drm-lease",
+    "image-copy-capture", "drm-lease", "layer-shell", "keyboard-shortcuts-inhibit", "xdg-output",
 };
 // kiln.ini [security] allow-sandboxed=APP_ID:NAME,...: what a sandboxed app (by its security context's app id) may
 // see of the protocols above.

@@ -27,6 +27,8 @@ public:
 
     const Core& core() const { return core_; }
     const SceneLayers& layers() const { return layers_; }
+    // zwlr_layer_shell_v1's global: hidden from sandboxes (an overlay could take the keyboard from every window).
+    const wl_global* global() const { return shell_->global; }
     // The part of `output` (layout coordinates) no exclusive zone takes: the whole output when none does.
     wlr_box usable_area(wlr_output* output) const;
     // The layer surface that keeps the keyboard from windows (exclusive interactivity, top or overlay), or null.

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """security-context-v1 on headless kiln, with the test as the sandbox engine (as Flatpak does it): a client that
-connects through the context's socket sees none of the privileged globals, cannot bind them by name, and its process
-being a kiln startup command does not make it trusted; the same client connected directly sees them (unless
---restrict); kiln.ini's allow-sandboxed grants one app more; the socket keeps accepting after the engine's own
-connection ends and stops once close_fd hangs up; every protocol error, each ending only its client."""
+connects through the context's socket sees none of the privileged globals (nor layer-shell, shortcuts-inhibit and
+xdg-output, as on sway), cannot bind them by name, and the error for that names nothing hidden; its process being a
+kiln startup command does not make it trusted; the same client connected directly sees them (unless --restrict);
+kiln.ini's allow-sandboxed grants one app more, but a context never gives more than the client that made it has (an
+untrusted client naming a granted app in its own context cannot capture the screen, a startup command's context
+can); the socket keeps accepting after the engine's own connection ends and stops once close_fd hangs up; every
+protocol error, each ending only its client."""
 import os
 import shutil
 import socket
@@ -38,7 +41,14 @@ PRIVILEGED = {
     "ext_image_copy_capture_manager_v1": "image-copy-capture",
     "ext_output_image_capture_source_manager_v1": "image-copy-capture",
     "ext_foreign_toplevel_image_capture_source_manager_v1": "image-copy-capture",
+    # What sway's security filter hides too: an overlay layer surface with exclusive keyboard interactivity takes
+    # every key, a shortcuts inhibitor the user's way out, and xdg-output says where every output lies.
+    "zwlr_layer_shell_v1": "layer-shell",
+    "zwp_keyboard_shortcuts_inhibit_manager_v1": "keyboard-shortcuts-inhibit",
+    "zxdg_output_manager_v1": "xdg-output",
 }
+CAPTURE = ["zwlr_screencopy_manager_v1", "ext_image_copy_capture_manager_v1",
+           "ext_output_image_capture_source_manager_v1", "ext_foreign_toplevel_image_capture_source_manager_v1"]
 # Privileged protocols kiln does not offer yet (issue 21): once offered, they must be hidden from sandboxes too.
 PRIVILEGED_LATER = ["ext_data_control_manager_v1", "ext_foreign_toplevel_list_v1"]
 ORDINARY = ["wl_compositor", "wl_shm", "wl_seat", "xdg_wm_base", "wl_output", "ext_idle_notifier_v1"]
@@ -113,15 +123,25 @@ def sandboxed_vs_direct(scratch):
             check(not later, f"nor the privileged protocols built since (seen: {later})")
             check(all(name in boxed.globals for name in ORDINARY), f"it sees the ordinary ones ({ORDINARY})")
 
-            # Binding a hidden global by the name a direct client was told: libwayland's invalid-object error.
+            # Binding a hidden global by the name a direct client was told: libwayland's invalid-object error, word
+            # for word what a name no global has gets, whatever interface and version the client guesses. (An
+            # overlay layer surface cannot even be made, let alone take the keyboard.)
+            unknown = max(name for name, _ in direct.globals.values()) + 1000
             for interface in sorted(PRIVILEGED):
-                with Connection(sandbox.env()) as prober:
-                    name, version = direct.globals[interface]
-                    obj = prober.new_id(interface)
-                    prober.send(prober.registry, 0, ("u", name), ("s", interface), ("u", 1), ("n", obj))
-                    error = expect_protocol_error(prober)
-                    check("invalid global" in str(error) and "wl_registry" in str(error),
-                          f"binding {interface} by its name from the sandbox is a protocol error ({error})")
+                name, version = direct.globals[interface]
+                for asked, asked_version in ((interface, 1), ("wl_compositor", 1), (interface, version + 1)):
+                    errors = []
+                    for bound in (name, unknown):
+                        with Connection(sandbox.env()) as prober:
+                            obj = prober.new_id(asked)
+                            prober.send(prober.registry, 0, ("u", bound), ("s", asked), ("u", asked_version),
+                                        ("n", obj))
+                            errors.append(str(expect_protocol_error(prober)).replace(f"({bound})", "(NAME)"))
+                    hidden, nonexistent = errors
+                    check("invalid global" in hidden and "wl_registry" in hidden and
+                          (asked == interface or interface not in hidden) and hidden == nonexistent,
+                          f"binding {interface}'s name from the sandbox as {asked} v{asked_version} is the error a "
+                          f"name no global has gets, naming nothing hidden ({hidden}; unknown name: {nonexistent})")
 
             # wayland-info, a client no one here wrote, through the sandbox.
             result = kiln.run(["wayland-info"], env=sandbox.env())
@@ -146,54 +166,100 @@ def sandboxed_vs_direct(scratch):
 
 
 PROBE = """
-import sys, time
+import os, socket, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from wayland_wire import Connection
-ready = Path(sys.argv[2]) / "sandbox-ready"
+from wayland_wire import Connection, shm_buffer
+scratch = Path(sys.argv[2])
+ready = scratch / "sandbox-ready"
 while not ready.exists():
     time.sleep(0.05)
-import os
+
+def capture(conn):
+    # One wlr-screencopy frame of the whole output into shm: 'ready', 'failed', or why it could not start.
+    if "zwlr_screencopy_manager_v1" not in conn.globals:
+        return "not-offered"
+    manager = conn.bind("zwlr_screencopy_manager_v1", 1)
+    frame = conn.create("zwlr_screencopy_frame_v1", manager, 0, ("i", 0), ("o", conn.bind("wl_output", 1)))
+    fmt, width, height, stride = conn.dispatch_until(lambda e: e.obj == frame and e.opcode == 0).args("uuuu")
+    conn.send(frame, 0, ("o", shm_buffer(conn, width, height, 0, shm_format=fmt)))
+    done = conn.dispatch_until(lambda e: e.obj == frame and e.opcode in (2, 3))
+    return "ready" if done.opcode == 2 else "failed"
+
 with Connection(dict(os.environ)) as direct, \\
         Connection(dict(os.environ, XDG_RUNTIME_DIR=sys.argv[2], WAYLAND_DISPLAY="sandbox-s")) as boxed:
-    out = Path(sys.argv[2]) / "probe"
-    (out.with_suffix(".part")).write_text(" ".join(direct.globals) + "\\n" + " ".join(boxed.globals) + "\\n")
+    # This startup command is the engine of a context for the granted app, as Flatpak started from it would be.
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(scratch / "sandbox-t"))
+    listener.listen()
+    close_read, close_write = os.pipe()
+    manager = direct.bind("wp_security_context_manager_v1", 1)
+    context = direct.new_id("wp_security_context_v1")
+    direct.send(manager, 1, ("n", context), fds=[listener.fileno(), close_read])
+    direct.send(context, 2, ("s", "org.example.Granted"))
+    direct.send(context, 4)
+    direct.roundtrip()
+    listener.close()
+    os.close(close_read)
+    with Connection(dict(os.environ, XDG_RUNTIME_DIR=sys.argv[2], WAYLAND_DISPLAY="sandbox-t")) as trusted:
+        lines = [" ".join(f"{interface}={name}" for interface, (name, _) in direct.globals.items()),
+                 " ".join(boxed.globals), " ".join(trusted.globals), capture(trusted)]
+    out = scratch / "probe"
+    (out.with_suffix(".part")).write_text("\\n".join(lines) + "\\n")
     (out.with_suffix(".part")).rename(out)
 """
+GRANTED = "org.example.Granted:screencopy,image-copy-capture,security-context,layer-shell"
 
 
 def restricted_and_granted(scratch):
     ini = Path(scratch) / "kiln.ini"
-    ini.write_text("[security]\nrestrict=screencopy\nallow-sandboxed=org.example.Granted:screencopy,security-context\n")
+    ini.write_text(f"[security]\nrestrict=screencopy\nrestrict=image-copy-capture\nallow-sandboxed={GRANTED}\n")
     probe = Path(scratch) / "probe.py"
     probe.write_text(PROBE)
     with Kiln("--config", str(ini), "-s", f"python3 {probe} {LIB} {scratch}") as kiln, \
             Connection(kiln.client_env) as direct:
-        check("zwlr_screencopy_manager_v1" not in direct.globals,
-              "under [security] restrict=screencopy a client kiln did not start does not see screencopy")
+        check(not set(CAPTURE) & set(direct.globals),
+              "under [security] restrict=screencopy and image-copy-capture a client kiln did not start sees neither")
         Sandbox(direct, scratch, "sandbox-s")  # the startup command connects through this one
         (Path(scratch) / "sandbox-ready").touch()
-        granted = Sandbox(direct, scratch, "sandbox-granted", app_id="org.example.Granted")
+
+        # Issue 29: a client kiln did not start names the granted app in a context of its own. The app id is
+        # whatever it says, so the grant gives it only what it could bind itself: not the restricted capture.
+        claimed = Sandbox(direct, scratch, "sandbox-claimed", app_id="org.example.Granted")
         other = Sandbox(direct, scratch, "sandbox-other", app_id="org.example.Other")
-        with Connection(granted.env()) as boxed:
+        with Connection(claimed.env()) as boxed:
             seen = hidden_ones(boxed.globals)
-            check(seen == sorted(["zwlr_screencopy_manager_v1", MANAGER]),
-                  f"allow-sandboxed=org.example.Granted:screencopy,security-context grants that app those two, "
-                  f"the --restrict on screencopy notwithstanding, and no more (seen: {seen})")
+            check(seen == sorted([MANAGER, "zwlr_layer_shell_v1"]),
+                  f"a context an untrusted client made for the granted app gets only the granted protocols its maker "
+                  f"could bind itself (security-context, layer-shell), no capture (seen: {seen})")
         with Connection(other.env()) as boxed:
             check(not hidden_ones(boxed.globals), f"another app in a sandbox still sees none "
                   f"({hidden_ones(boxed.globals)})")
 
         result = Path(scratch) / "probe"
         kiln.wait_for(result.exists, "the startup command's probe")
-        direct_seen, boxed_seen = (line.split() for line in result.read_text().splitlines())
-        check("zwlr_screencopy_manager_v1" in direct_seen, "a startup command connected directly is trusted by "
-              "its process and sees the restricted screencopy")
+        direct_seen, boxed_seen, trusted_seen, captured = result.read_text().splitlines()
+        names = dict((pair.split("=")[0], int(pair.split("=")[1])) for pair in direct_seen.split())
+        boxed_seen, trusted_seen = boxed_seen.split(), trusted_seen.split()
+        check(set(CAPTURE) <= set(names), "a startup command connected directly is trusted by its process and "
+              "sees the restricted capture protocols")
+        # By the names the startup command was told, the claimed context's client cannot bind them either.
+        for interface in CAPTURE:
+            with Connection(claimed.env()) as boxed:
+                obj = boxed.new_id(interface)
+                boxed.send(boxed.registry, 0, ("u", names[interface]), ("s", interface), ("u", 1), ("n", obj))
+                error = str(expect_protocol_error(boxed))
+                check("invalid global" in error, f"nor bind {interface} by its name ({error})")
         check(not hidden_ones(boxed_seen), f"the same startup command through a security context is sandboxed: its "
               f"context, not its pid, answers ({hidden_ones(boxed_seen)})")
+        seen = hidden_ones(trusted_seen)
+        check(seen == sorted(CAPTURE + [MANAGER, "zwlr_layer_shell_v1"]),
+              f"a context the startup command made for the granted app gets every granted protocol, the restricted "
+              f"capture too, and no more (seen: {seen})")
+        check(captured == "ready", f"a client in that context captures the screen with screencopy ({captured})")
 
         # Nested: a granted sandboxed client may see the manager, but creating a context from it is an error.
-        with Connection(granted.env()) as boxed:
+        with Connection(claimed.env()) as boxed:
             try:
                 Sandbox(boxed, scratch, "sandbox-nested")
                 error = "no error"

@@ -199,15 +199,19 @@ TEST_CASE("[security] allow-sandboxed grants a sandboxed app protocols by name; 
 allow-sandboxed=org.example.Recorder:screencopy,export-dmabuf
 allow-sandboxed = org.example.Recorder:screencopy,data-control
 allow-sandboxed=com.example.Keys:virtual-keyboard
+allow-sandboxed=org.example.Panel:layer-shell,keyboard-shortcuts-inhibit,xdg-output
 )");
     CHECK(applied.problems.empty());
-    REQUIRE(applied.options.sandbox_grants.size() == 2);
+    REQUIRE(applied.options.sandbox_grants.size() == 3);
     CHECK(applied.options.sandbox_grants[0].app_id == "org.example.Recorder");
     CHECK(applied.options.sandbox_grants[0].protocols ==
           std::vector<std::string>{"screencopy", "export-dmabuf", "data-control"});
     CHECK(applied.options.grants_sandboxed("org.example.Recorder", "data-control"));
     CHECK(applied.options.grants_sandboxed("com.example.Keys", "virtual-keyboard"));
     CHECK_FALSE(applied.options.grants_sandboxed("com.example.Keys", "screencopy"));
+    // What sway's security filter hides besides (issue 29) is granted by name too.
+    for (const char* name : {"layer-shell", "keyboard-shortcuts-inhibit", "xdg-output"})
+        CHECK(applied.options.grants_sandboxed("org.example.Panel", name));
     CHECK_FALSE(applied.options.grants_sandboxed("org.example.Other", "screencopy"));
     CHECK(applied.options.restricted.empty());  // a grant restricts nothing for unsandboxed clients
 

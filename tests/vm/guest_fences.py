@@ -28,8 +28,14 @@ W, H = 160, 120
 SHOWN_WITHIN_MS = 200
 PENDING_MS = 1500
 # The bystander's pace is measured over quiet windows (no screenshots: grim is a heavy process in TCG) of this length,
-# just before a fenced commit and just after it.
+# just before a fenced commit and just after it; a window is drawn out until it holds PACE_FRAMES intervals (up to
+# PACE_LIMIT_MS): on a busy host the TCG guest stalls for seconds now and then, and a median of nothing is no pace.
 PACE_MS = 2000
+PACE_FRAMES = 5
+PACE_LIMIT_MS = 20000
+# Start-up (a client's buffers filled and its first frame drawn) is not what this measures: under TCG on a busy
+# host it took 70 s, so set-up waits are long; a test that passes never waits them out.
+SETUP_S = 180
 RATE_FACTOR = 1.5
 
 failures = []
@@ -77,11 +83,25 @@ def pace(bystander):
 
 
 def pace_and_gap(bystander):
-    """The bystander's median and longest frame interval over the next PACE_MS."""
+    """The bystander's median and longest frame interval over the next PACE_MS, drawn out until it holds
+    PACE_FRAMES intervals (or PACE_LIMIT_MS passed)."""
     start = now_ms()
     time.sleep(PACE_MS / 1e3)
     intervals = frame_intervals(bystander, start, now_ms())
+    while len(intervals) < PACE_FRAMES and now_ms() - start < PACE_LIMIT_MS:
+        time.sleep(0.25)
+        intervals = frame_intervals(bystander, start, now_ms())
+    if now_ms() - start > PACE_MS * 1.5:
+        print(f"  (pace measured over {now_ms() - start:.0f} ms to get {len(intervals)} intervals: the guest stalled)")
     return median(intervals), max(intervals, default=float("inf"))
+
+
+def gap_limit(before_gap, after_gap):
+    """The longest frame interval allowed while a fence is pending: a second, or twice the longest of the quiet
+    windows around it, where the host stalled the guest there too. A bystander stuck behind the fence gets no frame
+    at all (an infinite gap)."""
+    finite = [gap for gap in (before_gap, after_gap) if gap != float("inf")]
+    return max([1000.0] + [2 * gap for gap in finite])
 
 
 def shots_for(duration_ms):
@@ -98,10 +118,11 @@ def pending_fence(mode, bystander, usual_interval):
     client = fence_client(["--mode", mode, "--size", f"{W}x{H}", "--color", f"{A:06x}", "--color-b", f"{B:06x}",
                            "--commit-on-stdin"], f"fence-{mode}")
     try:
-        if not check(client.wait_for("frame", seq=0) is not None, f"[{mode}] the first commit (A) got its frame"):
+        if not check(client.wait_for("frame", seq=0, timeout=SETUP_S) is not None,
+                     f"[{mode}] the first commit (A) got its frame"):
             return
         # The bystander's pace just before: the host's load drifts over a run.
-        baseline_interval = pace(bystander)
+        baseline_interval, baseline_gap = pace_and_gap(bystander)
         before = shots_for(PENDING_MS)
         check(all(s.count(A) == W * H for s in before), f"[{mode}] A is whole on screen before the fenced commit "
               f"({[s.count(A) for s in before]} of {W * H} px)")
@@ -160,13 +181,14 @@ def pending_fence(mode, bystander, usual_interval):
         check(not early, f"[{mode}] no buffer is released while on screen: {named} (from the fenced commit)")
         # "Normal" is the slower of the quiet windows just before the fenced commit and just after the signal (the
         # same scene, one window in place of the other): a loaded TCG host drifts between 60, 30 and 20 Hz.
-        after_interval = pace(bystander)
+        after_interval, after_gap = pace_and_gap(bystander)
         check(pending_interval <= RATE_FACTOR * max(baseline_interval, after_interval),
               f"[{mode}] the bystander keeps drawing: median frame interval {pending_interval:.1f} ms while the "
               f"fence is pending; {baseline_interval:.1f} ms before, {after_interval:.1f} ms after "
               f"(limit {RATE_FACTOR}x the slower)")
-        check(pending_gap <= 1000,
-              f"[{mode}] the bystander never waits a second: longest interval {pending_gap:.0f} ms")
+        check(pending_gap <= gap_limit(baseline_gap, after_gap),
+              f"[{mode}] the bystander never waits long: longest interval {pending_gap:.0f} ms while the fence is "
+              f"pending ({baseline_gap:.0f} ms before, {after_gap:.0f} after; limit {gap_limit(baseline_gap, after_gap):.0f})")
         print(f"[{mode}] before the signal (ms from the fenced commit): "
               f"frame callback {[round(e.t - commit.t) for e in frames_early]}, "
               f"presented {[round(float(e.fields['at']) - commit.t) for e in presented_early]}, "
@@ -181,7 +203,8 @@ def release_after_shown():
     client = fence_client(["--mode", "cycle", "--size", f"{W}x{H}", "--color", f"{blue:06x}", "--buffers", "3",
                            "--interval-ms", "300", "--signal-after-ms", "60"], "cycle")
     try:
-        if not check(client.wait_for("commit", seq=1) is not None, "[release] the cycling client commits"):
+        if not check(client.wait_for("commit", seq=1, timeout=SETUP_S) is not None,
+                     "[release] the cycling client commits"):
             return
         shots = []
         end = now_ms() + 12000
@@ -229,11 +252,12 @@ def never_signalled(bystander):
                            "--color-b", f"{B:06x}", "--never-signal", "--timeline-fd", str(timeline.fd),
                            "--commit-on-stdin"], "never", (timeline.fd,))
     try:
-        if not check(client.wait_for("frame", seq=0) is not None, "[never] the first commit (A) got its frame"):
+        if not check(client.wait_for("frame", seq=0, timeout=SETUP_S) is not None,
+                     "[never] the first commit (A) got its frame"):
             return
         # "Normal" is the same scene (bystander and A on screen) just before the fenced commit: under TCG one more
         # window can tip the output from 60 Hz to 30, which is not what this measures.
-        baseline_interval = pace(bystander)
+        baseline_interval, baseline_gap = pace_and_gap(bystander)
         client.send("commit")
         commit = client.wait_for("commit", seq=1)
         if not check(commit is not None and commit.fields["fenced"] == "1", "[never] the fenced commit was made"):
@@ -253,17 +277,22 @@ def never_signalled(bystander):
         after = settled_fd_count(pid, baseline_fds)
         check(after <= baseline_fds, f"[never] killing the client while its fence is pending leaks no fd "
               f"({baseline_fds} before, {after} after; fence still pending)")
-        time.sleep(1)
-        frames_after = [e for e in bystander.find("frame") if e.t > killed_at]
+        # Three frames, however long a stalled guest takes to give them (a kiln stuck on the fence gives none).
+        frames_after = []
+        while len(frames_after) < 3 and now_ms() - killed_at < PACE_LIMIT_MS:
+            time.sleep(0.25)
+            frames_after = [e for e in bystander.find("frame") if e.t > killed_at]
         check(kiln_pid() == pid and len(frames_after) >= 3,
-              f"[never] kiln and the bystander carry on ({len(frames_after)} bystander frames in the second after)")
-        after_interval = pace(bystander)
+              f"[never] kiln and the bystander carry on ({len(frames_after)} bystander frames after the kill, the "
+              f"third {(frames_after[2].t - killed_at) if len(frames_after) >= 3 else float('nan'):.0f} ms after)")
+        after_interval, after_gap = pace_and_gap(bystander)
         check(interval <= RATE_FACTOR * max(baseline_interval, after_interval),
               f"[never] the bystander keeps drawing: median frame interval {interval:.1f} ms while the fence is "
               f"pending; {baseline_interval:.1f} ms before, {after_interval:.1f} ms after its client was killed "
               f"(limit {RATE_FACTOR}x the slower)")
-        check(pending_gap <= 1000,
-              f"[never] the bystander never waits a second: longest interval {pending_gap:.0f} ms")
+        check(pending_gap <= gap_limit(baseline_gap, after_gap),
+              f"[never] the bystander never waits long: longest interval {pending_gap:.0f} ms while the fence is "
+              f"pending ({baseline_gap:.0f} ms before, {after_gap:.0f} after; limit {gap_limit(baseline_gap, after_gap):.0f})")
     finally:
         client.stop()
         timeline.close()  # signals what is left (with an error)
@@ -291,7 +320,7 @@ def main():
         # The bystander: unfenced, paced by its frame callbacks, logging each; blue 0x10 keeps it apart from A and B.
         bystander = fence_client(["--mode", "cycle", "--size", "200x150", "--color", "000010", "--buffers", "3"],
                                  "bystander")
-        if not check(bystander.wait_for("frame", seq=5) is not None, "the bystander draws"):
+        if not check(bystander.wait_for("frame", seq=5, timeout=SETUP_S) is not None, "the bystander draws"):
             return 1
         start = now_ms()
         baseline = pace(bystander)

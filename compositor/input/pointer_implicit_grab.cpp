@@ -39,6 +39,7 @@ void PointerImplicitGrab::pressed(uint32_t button, wlr_scene_node* node, const w
     surface_ = focused;
     node_ = node;
     device_ = device;
+    grab_ = seat_->pointer_state.grab;
     if (node)
         node_destroy_.connect(&node->events.destroy, [this](void*) {
             node_ = nullptr;
@@ -59,8 +60,8 @@ bool PointerImplicitGrab::holding()
 {
     if (!active_)
         return false;
-    if (seat_->drag) {
-        end();  // a drag follows the pointer itself, and its buttons end it
+    if (seat_->pointer_state.grab != grab_) {
+        end();  // a popup grab or a drag routes the pointer now, and the buttons' releases go through it
         return false;
     }
     // The node first: once it is gone, surface_ may be gone too.
@@ -114,6 +115,7 @@ void PointerImplicitGrab::end()
     surface_ = nullptr;
     node_ = nullptr;
     device_ = nullptr;
+    grab_ = nullptr;
     node_destroy_.disconnect();
 }
 

@@ -28,7 +28,9 @@ public:
     bool released();
     // Whether a hold has the pointer now. A hold whose surface is gone, hidden, or lost the pointer focus otherwise
     // (a session lock, an input inhibitor) ends here: its buttons are let go of quietly, and their releases, when
-    // they come, reach no client (swallow). A drag that took the pointer ends it too, its buttons left to the drag.
+    // they come, reach no client (swallow). A wlroots pointer grab that started or ended since the press (an
+    // xdg_popup grab, a drag) ends it too, its buttons left to that grab: a menu opened by a press gets the pointer
+    // when it is under it, and the release on its item.
     bool holding();
     // The pointer at layout (lx, ly): a motion to the held surface in its own coordinates, which may be negative
     // or past its size; none when the point is where the surface last heard it was.
@@ -52,6 +54,7 @@ private:
     wlr_surface* surface_ = nullptr;  // null: held on no surface
     wlr_scene_node* node_ = nullptr;  // the held surface's node; null once it is destroyed
     const wlr_input_device* device_ = nullptr;  // whose press started the hold; compared, never used
+    const wlr_seat_pointer_grab* grab_ = nullptr;  // the seat's pointer grab at the press; compared, never used
     std::vector<uint32_t> orphans_;   // buttons held for a surface that went, whose releases nobody hears
 
     wl::Listener node_destroy_;

@@ -3,7 +3,8 @@
 headless kiln with a virtual pointer: a button pressed on window A keeps the pointer on A while it is held, whether
 the pointer goes over another client's window B, over A's own subsurface, past A's size or off every surface; A gets
 the motion in its own coordinates (negative, or past its size) and B nothing, also when B's window changes under it;
-after the release B gets enter. A subsurface pressed keeps the pointer the same way. A press on no surface keeps the
+after the release B gets enter. A subsurface pressed keeps the pointer the same way; a menu (a grabbing xdg_popup) opened by the press takes the pointer over, and the release on
+its item is the menu's. A press on no surface keeps the
 pointer on none until it is released. A window unmapped, or its client gone, while its press is held ends the hold at
 once: B gets enter without waiting for a move, and the release, whose press B never saw, reaches no one; so does
 the pointer device that pressed going away with the button held. With
@@ -20,7 +21,7 @@ from virtual_input import VirtualPointer  # noqa: E402
 
 WIDTH, HEIGHT = 640, 480
 ENTER, LEAVE, MOTION, BUTTON = 0, 1, 2, 3  # wl_pointer events
-BTN_LEFT = 0x110
+BTN_LEFT, BTN_RIGHT = 0x110, 0x111
 PRESSED, RELEASED = 1, 0
 PROXIMITY_IN, PROXIMITY_OUT, DOWN, UP, TOOL_MOTION = 6, 7, 8, 9, 10  # zwp_tablet_tool_v2 events
 TOOL_ADDED = 1  # zwp_tablet_seat_v2.tool_added
@@ -99,6 +100,27 @@ class Client:
         conn.send(surface, 2, ("i", 0), ("i", 0), ("i", self.size[0]), ("i", self.size[1]))
         conn.send(surface, 6)
         conn.roundtrip()
+
+    def open_menu(self, x, y, serial, size=100):
+        """A grabbing popup (a menu opened by the press with `serial`) centred on the window's point (x, y), mapped;
+        returns the popup and its surface."""
+        conn, window = self.conn, self.window
+        positioner = conn.create("xdg_positioner", window.wm_base, 1)
+        conn.send(positioner, 1, ("i", size), ("i", size))  # set_size
+        conn.send(positioner, 2, ("i", int(x) - 1), ("i", int(y) - 1), ("i", 2), ("i", 2))  # set_anchor_rect
+        surface = conn.create("wl_surface", window.compositor, 0)
+        xdg_surface = conn.create("xdg_surface", window.wm_base, 2, ("o", surface))
+        popup = conn.create("xdg_popup", xdg_surface, 2, ("o", window.xdg_surface), ("o", positioner))
+        conn.send(popup, 1, ("o", self.seat), ("u", serial))  # grab
+        conn.send(surface, 6)  # commit: ask for the first configure
+        event = conn.dispatch_until(lambda e: e.obj == xdg_surface and e.opcode == 0)
+        conn.events.remove(event)
+        conn.send(xdg_surface, 4, ("u", event.args("u")[0]))  # ack_configure
+        conn.send(surface, 1, ("o", shm_buffer(conn, size, size, 0xffd0d0d0)), ("i", 0), ("i", 0))
+        conn.send(surface, 2, ("i", 0), ("i", 0), ("i", size), ("i", size))
+        conn.send(surface, 6)
+        conn.roundtrip()
+        return popup, surface
 
     def unmap(self):
         self.conn.send(self.window.surface, 1, ("o", 0), ("i", 0), ("i", 0))  # attach(null)
@@ -195,6 +217,29 @@ def pointer_holds():
         got_a, got_b = a.events(), b.events()
         check(got_a == [("enter", a.window.surface, (100, 75))] and got_b == [],
               f"released over A: A gets enter, and no button (A {got_a}, B {got_b})")
+
+        # A press opens a menu (a grabbing xdg_popup) under the pointer: the menu's grab takes over from the hold, so
+        # the menu gets the pointer and the release on its item (press, drag, release).
+        pointer.button(True, BTN_RIGHT)
+        press = a.conn.dispatch_until(lambda e: e.obj == a.pointer and e.opcode == BUTTON)
+        a.conn.events.remove(press)
+        menu_popup, menu = a.open_menu(100, 75, press.args("uuuu")[0])
+        a.conn.dispatch_until(lambda e: e.obj == a.pointer and e.opcode == ENTER)
+        got_a = a.events()
+        check(got_a == [("leave", a.window.surface, None), ("enter", menu, (50, 50))],
+              f"a menu opens under the held press: it gets the pointer ({got_a})")
+        pointer.move(ax + 110, ay + 85)
+        pointer.button(False, BTN_RIGHT)
+        got_a, got_b = a.events(), b.events()
+        check(got_a == [("motion", None, (60, 60)), ("button", None, (BTN_RIGHT, RELEASED))] and got_b == [],
+              f"moved onto an item and released: the menu gets the motion and the release (A {got_a}, B {got_b})")
+        a.conn.send(menu_popup, 0)  # xdg_popup.destroy: the item chosen, the menu closes
+        a.conn.dispatch_until(lambda e: e.obj == a.pointer and e.opcode == ENTER)
+        got_a = a.events()
+        check(got_a == [("leave", menu, None), ("enter", a.window.surface, (110, 85))],
+              f"the menu closes: its window has the pointer again ({got_a})")
+        pointer.move(ax + 100, ay + 75)
+        a.events()
 
         # A unmapped while its press is held: B gets the pointer at once; the release is nobody's.
         pointer.button(True)

@@ -3,14 +3,14 @@
 headless kiln with a virtual pointer: a button pressed on window A keeps the pointer on A while it is held, whether
 the pointer goes over another client's window B, over A's own subsurface, past A's size or off every surface; A gets
 the motion in its own coordinates (negative, or past its size) and B nothing, also when B's window changes under it;
-after the release B gets enter. A subsurface pressed keeps the pointer the same way; a menu (a grabbing xdg_popup) opened by the press takes the pointer over, and the release on
-its item is the menu's. A press on no surface keeps the
-pointer on none until it is released. A window unmapped, or its client gone, while its press is held ends the hold at
-once: B gets enter without waiting for a move, and the release, whose press B never saw, reaches no one; so does
-the pointer device that pressed going away with the button held. With
-kiln's test input (--test-input), a tablet pen whose tip is down on a tablet-v2 window keeps that window over
-another tablet-v2 window, and a tip working the pointer of a window that speaks no tablet-v2 keeps that window's
-pointer the same way."""
+after the release B gets enter. A subsurface pressed keeps the pointer the same way. A menu (a grabbing xdg_popup)
+opened by the press takes the pointer over, and the release on its item is the menu's. A press on no surface keeps
+the pointer on none until it is released. A window unmapped, or its client gone, while its press is held ends the
+hold at once: B gets enter without waiting for a move, and the release, whose press B never saw, reaches no one; so
+do the pointer device that pressed going away with the button held, and the session locking (the lock surface gets
+enter at once). With kiln's test input (--test-input), a tablet pen whose tip is down on a tablet-v2 window keeps
+that window over another tablet-v2 window, and a tip working the pointer of a window that speaks no tablet-v2 keeps
+that window's pointer the same way."""
 import sys
 from pathlib import Path
 
@@ -299,6 +299,30 @@ def pointer_holds():
         got_b = b.events()
         check(got_b == [("button", None, (BTN_LEFT, PRESSED)), ("button", None, (BTN_LEFT, RELEASED))],
               f"and the next click over B is B's ({got_b})")
+
+        # The session locks while B's press is held: the lock surface gets the pointer at once, not B.
+        pointer.button(True)
+        check(b.events() == [("button", None, (BTN_LEFT, PRESSED))], "B's press is held")
+        locker = Connection(kiln.client_env)
+        lock_pointer = locker.create("wl_pointer", locker.bind("wl_seat", 5), 0)
+        lock = locker.create("ext_session_lock_v1", locker.bind("ext_session_lock_manager_v1", 1), 1)
+        lock_surface = locker.create("wl_surface", locker.bind("wl_compositor", 4), 0)
+        role = locker.create("ext_session_lock_surface_v1", lock, 1, ("o", lock_surface),
+                             ("o", locker.bind("wl_output", 2)))
+        configure = locker.dispatch_until(lambda e: e.obj == role and e.opcode == 0)
+        serial, width, height = configure.args("uuu")
+        locker.send(role, 1, ("u", serial))  # ack_configure
+        locker.send(lock_surface, 1, ("o", shm_buffer(locker, width, height, 0xff000000)), ("i", 0), ("i", 0))
+        locker.send(lock_surface, 6)
+        locker.dispatch_until(lambda e: e.obj == lock_pointer and e.opcode == ENTER)
+        check(b.events() == [("leave", b.window.surface, None)],
+              "locked with B's press held: B gets leave and the lock surface enter, with no move")
+        pointer.button(False)
+        locker.roundtrip()
+        locker.roundtrip()
+        released = [e for e in locker.take(lock_pointer) if e.opcode == BUTTON]
+        check(released == [] and b.events() == [], "the release reaches neither the locker nor B")
+        locker.close()
         check(kiln.alive(), "kiln is still running")
 
 

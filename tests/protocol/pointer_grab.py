@@ -7,10 +7,11 @@ after the release B gets enter. A subsurface pressed keeps the pointer the same 
 opened by the press takes the pointer over, and the release on its item is the menu's. A press on no surface keeps
 the pointer on none until it is released. A window unmapped, or its client gone, while its press is held ends the
 hold at once: B gets enter without waiting for a move, and the release, whose press B never saw, reaches no one; so
-do the pointer device that pressed going away with the button held, and the session locking (the lock surface gets
-enter at once). With kiln's test input (--test-input), a tablet pen whose tip is down on a tablet-v2 window keeps
-that window over another tablet-v2 window, and a tip working the pointer of a window that speaks no tablet-v2 keeps
-that window's pointer the same way."""
+do the pointer device that pressed going away with the button held, another client taking the input inhibitor (its
+window under the pointer gets enter at once), and the session locking (the lock surface gets enter at once). With
+kiln's test input (--test-input), a tablet pen whose tip is down on a tablet-v2 window keeps that window over another
+tablet-v2 window, and a tip working the pointer of a window that speaks no tablet-v2 keeps that window's pointer the
+same way."""
 import sys
 from pathlib import Path
 
@@ -299,6 +300,31 @@ def pointer_holds():
         got_b = b.events()
         check(got_b == [("button", None, (BTN_LEFT, PRESSED)), ("button", None, (BTN_LEFT, RELEASED))],
               f"and the next click over B is B's ({got_b})")
+
+        # A client with a window under the pointer takes the input inhibitor while B's press is held: the hold ends,
+        # and that window gets the pointer at once; the release is nobody's; B has the pointer again after.
+        pointer.move(WIDTH // 2, HEIGHT // 2)
+        b.events()
+        pointer.button(True)
+        got_b = b.events()
+        check(got_b == [("button", None, (BTN_LEFT, PRESSED))], f"B's press is held in its middle ({got_b})")
+        inhibiting = Client(kiln, "I", (100, 100), 0xff00ffff)
+        check(b.events() == [] and inhibiting.events() == [], "a window maps under the held pointer: nobody's yet")
+        inhibitor = inhibiting.conn.create("zwlr_input_inhibitor_v1",
+                                           inhibiting.conn.bind("zwlr_input_inhibit_manager_v1", 1), 0)
+        inhibiting.conn.dispatch_until(lambda e: e.obj == inhibiting.pointer and e.opcode == ENTER)
+        got_i, got_b = inhibiting.events(), b.events()
+        check(got_b == [("leave", b.window.surface, None)] and
+              [event[:2] for event in got_i] == [("enter", inhibiting.window.surface)],
+              f"its client takes the input inhibitor: B gets leave, its window enter at once (I {got_i}, B {got_b})")
+        pointer.button(False)
+        check(b.events() == [] and inhibiting.events() == [], "the release reaches no one")
+        inhibiting.conn.send(inhibitor, 0)  # destroy
+        inhibiting.conn.close()
+        b.conn.dispatch_until(lambda e: e.obj == b.pointer and e.opcode == ENTER)
+        got_b = b.events()
+        check(got_b == [("enter", b.window.surface, (WIDTH // 2 - bx, HEIGHT // 2 - by))],
+              f"that client gone, B has the pointer again ({got_b})")
 
         # The session locks while B's press is held: the lock surface gets the pointer at once, not B.
         pointer.button(True)

@@ -10,6 +10,8 @@
 #include "compositor/input/libinput_config.hpp"
 #include "compositor/input/pointer_focus.hpp"
 #include "compositor/input/pointer_grab.hpp"
+#include "compositor/input/pointer_implicit_grab.hpp"
+#include "compositor/input/scene_hit.hpp"
 #include "compositor/input/shortcuts_inhibit.hpp"
 #include "compositor/input/tablet.hpp"
 #include "compositor/input/text_input.hpp"
@@ -123,10 +125,13 @@ public:
         // wlr_cursor detaches the device itself on destroy.
         destroy_.connect(&device->events.destroy, [this](void*) {
             Seat& seat = seat_;
+            const wlr_input_device* gone = device_;  // this lambda goes with this Pointer: copied first
             seat.pointers_.remove_if([this](auto& p) { return p.get() == this; });
             seat.update_capabilities();
             // A pointer that goes while a grab lasts may be the one holding its button (a virtual pointer's client
-            // quit mid-drag): no release would come, so the grab ends here.
+            // quit mid-drag): no release would come, so the grab ends here; a client's hold as well.
+            if (seat.held_->device_gone(gone))
+                seat.scene_changed();
             if (seat.grab_) {
                 PointerGrab* grab = seat.grab_;
                 seat.grab_ = nullptr;
@@ -165,13 +170,13 @@ Seat::Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActi
     bindings_ = std::make_unique<Bindings>(core.options, desktop, std::move(session));
     wlr_cursor_attach_output_layout(cursor_, core.layout);
     cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, core.layout);
+    held_ = std::make_unique<PointerImplicitGrab>(seat_, [this]() { scene_changed(); });
     pointer_focus_ = std::make_unique<PointerFocus>(
         wl_display_get_event_loop(core.display), compositor, xdg_shell, [this](uint32_t time_msec) {
             // While a window is moved or resized the pointer stays with it (no client has it). A pointer no device
             // has moved points nowhere (wlroots parks it at 100,100): it enters nothing until it is used.
             if (!grab_ && pointer_used_)
-                PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, time_msec, true,
-                                       input_inhibit_->exclusive_client());
+                pointer_follow(time_msec, true);
         });
     touch_ = std::make_unique<Touch>(
         core, windows, *this, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
@@ -259,6 +264,7 @@ Seat::~Seat()
     tablet_.reset();
     touch_.reset();
     pointer_focus_.reset();
+    held_.reset();
     cursor_image_.reset();
     input_inhibit_.reset();
     shortcuts_inhibit_.reset();
@@ -359,6 +365,7 @@ void Seat::focus_keyboard(wlr_surface* surface)
 
 void Seat::start_grab(PointerGrab& grab)
 {
+    held_->cancel();  // a client's move request comes while its press is held: kiln's grab takes over
     grab_ = &grab;
     wlr_seat_pointer_clear_focus(seat_);
 }
@@ -385,9 +392,16 @@ void Seat::pointer_moved(uint32_t time_msec)
         grab_->motion(cursor_->x, cursor_->y);
         return;
     }
-    // The device's own wl_pointer.frame follows.
-    PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, time_msec, false,
-                           input_inhibit_->exclusive_client());
+    pointer_follow(time_msec, false);  // the device's own wl_pointer.frame follows
+}
+
+void Seat::pointer_follow(uint32_t time_msec, bool frame)
+{
+    if (held_->holding())
+        held_->motion(cursor_->x, cursor_->y, time_msec, frame);
+    else
+        PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, time_msec, frame,
+                               input_inhibit_->exclusive_client());
 }
 
 void Seat::pointer_button(wlr_event_pointer_button* event)
@@ -404,9 +418,12 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
         }
         return;
     }
-    // What the press does to windows (kiln's decorations, click to focus, Super + drag) is the shell's; a press it
-    // takes no client hears.
-    if (event->state == WLR_BUTTON_PRESSED) {
+    const bool held = held_->holding();  // false too once the held surface went
+    if (event->state == WLR_BUTTON_RELEASED && held_->swallow(event->button))
+        return;  // pressed on a surface that went: the client the pointer is on now never saw that press
+    if (event->state == WLR_BUTTON_PRESSED && !held) {
+        // What the press does to windows (kiln's decorations, click to focus, Super + drag) is the shell's; a
+        // press it takes no client hears. While a button is held, further presses are the held surface's.
         wlr_keyboard* keyboard = wlr_seat_get_keyboard(seat_);
         const ButtonPress press{cursor_->x, cursor_->y, event->button,
                                 keyboard ? wlr_keyboard_get_modifiers(keyboard) : 0u,
@@ -414,8 +431,22 @@ void Seat::pointer_button(wlr_event_pointer_button* event)
                                 [this](wlr_surface* surface) { return input_allowed(surface); }};
         if (windows_.pressed(press))
             return;
+        // The press goes to what is under the pointer now (a scene change may still be on its way), and the hold
+        // keeps that.
+        PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, event->time_msec, true,
+                               input_inhibit_->exclusive_client());
     }
     wlr_seat_pointer_notify_button(seat_, event->time_msec, event->button, event->state);
+    if (event->state == WLR_BUTTON_PRESSED) {
+        const SceneHit hit = scene_hit(core_.scene, cursor_->x, cursor_->y);
+        held_->pressed(event->button,
+                       hit.surface && hit.surface == seat_->pointer_state.focused_surface ? hit.node : nullptr,
+                       event->device);
+    } else if (held_->released()) {
+        // The last button is up: the pointer meets what is under it (the wl_pointer.frame is the device's).
+        PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, event->time_msec, false,
+                               input_inhibit_->exclusive_client());
+    }
 }
 
 }  // namespace kiln::compositor

@@ -24,6 +24,7 @@ class Desktop;
 class InputInhibit;
 class PointerFocus;
 class PointerGrab;
+class PointerImplicitGrab;
 class ShortcutsInhibit;
 class Tablet;
 class TextInputRelay;
@@ -100,6 +101,8 @@ private:
             activity_();
     }
     void pointer_moved(uint32_t time_msec);
+    // The pointer meets the surface under it now (none while a client's press is held; see PointerImplicitGrab).
+    void pointer_follow(uint32_t time_msec, bool frame);
     void pointer_used();
     void pointer_button(wlr_event_pointer_button* event);
 
@@ -119,6 +122,7 @@ private:
     std::unique_ptr<Bindings> bindings_;
     std::unique_ptr<CursorImage> cursor_image_;
     std::unique_ptr<PointerFocus> pointer_focus_;
+    std::unique_ptr<PointerImplicitGrab> held_;  // a button pressed for a client keeps the pointer on its surface
     std::unique_ptr<Touch> touch_;
     std::unique_ptr<Tablet> tablet_;
     std::unique_ptr<TextInputRelay> text_input_;

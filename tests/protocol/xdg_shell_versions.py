@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """xdg-shell at the versions kiln offers (xdg_wm_base 7) on headless kiln (640x480): wm_capabilities lists what
-kiln does (maximize, fullscreen, minimize; no window menu), a window wholly under an opaque one is suspended and its
+kiln does (maximize, fullscreen, minimize; no window menu) as soon as the toplevel is made, before any commit, a window wholly under an opaque one is suspended and its
 frame callbacks wait until it shows again (seen by the client), also when the window above turns opaque or back by a
 commit alone, under an opaque overlay panel and while the session is locked, a maximized window is constrained on every edge
 (version 7 only), configure_bounds follows the output's usable area as a
@@ -31,14 +31,15 @@ def u32s(data):
 class Window:
     """A toplevel made from an xdg_wm_base bound at `version`."""
 
-    def __init__(self, conn, version=7):
+    def __init__(self, conn, version=7, commit=True):
         self.conn = conn
         self.compositor = conn.bind("wl_compositor", 4)
         self.wm_base = conn.bind("xdg_wm_base", version)
         self.surface = conn.create("wl_surface", self.compositor, 0)
         self.xdg_surface = conn.create("xdg_surface", self.wm_base, 2, ("o", self.surface))
         self.toplevel = conn.create("xdg_toplevel", self.xdg_surface, 1)
-        conn.send(self.surface, 6)  # the initial commit
+        if commit:
+            conn.send(self.surface, 6)  # the initial commit
 
     def configure(self):
         """Waits for the next configure sequence; acks it; returns the toplevel events that came before it."""
@@ -79,11 +80,16 @@ def bounds_of(events):
 
 def wm_capabilities(kiln):
     with Connection(kiln.client_env) as conn:
-        window = Window(conn, 7)
+        window = Window(conn, 7, commit=False)
+        conn.roundtrip()
+        early = [u32s(e.args("a")[0]) for e in conn.take(window.toplevel) if e.opcode == 3]
+        check(len(early) == 1 and sorted(early[0]) == [MAXIMIZE, FULLSCREEN, MINIMIZE],
+              f"wm_capabilities as soon as the toplevel is made, before any commit: maximize, fullscreen, minimize, "
+              f"no window menu {early}")
+        conn.send(window.surface, 6)  # the initial commit
         events = window.configure()
         caps = [u32s(e.args("a")[0]) for e in events if e.opcode == 3]
-        check(len(caps) == 1 and sorted(caps[0]) == [MAXIMIZE, FULLSCREEN, MINIMIZE],
-              f"wm_capabilities before the first configure: maximize, fullscreen, minimize, no window menu {caps}")
+        check(caps == [], f"and not again with the first configure {caps}")
         window.map(100, 100, 0xff224466)
         # What it says, kiln does: each capability is answered by its state.
         conn.send(window.toplevel, 9)  # set_maximized

@@ -191,6 +191,9 @@ Toplevel::Toplevel(Surface& base, wl_client* client, uint32_t version, uint32_t 
         if (Toplevel* self = Toplevel::from_resource(resource))
             self->base_.role_destroyed();  // frees this
     });
+    // At once, before any commit: the XML asks only that it come before the first configure, but it costs nothing
+    // and a client may build its title bar's buttons before its initial commit.
+    send_wm_capabilities();
 }
 
 Toplevel::~Toplevel()
@@ -337,6 +340,20 @@ void Toplevel::set_wm_capabilities(uint32_t capabilities)
     base_.schedule_configure();
 }
 
+void Toplevel::send_wm_capabilities()
+{
+    if (version() < XDG_TOPLEVEL_WM_CAPABILITIES_SINCE_VERSION)
+        return;
+    std::vector<uint32_t> caps;
+    add_state(caps, capabilities_ & capability_window_menu, XDG_TOPLEVEL_WM_CAPABILITIES_WINDOW_MENU);
+    add_state(caps, capabilities_ & capability_maximize, XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE);
+    add_state(caps, capabilities_ & capability_fullscreen, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN);
+    add_state(caps, capabilities_ & capability_minimize, XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE);
+    wl_array array{caps.size() * sizeof(uint32_t), caps.size() * sizeof(uint32_t), caps.data()};
+    xdg_toplevel_send_wm_capabilities(resource_, &array);
+    capabilities_sent_ = true;
+}
+
 void Toplevel::send_close()
 {
     xdg_toplevel_send_close(resource_);
@@ -345,16 +362,8 @@ void Toplevel::send_close()
 void Toplevel::send_configure(const ToplevelState& state)
 {
     const uint32_t v = version();
-    if (v >= XDG_TOPLEVEL_WM_CAPABILITIES_SINCE_VERSION && !capabilities_sent_) {
-        std::vector<uint32_t> caps;
-        add_state(caps, capabilities_ & capability_window_menu, XDG_TOPLEVEL_WM_CAPABILITIES_WINDOW_MENU);
-        add_state(caps, capabilities_ & capability_maximize, XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE);
-        add_state(caps, capabilities_ & capability_fullscreen, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN);
-        add_state(caps, capabilities_ & capability_minimize, XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE);
-        wl_array array{caps.size() * sizeof(uint32_t), caps.size() * sizeof(uint32_t), caps.data()};
-        xdg_toplevel_send_wm_capabilities(resource_, &array);
-        capabilities_sent_ = true;
-    }
+    if (!capabilities_sent_)
+        send_wm_capabilities();  // they changed since: the configure that follows makes them count
     if (v >= XDG_TOPLEVEL_CONFIGURE_BOUNDS_SINCE_VERSION && state.bounds_width > 0 && state.bounds_height > 0)
         xdg_toplevel_send_configure_bounds(resource_, state.bounds_width, state.bounds_height);
     std::vector<uint32_t> states;

@@ -110,8 +110,9 @@ public:
     void send_configure(const ToplevelState& state);
     void acked(const ToplevelState& state) { current_ = state; }
     bool differs_from_last_sent() const { return !(pending_ == last_sent_); }
-    // Unmapped: the next initial configure carries the whole state again.
-    void forget_sent() { last_sent_ = {}; capabilities_sent_ = false; }
+    // Unmapped: the next initial configure carries the whole state again (the capabilities the client has
+    // already: they were sent when the toplevel was made).
+    void forget_sent() { last_sent_ = {}; }
     // Role object destroyed or surface gone: the resource turns inert.
     void make_inert();
 
@@ -131,6 +132,9 @@ public:
 private:
     friend struct ToplevelRequests;
     void schedule();
+    // xdg_toplevel.wm_capabilities (version 5 on): when the toplevel is made, and again before the configure
+    // that follows a change.
+    void send_wm_capabilities();
 
     Surface& base_;
     wl_resource* resource_;

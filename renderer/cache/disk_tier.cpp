@@ -461,9 +461,9 @@ void DiskTier::background_load(std::function<void(std::vector<Entry>&&)> loaded)
         std::string why;
         train_dictionary(why);  // best effort: entries stay readable without one
     }
-    // A torn program entry (a writer killed mid-write, a file cut short) waits for the one program that reads it,
-    // maybe for good (frames composed on the CPU read none): its header gives it away at the cost of one small read,
-    // and it goes now. (Blobs are read whole just below.)
+    // A torn program entry (a copy cut short, another tool's partial write: kiln's own writes are atomic) waits
+    // for the one program that reads it, maybe for good (frames composed on the CPU read none): its header gives it
+    // away at the cost of one small read, and it goes now. (Blobs are read whole just below.)
     if (writable()) {
         for (const auto& info : entries) {
             std::string why;

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <exception>
 #include <pthread.h>
+#include <unistd.h>
 
 namespace {
 
@@ -148,15 +149,6 @@ int run_kiln(int argc, char* argv[])
     if (options.debug)
         log::error("%s", driver_cache.c_str());
 
-    // Blocked before any thread exists and before the socket opens: every thread inherits the mask, and a SIGTERM
-    // that arrives during start-up waits for the event loop's signalfd instead of killing kiln half-started.
-    sigset_t handled;
-    sigemptyset(&handled);
-    sigaddset(&handled, SIGTERM);
-    sigaddset(&handled, SIGINT);
-    sigaddset(&handled, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &handled, nullptr);
-
     Stats stats(process_start);
     stats.set("driver_caches.placement", driver_cache);
     int status = 0;
@@ -187,10 +179,34 @@ int run_kiln(int argc, char* argv[])
     return status;
 }
 
+// Before any thread exists and before the socket opens: every thread inherits the mask, and a SIGTERM, SIGINT or
+// SIGHUP that comes during start-up waits for the event loop's signalfd (SignalHandlers) instead of killing kiln
+// half-started (TERM, HUP) or being lost (INT). Children get an empty mask (spawn.cpp).
+void block_handled_signals(int, char**, char**)
+{
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGTERM);
+    sigaddset(&handled, SIGINT);
+    sigaddset(&handled, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &handled, nullptr);
+    // A shell starts a background job with SIGINT ignored, and an ignored signal is dropped even while blocked: kiln
+    // ends on SIGINT however it was started. (SIGHUP ignored, as nohup leaves it, stays ignored: no reloads then.)
+    std::signal(SIGINT, SIG_DFL);
+}
+
+// glibc runs the executable's preinit_array right after the dynamic loader has mapped and relocated the libraries,
+// before any library's constructor (GLib's, Pango's, ... which take tens of milliseconds on a loaded machine): what
+// is left unguarded is the loader's own work.
+[[gnu::section(".preinit_array"), gnu::used]] void (*const block_signals_first)(int, char**, char**) =
+    block_handled_signals;
+
 }  // namespace
 
 int main(int argc, char* argv[])
 {
+    block_handled_signals(argc, argv, environ);  // again, where no preinit_array ran it
+
     // An exception that reaches here (memory, a filesystem call that throws) is one line and exit 1, not an abort.
     try {
         return run_kiln(argc, argv);

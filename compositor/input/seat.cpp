@@ -79,27 +79,21 @@ public:
     // A virtual keyboard's keymap is its client's: kiln.ini's [keyboard] is not forced on it after creation.
     bool is_virtual() const { return wlr_input_device_get_virtual_keyboard(device_) != nullptr; }
 
-    // [keyboard]'s keymap (xkbcommon's default when it cannot be made, reported once) and repeat. Should the keymap
-    // files go while kiln runs (the package removed before a reload or a new keyboard), the keyboard keeps the
-    // keymap it has; the start-up made sure there was one to begin with.
+    // [keyboard]'s keymap (XKB_DEFAULT_* fill the names it leaves empty; a default when xkbcommon refuses them,
+    // reported once) and repeat. Should the keymap files go while kiln runs (the package removed before a reload or
+    // a new keyboard), the keyboard keeps the keymap it has; the start-up made sure there was one to begin with.
     void apply(const KeyboardSettings& settings)
     {
-        xkb_context* context = new_xkb_context();
-        xkb_keymap* keymap = compile_keymap(context, settings);
-        if (!keymap) {
-            if (!seat_.keymap_reported_) {
-                const std::string fallback = context ? "using its default" : "keeping the keymap it has";
-                log::error("%s; %s", keymap_problem(settings).c_str(), fallback.c_str());
-            }
+        std::string problem;
+        xkb_keymap* keymap = keyboard_keymap(settings, problem);
+        if (!problem.empty()) {
+            if (!seat_.keymap_reported_)
+                log::error("%s%s", problem.c_str(), keymap ? "" : "; keeping the keymap it has");
             seat_.keymap_reported_ = true;
-            if (context)
-                keymap = xkb_keymap_new_from_names(context, nullptr, XKB_KEYMAP_COMPILE_NO_FLAGS);
         }
         if (keymap)
             wlr_keyboard_set_keymap(device_->keyboard, keymap);
         xkb_keymap_unref(keymap);
-        if (context)
-            xkb_context_unref(context);
         wlr_keyboard_set_repeat_info(device_->keyboard, settings.repeat_rate, settings.repeat_delay);
     }
 

@@ -1,10 +1,12 @@
 // zwp_linux_dmabuf_v1: the client side of zero-copy. Every description is checked here (planes) and by the
 // renderer's validate_dmabuf (fds, sizes, formats) before EGL sees it; a bad one is a protocol error for that
-// client alone.
+// client alone, except that create (the asynchronous request) answers memory that cannot hold the buffer with
+// 'failed'.
 #include "compositor/protocols/linux_dmabuf_v1.hpp"
 
 #include "compositor/protocols/dmabuf_buffer.hpp"
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/log.hpp"
 #include "renderer/dmabuf_validation.hpp"
 #include "renderer/formats.hpp"
 
@@ -255,6 +257,18 @@ void LinuxDmabufV1::create_buffer(Params& params, wl_resource* params_resource, 
     uint32_t code = 0;
     std::string why;
     if (!validate(attributes, code, why)) {
+        // create: a buffer kiln cannot take as described (its memory smaller than the layout, or no buffer memory at
+        // all) is the 'failed' event, so the client can fall back, as the XML has import failures answered; the
+        // other argument errors stay fatal there, and create_immed keeps all of its errors.
+        if (!immediate && code == ZWP_LINUX_BUFFER_PARAMS_V1_ERROR_OUT_OF_BOUNDS) {
+            ++requests_refused_;
+            for (uint32_t i = 0; i < planes; ++i)
+                close(params.attributes.planes[i].fd);  // the used params holds no buffer memory any more
+            params.set = {};
+            log::debug("linux-dmabuf: create failed: %s", why.c_str());
+            zwp_linux_buffer_params_v1_send_failed(params_resource);
+            return;
+        }
         refuse(code, why);
         return;
     }

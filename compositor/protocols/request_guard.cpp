@@ -5,64 +5,56 @@
 //   Neither can name a sibling or parent any more, so the request is the client's protocol error (bad_surface); its
 //   handler is kept off the subsurface by hiding the user data until the resource is destroyed.
 // - zwp_virtual_keyboard_v1.keymap: wlroots maps `size` bytes of the fd and hands them to xkbcommon as a C string, so
-//   a file shorter than `size` (SIGBUS on the pages past its end) or a keymap with no NUL within it (read past the
-//   mapping) kills kiln. Such a keymap is the client's error (no_keymap, the protocol's only one), and the fd in the
-//   request is swapped for /dev/null, which cannot be mapped, so wlroots refuses it without reading.
+//   a file shorter than `size` (SIGBUS on the pages past its end), one the client shrinks while it is read, or a
+//   keymap with no NUL within it (read past the mapping) killed kiln. kiln copies the keymap with pread (client_file),
+//   never mapping the client's file, and checks the copy; the request's fd is then made kiln's own sealed memfd of
+//   the copy (dup3 onto the same fd number closes the client's file), so what wlroots maps cannot shrink. A keymap
+//   kiln cannot take is the client's error (no_keymap, the protocol's only one), and the fd becomes /dev/null, which
+//   cannot be mapped, so wlroots refuses it without reading. wlroots closes the fd either way.
 // - zwp_input_method_v2.get_input_popup_surface on a wl_surface that already has another role: wlroots frees the
 //   popup object but leaves it as the new resource's user data, and frees it again when the client goes (a use after
 //   free the protocol fuzzer found under ASan). The client gets the role error and the input method's user data is
 //   hidden for the request, so wlroots' handler returns before creating anything.
 #include "compositor/protocols/request_guard.hpp"
 
+#include "compositor/protocols/client_file.hpp"
 #include "input-method-unstable-v2-protocol.h"
 #include "virtual-keyboard-unstable-v1-protocol.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace kiln::compositor {
 namespace {
 
-// Why a virtual keyboard's keymap fd cannot be mapped and read as a string of `size` bytes, or empty if it can.
-std::string keymap_problem(int fd, uint32_t size)
-{
-    struct stat st{};
-    if (size == 0)
-        return "an empty keymap";
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return "a keymap fd that is not a file";
-    if (static_cast<uint64_t>(st.st_size) < size)
-        return "a keymap of " + std::to_string(size) + " bytes in a file of " + std::to_string(st.st_size);
-    void* data = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (data == MAP_FAILED)
-        return "a keymap fd that cannot be mapped";
-    const bool terminated = std::memchr(data, 0, size) != nullptr;
-    munmap(data, size);
-    return terminated ? std::string() : "a keymap with no NUL within its " + std::to_string(size) + " bytes";
-}
+// The most keymap kiln copies: xkbcommon writes a keymap of four layouts in some 100 KiB; a client's file past this
+// is refused before any of it is read.
+constexpr size_t max_keymap_bytes = size_t{4} << 20;
 
-void refuse_bad_keymap(wl_resource* resource, const wl_protocol_logger_message* message)
+// A copy of the keymap in `fd` that xkbcommon can read as a string of `size` bytes, or nullopt with `why`.
+std::optional<std::vector<char>> keymap_copy(int fd, uint32_t size, std::string& why)
 {
-    const int fd = message->arguments[1].h;
-    const std::string problem = keymap_problem(fd, message->arguments[2].u);
-    if (problem.empty())
-        return;
-    wl_resource_post_error(resource, 0 /* no_keymap */, "%s", problem.c_str());
-    const int unmappable = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (unmappable >= 0) {
-        dup2(unmappable, fd);
-        close(unmappable);
+    std::string defect;
+    auto bytes = copy_client_file(fd, size, max_keymap_bytes, defect);
+    if (!bytes) {
+        why = "a keymap that cannot be read: " + defect;
+        return std::nullopt;
     }
+    if (std::memchr(bytes->data(), 0, bytes->size()) == nullptr) {
+        why = "a keymap with no NUL within its " + std::to_string(size) + " bytes";
+        return std::nullopt;
+    }
+    return bytes;
 }
 
 }  // namespace
 
-RequestGuard::RequestGuard(RequestHooks& hooks)
+RequestGuard::RequestGuard(RequestHooks& hooks) : unmappable_(open("/dev/null", O_RDONLY | O_CLOEXEC))
 {
     using Message = const wl_protocol_logger_message&;
     auto data = [](Message message) { return wl_resource_get_user_data(message.resource); };
@@ -74,7 +66,7 @@ RequestGuard::RequestGuard(RequestHooks& hooks)
             if (data(message) != nullptr && static_cast<wlr_subsurface*>(data(message))->parent == nullptr)
                 refuse_orphan_subsurface_restack(message.resource, message.message->name);
         });
-    add(zwp_virtual_keyboard_v1_interface, "keymap", [](Message message) { refuse_bad_keymap(message.resource, &message); });
+    add(zwp_virtual_keyboard_v1_interface, "keymap", [this](Message message) { take_keymap(message); });
     add(zwp_input_method_v2_interface, "get_input_popup_surface", [this, data](Message message) {
         if (data(message) != nullptr)
             refuse_input_popup_role(message.resource, &message);
@@ -84,12 +76,36 @@ RequestGuard::RequestGuard(RequestHooks& hooks)
 RequestGuard::~RequestGuard()
 {
     hooks_.clear();
+    if (unmappable_ >= 0)
+        close(unmappable_);
     for (auto& [resource, hidden] : hidden_) {
         wl_list_remove(&hidden->resource_destroyed.link);
         if (hidden->data)
             wl_list_remove(&hidden->data_destroyed.link);
         wl_resource_set_user_data(resource, hidden->data);
     }
+}
+
+void RequestGuard::take_keymap(const wl_protocol_logger_message& message)
+{
+    const int fd = message.arguments[1].h;
+    std::string why;
+    int replacement = -1;
+    if (auto bytes = keymap_copy(fd, message.arguments[2].u, why)) {
+        std::string failure;
+        replacement = sealed_memfd("kiln-virtual-keyboard-keymap", *bytes, failure);
+        if (replacement < 0)
+            why = "kiln cannot keep a copy of the keymap (" + failure + ")";
+    }
+    if (replacement < 0)
+        wl_resource_post_error(message.resource, 0 /* no_keymap */, "%s", why.c_str());
+    // Onto the request's fd number, closing the client's file there: the one kiln holds open from the start when
+    // refusing, so a kiln out of fds still keeps wlroots off the client's file.
+    const int source = replacement >= 0 ? replacement : unmappable_;
+    if (source < 0 || dup3(source, fd, O_CLOEXEC) < 0)
+        close(fd);  // (no /dev/null since start-up) then wlroots' mmap finds the number closed
+    if (replacement >= 0)
+        close(replacement);  // wlroots holds it under the request's fd number now
 }
 
 void RequestGuard::refuse_input_popup_role(wl_resource* resource, const wl_protocol_logger_message* message)

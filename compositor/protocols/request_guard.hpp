@@ -29,6 +29,8 @@ private:
         void* data = nullptr;
     };
 
+    // The keymap's fd of zwp_virtual_keyboard_v1.keymap made kiln's sealed copy of it, or the client's error.
+    void take_keymap(const wl_protocol_logger_message& message);
     void refuse_orphan_subsurface_restack(wl_resource* resource, const char* request);
     void refuse_input_popup_role(wl_resource* resource, const wl_protocol_logger_message* message);
     // Hides `resource`'s user data from wlroots' handlers until the resource goes; `data_destroyed` fires when
@@ -38,6 +40,7 @@ private:
     static void forget(wl_listener* listener, void* subsurface) noexcept;
 
     std::map<wl_resource*, std::unique_ptr<Hidden>> hidden_;
+    int unmappable_ = -1;  // /dev/null, which mmap refuses: what a refused keymap's fd becomes
     std::vector<RequestTable::Hook> hooks_;
 };
 

@@ -8,7 +8,8 @@ struct wl_display;
 namespace kiln::compositor {
 
 // The reason wl_display_add_socket(name) (or the first free wayland-N, when `name` is empty) failed, read from
-// XDG_RUNTIME_DIR and the socket there: unset, missing, not a folder, not writable, or the name in use.
+// XDG_RUNTIME_DIR and the socket there: unset, missing, not a folder, not writable, no file can be made there (out of
+// inodes or space, over quota), the path too long for a socket, or the name in use.
 std::string socket_problem(const std::string& name);
 
 // Listens on `wanted` (empty: the first free wayland-N) and sets `name`; false with `error` (socket_problem) if not.

@@ -208,6 +208,32 @@ std::optional<std::vector<uint8_t>> DiskTier::read_bytes(const DiskEntryInfo& in
     return read_file(fd_of(info.kind), info.name, why);
 }
 
+void DiskTier::discard(EntryKind kind, const std::string& name, const fs::path& path, const std::string& why)
+{
+    // The compositor's read and the background check may meet the same defective entry: the one whose unlink
+    // succeeds counts and names it. A read-only tier only counts and names it.
+    if (writable() && unlinkat(fd_of(kind), name.c_str(), 0) != 0)
+        return;
+    ++stats_.discarded;
+    std::fprintf(stderr, "kiln: discarding cache entry %s: %s\n", path.c_str(), why.c_str());
+}
+
+bool DiskTier::torn(const DiskEntryInfo& info, std::string& why)
+{
+    if (fd_of(info.kind) < 0)
+        return false;
+    Opened file = open_private_file(fd_of(info.kind), info.name, owner_);
+    struct stat st {};
+    if (!file.fd || fstat(file.fd.get(), &st) != 0)
+        return false;  // gone, or not kiln's to judge: reading it whole says why
+    std::vector<uint8_t> prefix(std::min<uint64_t>(max_entry_header_bytes, static_cast<uint64_t>(st.st_size)));
+    const ssize_t n = pread(file.fd.get(), prefix.data(), prefix.size(), 0);
+    if (n < 0)
+        return false;
+    prefix.resize(static_cast<size_t>(n));
+    return entry_torn(prefix, static_cast<uint64_t>(st.st_size), why);
+}
+
 void DiskTier::remove(EntryKind kind, std::span<const uint8_t> key)
 {
     if (writable() && fd_of(kind) >= 0)
@@ -229,11 +255,8 @@ std::optional<Entry> DiskTier::read(EntryKind kind, std::span<const uint8_t> key
         entry.reset();
     }
     if (!entry) {
-        ++stats_.discarded;
         ++stats_.misses;
-        std::fprintf(stderr, "kiln: discarding cache entry %s: %s\n", path_for(kind, key).c_str(), why.c_str());
-        if (writable())
-            unlinkat(fd_of(kind), name.c_str(), 0);
+        discard(kind, name, path_for(kind, key), why);
         return std::nullopt;
     }
     ++stats_.hits;
@@ -437,6 +460,16 @@ void DiskTier::background_load(std::function<void(std::vector<Entry>&&)> loaded)
     if (writable() && compressor_.dictionary_id() == 0 && entries.size() >= options_.dictionary_min_entries) {
         std::string why;
         train_dictionary(why);  // best effort: entries stay readable without one
+    }
+    // A torn program entry (a copy cut short, another tool's partial write: kiln's own writes are atomic) waits
+    // for the one program that reads it, maybe for good (frames composed on the CPU read none): its header gives it
+    // away at the cost of one small read, and it goes now. (Blobs are read whole just below.)
+    if (writable()) {
+        for (const auto& info : entries) {
+            std::string why;
+            if (info.kind == EntryKind::program && torn(info, why))
+                discard(info.kind, info.name, info.path, why);
+        }
     }
     std::vector<Entry> blobs;
     for (const auto& info : entries) {

@@ -110,6 +110,10 @@ private:
              UniqueFd programs, UniqueFd blobs, UniqueFd dictionaries);
     int fd_of(EntryKind kind) const;
     std::optional<std::vector<uint8_t>> read_file(int dir, const std::string& name, std::string& why);
+    // Removes a defective entry (when writable), counts it and says why, once however many threads find it.
+    void discard(EntryKind kind, const std::string& name, const std::filesystem::path& path, const std::string& why);
+    // Whether an entry is torn, from its header and size (entry_torn), with `why`; false when it cannot be read.
+    bool torn(const DiskEntryInfo& info, std::string& why);
     void writer_loop();
     void load_dictionaries();
     void background_load(std::function<void(std::vector<Entry>&&)> loaded);

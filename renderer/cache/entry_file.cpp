@@ -72,14 +72,18 @@ struct Parsed {
     std::span<const uint8_t> packed;
 };
 
-std::optional<Parsed> parse(std::span<const uint8_t> file, std::string& why)
+// The header at the start of `bytes` (the whole file, or at least its first max_header_bytes) of a file of
+// `file_size` bytes, checked against that size; `length` gets the header's length.
+std::optional<EntryHeader> parse_header(std::span<const uint8_t> bytes, uint64_t file_size, size_t& length,
+                                        std::string& why)
 {
-    if (file.size() < sizeof magic + 32 || std::memcmp(file.data(), magic, sizeof magic) != 0) {
+    if (file_size < sizeof magic + 32 || bytes.size() < sizeof magic ||
+        std::memcmp(bytes.data(), magic, sizeof magic) != 0) {
         why = "not a kiln cache entry";
         return std::nullopt;
     }
-    Reader r(file.subspan(sizeof magic));
-    Parsed p;
+    Reader r(bytes.subspan(sizeof magic));
+    EntryHeader header;
     uint32_t version = 0;
     uint32_t kind = 0;
     uint32_t key_size = 0;
@@ -96,19 +100,28 @@ std::optional<Parsed> parse(std::span<const uint8_t> file, std::string& why)
         why = "unknown entry kind";
         return std::nullopt;
     }
-    if (key_size == 0 || key_size > max_key_size || !r.take(key_size, key) || !r.u32(p.header.binary_format) ||
-        !r.u32(p.header.dictionary_id) || !r.u64(p.header.raw_size) || !r.u64(p.header.packed_size)) {
+    if (key_size == 0 || key_size > max_key_size || !r.take(key_size, key) || !r.u32(header.binary_format) ||
+        !r.u32(header.dictionary_id) || !r.u64(header.raw_size) || !r.u64(header.packed_size)) {
         why = "truncated or oversized header";
         return std::nullopt;
     }
-    if (r.left() < 32 || p.header.packed_size != r.left() - 32) {
+    length = sizeof magic + r.pos();
+    if (file_size - length < 32 || header.packed_size != file_size - length - 32) {
         why = "payload size does not match the file";
         return std::nullopt;
     }
-    r.take(p.header.packed_size, p.packed);
-    p.header.kind = static_cast<EntryKind>(kind);
-    p.header.key.assign(key.begin(), key.end());
-    return p;
+    header.kind = static_cast<EntryKind>(kind);
+    header.key.assign(key.begin(), key.end());
+    return header;
+}
+
+std::optional<Parsed> parse(std::span<const uint8_t> file, std::string& why)
+{
+    size_t length = 0;
+    auto header = parse_header(file, file.size(), length, why);
+    if (!header)
+        return std::nullopt;
+    return Parsed{std::move(*header), file.subspan(length, static_cast<size_t>(header->packed_size))};
 }
 
 }  // namespace
@@ -137,6 +150,12 @@ std::optional<EntryHeader> decode_header(std::span<const uint8_t> file, std::str
     if (!parsed)
         return std::nullopt;
     return parsed->header;
+}
+
+bool entry_torn(std::span<const uint8_t> prefix, uint64_t file_size, std::string& why)
+{
+    size_t length = 0;
+    return !parse_header(prefix, file_size, length, why);
 }
 
 std::optional<Entry> decode_entry(std::span<const uint8_t> file, const Compressor& compressor, std::string& why)

@@ -39,4 +39,11 @@ struct EntryHeader {
 };
 std::optional<EntryHeader> decode_header(std::span<const uint8_t> file, std::string& why);
 
+// The most bytes an entry's header takes (magic, fields, the longest key): what entry_torn needs of a file.
+constexpr size_t max_entry_header_bytes = 8 + 12 + 4096 + 24;
+// Whether an entry whose file holds `file_size` bytes and starts with `prefix` (its first max_entry_header_bytes, or
+// all of it) is torn, judged from its header alone: cut short or grown past what the header says (a copy truncated,
+// another tool's partial write), or no entry at all. `why` says how. The payload's checksum is not looked at.
+bool entry_torn(std::span<const uint8_t> prefix, uint64_t file_size, std::string& why);
+
 }  // namespace kiln::cache

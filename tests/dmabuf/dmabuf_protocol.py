@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""linux-dmabuf on the host: every validation rule gets its protocol error, kiln survives 500 randomized bad
+"""linux-dmabuf on the host: every validation rule gets its protocol error (or, for the asynchronous create, memory
+that cannot hold the buffer its 'failed' event, and the client stays connected), kiln survives 500 randomized bad
 descriptions while another client keeps running, and a good memfd-backed buffer is sampled in place (one import
 or mapping per buffer, no re-import, no copy)."""
 import os
@@ -30,7 +31,15 @@ EXPECTED = {
     "dev_zero": "error 6",
     "socket": "error 6",
     "pipe": "error 6",
-    "create_bad_size": "error 6",
+    # create, the asynchronous request: memory that cannot hold the buffer is 'failed' (it was a fatal error 6);
+    # other argument errors stay fatal.
+    "create_bad_size": "failed",
+    "create_bad_stride": "failed",
+    "create_pipe": "failed",
+    "create_dev_zero": "failed",
+    "create_invalid_format": "error 4",
+    "create_incomplete": "error 3",
+    "create_failed_then_reused": "error 0",
 }
 
 
@@ -46,6 +55,8 @@ def main():
             result = kiln.run([CLIENT, case])
             got = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stdout
             check(got == expected, f"{case}: {expected} (got {got!r})")
+            if case == "create_failed_then_reused":
+                check("failed first" in result.stdout, f"{case}: 'failed' came before ({result.stdout!r})")
         check(kiln.alive(), "kiln survived every bad description")
 
         # Only formats the driver really imports are offered. llvmpipe refuses every NV12 image whole, but imports

@@ -3,6 +3,7 @@
 #include "renderer/cache/digest.hpp"
 #include "renderer/cache/entry_file.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -58,6 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const auto entry = kiln::cache::decode_entry(file, compressor, why);
     if (entry && !header)
         fail("decode_entry accepted what decode_header refused");
+    // The background check reads only a prefix: from it and the size it must judge as the whole-file header does.
+    const std::span<const uint8_t> prefix(file.data(), std::min(file.size(), kiln::cache::max_entry_header_bytes));
+    if (kiln::cache::entry_torn(prefix, file.size(), why) == header.has_value())
+        fail("entry_torn disagrees with decode_header");
     if (!entry)
         return 0;
     if (entry->payload.size() != header->raw_size || entry->key != header->key)

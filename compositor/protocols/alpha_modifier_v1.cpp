@@ -28,7 +28,8 @@ const struct wp_alpha_modifier_v1_interface manager_requests = {
 }  // namespace
 
 AlphaModifierV1::AlphaModifierV1(wl_display* display, std::function<void(wlr_surface*)> changed)
-    : hints_({&wp_alpha_modifier_surface_v1_interface, &object_requests, WP_ALPHA_MODIFIER_V1_ERROR_ALREADY_CONSTRUCTED},
+    : hints_({&wp_alpha_modifier_surface_v1_interface, &object_requests,
+              WP_ALPHA_MODIFIER_V1_ERROR_ALREADY_CONSTRUCTED},
              UINT32_MAX, [changed = std::move(changed)](wlr_surface* surface, uint32_t) { changed(surface); }),
       global_(display, wp_alpha_modifier_v1_interface, 1, &manager_requests, &hints_)
 {

@@ -121,7 +121,8 @@ public:
         }
         object->resource = resource;
         object->surface = surface;
-        object->attachment.attach(surface, this, object, [](void* gone) noexcept { leave(*static_cast<Object*>(gone)); });
+        object->attachment.attach(surface, this, object,
+                                  [](void* gone) noexcept { leave(*static_cast<Object*>(gone)); });
         wl_list_insert(objects_.prev, &object->link);
         wl_resource_set_implementation(resource, kind_.requests, object, &PerSurfaceObjects::resource_destroyed);
         return object;

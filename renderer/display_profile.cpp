@@ -1,6 +1,8 @@
 // DisplayProfile from an open EGL display, and comparing two.
 #include "renderer/display_profile.hpp"
 
+#include "renderer/egl_display.hpp"
+
 namespace kiln::renderer {
 
 const char* DisplayProfile::kind_name() const

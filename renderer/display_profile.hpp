@@ -2,7 +2,6 @@
 // known from the open display or from the cache before the display is opened.
 #pragma once
 
-#include "renderer/egl_display.hpp"
 #include "renderer/types.hpp"
 
 #include <optional>
@@ -11,6 +10,8 @@
 #include <vector>
 
 namespace kiln::renderer {
+
+class EglDisplay;
 
 struct DisplayProfile {
     DisplayKind kind = DisplayKind::surfaceless;

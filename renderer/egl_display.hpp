@@ -18,8 +18,6 @@ struct gbm_device;
 
 namespace kiln::renderer {
 
-enum class DisplayKind { gbm, device, surfaceless };
-
 struct DisplayOptions {
     int drm_fd = -1;  // the backend's DRM fd, -1 when there is none
     bool allow_surfaceless = true;

@@ -1,4 +1,4 @@
-// The format table: memory layout of each fourcc and the GL upload that matches it byte for byte.
+// The format table: memory layout of each fourcc.
 #include "renderer/formats.hpp"
 
 #include <array>
@@ -6,18 +6,17 @@
 namespace kiln::renderer {
 namespace {
 
-// Little-endian: ARGB8888 is B,G,R,A in memory; ABGR8888 is R,G,B,A (GL_RGBA + UNSIGNED_BYTE).
 const std::array<FormatInfo, 9> table{{
-    {fourcc::argb8888, "ARGB8888", 1, {{4, 1, 1}}, true, false, GL_RGBA, GL_UNSIGNED_BYTE, true},
-    {fourcc::xrgb8888, "XRGB8888", 1, {{4, 1, 1}}, false, false, GL_RGBA, GL_UNSIGNED_BYTE, true},
-    {fourcc::abgr8888, "ABGR8888", 1, {{4, 1, 1}}, true, false, GL_RGBA, GL_UNSIGNED_BYTE, false},
-    {fourcc::xbgr8888, "XBGR8888", 1, {{4, 1, 1}}, false, false, GL_RGBA, GL_UNSIGNED_BYTE, false},
-    {fourcc::rgb565, "RGB565", 1, {{2, 1, 1}}, false, false, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, false},
+    {fourcc::argb8888, "ARGB8888", 1, {{4, 1, 1}}, true, false},
+    {fourcc::xrgb8888, "XRGB8888", 1, {{4, 1, 1}}, false, false},
+    {fourcc::abgr8888, "ABGR8888", 1, {{4, 1, 1}}, true, false},
+    {fourcc::xbgr8888, "XBGR8888", 1, {{4, 1, 1}}, false, false},
+    {fourcc::rgb565, "RGB565", 1, {{2, 1, 1}}, false, false},
     // YUV: luma at full size, chroma subsampled (interleaved Cb,Cr pairs in NV*, separate planes in YUV4*).
-    {fourcc::nv12, "NV12", 2, {{1, 1, 1}, {2, 2, 2}}, false, true, 0, 0, false},
-    {fourcc::nv16, "NV16", 2, {{1, 1, 1}, {2, 2, 1}}, false, true, 0, 0, false},
-    {fourcc::yuv420, "YUV420", 3, {{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}, false, true, 0, 0, false},
-    {fourcc::yuv422, "YUV422", 3, {{1, 1, 1}, {1, 2, 1}, {1, 2, 1}}, false, true, 0, 0, false},
+    {fourcc::nv12, "NV12", 2, {{1, 1, 1}, {2, 2, 2}}, false, true},
+    {fourcc::nv16, "NV16", 2, {{1, 1, 1}, {2, 2, 1}}, false, true},
+    {fourcc::yuv420, "YUV420", 3, {{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}, false, true},
+    {fourcc::yuv422, "YUV422", 3, {{1, 1, 1}, {1, 2, 1}, {1, 2, 1}}, false, true},
 }};
 
 const std::array<uint32_t, 5> shm_list{fourcc::argb8888, fourcc::xrgb8888, fourcc::abgr8888, fourcc::xbgr8888,

@@ -1,7 +1,6 @@
-// The pixel formats kiln knows: planes, sizes and how GL uploads or samples each.
+// The pixel formats kiln knows, as plain facts: fourcc, planes, sizes, alpha, YUV (how GL uploads each is
+// renderer-private, in gl_formats.hpp).
 #pragma once
-
-#include <GLES3/gl3.h>
 
 #include <cstdint>
 #include <optional>
@@ -22,12 +21,6 @@ struct FormatInfo {
     PlaneLayout planes[3]{};
     bool has_alpha = false;
     bool yuv = false;
-    // For shm upload: GL format/type whose memory layout equals the fourcc's on little-endian. 0 when not uploadable.
-    GLenum gl_format = 0;
-    GLenum gl_type = 0;
-    // Swap red and blue in the shader (GL_BGRA_EXT is not universally sampleable, so BGR-ordered formats are uploaded
-    // as RGBA and swizzled).
-    bool swizzle_rb = false;
 };
 
 std::optional<FormatInfo> format_info(uint32_t fourcc);

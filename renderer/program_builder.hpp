@@ -3,6 +3,8 @@
 
 #include "renderer/program_cache.hpp"
 
+#include <GLES3/gl3.h>
+
 #include <string>
 
 namespace kiln::renderer {

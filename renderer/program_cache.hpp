@@ -6,9 +6,6 @@
 // whose EGL context is current.
 #pragma once
 
-#include <EGL/egl.h>
-#include <GLES3/gl3.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,11 +31,12 @@ struct ProgramSource {
     uint32_t usage_bits = 0;
 };
 
-// A linked GL program object. Move-only; deletes the program when it dies (the context must be current then).
+// A linked GL program object (its GLuint name). Move-only; deletes the program when it dies (the context must be
+// current then).
 class Program {
 public:
     Program() = default;
-    explicit Program(GLuint id) : id_(id) {}
+    explicit Program(uint32_t id) : id_(id) {}
     Program(Program&& other) noexcept : id_(std::exchange(other.id_, 0)) {}
     Program& operator=(Program&& other) noexcept
     {
@@ -52,18 +50,13 @@ public:
     Program& operator=(const Program&) = delete;
     ~Program() { reset(); }
 
-    GLuint id() const { return id_; }
+    uint32_t id() const { return id_; }
     explicit operator bool() const { return id_ != 0; }
-    GLuint release() { return std::exchange(id_, 0); }
-    void reset()
-    {
-        if (id_ != 0)
-            glDeleteProgram(id_);
-        id_ = 0;
-    }
+    uint32_t release() { return std::exchange(id_, 0); }
+    void reset();
 
 private:
-    GLuint id_ = 0;
+    uint32_t id_ = 0;
 };
 
 // Where a program came from: proof that a warm start compiled nothing.
@@ -85,8 +78,9 @@ public:
     virtual uint64_t linked_from_source() const = 0;
 
     // The renderer's context exists and is current (called before the first get): a cache can learn the driver's
-    // identity and install the driver blob cache now. `device` names the DRM device ("major:minor") or is empty.
-    virtual void context_ready(EGLDisplay display, const std::string& device) { (void)display, (void)device; }
+    // identity and install the driver blob cache now. `device` names the DRM device ("major:minor") or is empty;
+    // `display` is the EGLDisplay (a pointer, kept plain so that this header carries no EGL).
+    virtual void context_ready(void* display, const std::string& device) { (void)display, (void)device; }
     // The context is about to go: release GL objects the cache holds while it is still current.
     virtual void context_lost() {}
 };

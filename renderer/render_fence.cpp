@@ -1,6 +1,8 @@
 // RenderFence over EGL_ANDROID_native_fence_sync when the driver has it, EGL_KHR_fence_sync otherwise.
 #include "renderer/render_fence.hpp"
 
+#include "renderer/egl_display.hpp"
+
 #include <GLES2/gl2.h>
 
 namespace kiln::renderer {

@@ -2,11 +2,11 @@
 // them. A native sync_file fd where the driver exports one, so an event loop can poll it directly.
 #pragma once
 
-#include "renderer/egl_display.hpp"
-
 #include <memory>
 
 namespace kiln::renderer {
+
+class EglDisplay;
 
 class RenderFence {
 public:
@@ -24,10 +24,10 @@ public:
     bool wait() const;
 
 private:
-    RenderFence(const EglDisplay& display, EGLSyncKHR sync, bool native) : display_(display), sync_(sync), native_(native) {}
+    RenderFence(const EglDisplay& display, void* sync, bool native) : display_(display), sync_(sync), native_(native) {}
 
     const EglDisplay& display_;
-    EGLSyncKHR sync_;
+    void* sync_;  // an EGLSyncKHR (a pointer), kept plain so that this header carries no EGL
     bool native_;
 };
 

@@ -3,6 +3,7 @@
 
 #include "renderer/dmabuf_image.hpp"
 #include "renderer/formats.hpp"
+#include "renderer/gl_formats.hpp"
 
 #include <GLES2/gl2ext.h>
 
@@ -98,7 +99,7 @@ bool read_framebuffer(uint32_t fourcc, uint32_t stride, Box source, void* data, 
     if (!info || info->planes[0].bytes_per_pixel != 4 || info->yuv || stride % 4 != 0 || !data)
         return false;
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    if (!info->swizzle_rb) {
+    if (!gl_upload(fourcc).value_or(GlUpload{}).swizzle_rb) {
         // ABGR/XBGR8888 are R,G,B,A bytes: GL's own order.
         glPixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / 4));
         glReadPixels(source.x, source.y, source.width, source.height, GL_RGBA, GL_UNSIGNED_BYTE, data);

@@ -1,6 +1,8 @@
 // GLSL ES sources: one vertex shader for every quad, one fragment shader per way of sampling a buffer.
 #include "renderer/shaders.hpp"
 
+#include <GLES3/gl3.h>
+
 namespace kiln::renderer {
 namespace {
 

@@ -4,6 +4,7 @@
 #include "renderer/program_cache.hpp"
 
 #include <array>
+#include <cstdint>
 
 namespace kiln::renderer {
 
@@ -22,6 +23,6 @@ const ProgramSource& shader_source(ShaderVariant variant);
 std::array<const ProgramSource*, shader_variant_count> all_shader_sources();
 
 // Attribute location every program binds its quad position to.
-constexpr GLuint position_attribute = 0;
+constexpr uint32_t position_attribute = 0;
 
 }  // namespace kiln::renderer

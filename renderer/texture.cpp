@@ -3,6 +3,7 @@
 
 #include "renderer/dmabuf_image.hpp"
 #include "renderer/formats.hpp"
+#include "renderer/gl_formats.hpp"
 
 #include <GLES2/gl2ext.h>
 
@@ -28,7 +29,7 @@ std::unique_ptr<Texture> Texture::from_shm(const ShmDescription& desc, RendererS
                                            bool cpu_copy)
 {
     const auto info = format_info(desc.fourcc);
-    if (!info || info->gl_format == 0) {
+    if (!info || !gl_upload(desc.fourcc)) {
         error = std::string("format ") + format_name(desc.fourcc) + " cannot be uploaded";
         return nullptr;
     }
@@ -66,7 +67,7 @@ std::unique_ptr<Texture> Texture::shm_shell(const ShmDescription& desc, const Fo
     texture->height_ = desc.height;
     texture->fourcc_ = desc.fourcc;
     texture->has_alpha_ = info.has_alpha;
-    texture->swizzle_rb_ = info.swizzle_rb;
+    texture->swizzle_rb_ = gl_upload(desc.fourcc).value_or(GlUpload{}).swizzle_rb;
     texture->stats_ = &stats;
     return texture;
 }
@@ -97,7 +98,7 @@ std::unique_ptr<Texture> Texture::over_memory(const ShmDescription& desc, ShmRea
                                               std::string& error)
 {
     const auto info = format_info(desc.fourcc);
-    if (!info || info->gl_format == 0) {
+    if (!info || !gl_upload(desc.fourcc)) {
         error = std::string("format ") + format_name(desc.fourcc) + " cannot be sampled";
         return nullptr;
     }
@@ -120,7 +121,7 @@ std::unique_ptr<Texture> Texture::over_memory(const ShmDescription& desc, ShmRea
 
 void Texture::allocate_gl()
 {
-    const auto info = format_info(fourcc_);
+    const auto upload = gl_upload(fourcc_);
     texture_ = make_texture();
     glBindTexture(GL_TEXTURE_2D, id());
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -128,8 +129,8 @@ void Texture::allocate_gl()
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     // Allocate, then upload through the same path as damage so the byte count means one thing.
-    glTexImage2D(GL_TEXTURE_2D, 0, info->gl_format == GL_RGB ? GL_RGB : GL_RGBA, width_, height_, 0, info->gl_format,
-                 info->gl_type, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, upload->format == GL_RGB ? GL_RGB : GL_RGBA, width_, height_, 0, upload->format,
+                 upload->type, nullptr);
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
@@ -261,8 +262,8 @@ bool Texture::upload(uint32_t stride, Box region, const void* data)
     glPixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(stride / bpp));
     glPixelStorei(GL_UNPACK_SKIP_PIXELS, region.x);
     glPixelStorei(GL_UNPACK_SKIP_ROWS, region.y);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, region.x, region.y, region.width, region.height, info->gl_format,
-                    info->gl_type, data);
+    const auto gl = gl_upload(fourcc_);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, region.x, region.y, region.width, region.height, gl->format, gl->type, data);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
     glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);

@@ -7,6 +7,9 @@
 
 namespace kiln::renderer {
 
+// How the EGL display was opened: GBM on a render node, an EGL device, or surfaceless (no dma-buf import).
+enum class DisplayKind { gbm, device, surfaceless };
+
 struct Box {
     int32_t x = 0;
     int32_t y = 0;

@@ -7,7 +7,10 @@
 #include "compositor/bridge/dmabuf_mapping.hpp"
 #include "compositor/log.hpp"
 #include "renderer/cpu_compositor.hpp"
+#include "renderer/egl_display.hpp"
 #include "renderer/formats.hpp"
+#include "renderer/gl_formats.hpp"
+#include "renderer/renderer.hpp"
 
 #include <drm_fourcc.h>
 #include <sys/stat.h>
@@ -172,7 +175,7 @@ bool cpu_readable(const wlr_dmabuf_attributes& dmabuf)
 {
     const auto info = renderer::format_info(dmabuf.format);
     return dmabuf.n_planes == 1 && dmabuf.modifier == DRM_FORMAT_MOD_LINEAR && info && !info->yuv &&
-           info->plane_count == 1 && info->gl_format != 0 && renderer::cpu_format_supported(dmabuf.format);
+           info->plane_count == 1 && renderer::gl_upload(dmabuf.format) && renderer::cpu_format_supported(dmabuf.format);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/output/frame_composer.hpp"
 #include "renderer/render_fence.hpp"
+#include "renderer/renderer.hpp"
 
 #include <GLES2/gl2.h>
 

@@ -5,7 +5,9 @@
 #include "compositor/bridge/dmabuf_attributes.hpp"
 #include "compositor/log.hpp"
 #include "renderer/cpu_compositor.hpp"
+#include "renderer/egl_display.hpp"
 #include "renderer/formats.hpp"
+#include "renderer/renderer.hpp"
 
 #include <drm_fourcc.h>
 
@@ -214,6 +216,31 @@ renderer::RendererStats RenderBridge::renderer_stats() const
 RenderBridge* RenderBridge::from_wlr(wlr_renderer* renderer)
 {
     return reinterpret_cast<Base*>(renderer)->self;
+}
+
+RenderBridge::RenderBridge() = default;
+
+bool RenderBridge::has_cpu_image(wlr_texture* texture)
+{
+    const renderer::Texture& t = RenderBridge::texture(texture);
+    return t.cpu_pixels() || t.in_place();
+}
+
+bool RenderBridge::with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use)
+{
+    const renderer::Texture& t = RenderBridge::texture(texture);
+    if (t.cpu_pixels()) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), t.cpu_stride(), const_cast<uint8_t*>(t.cpu_pixels())});
+        return true;
+    }
+    return t.read_in_place([&](const void* data, uint32_t stride) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), stride, const_cast<void*>(data)});
+    });
+}
+
+uint64_t RenderBridge::dmabuf_imports() const
+{
+    return renderer_->stats().dmabuf_imports;
 }
 
 RenderBridge::~RenderBridge()

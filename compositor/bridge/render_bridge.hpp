@@ -5,9 +5,8 @@
 #include "compositor/output/sync/buffer_release.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/display_profile.hpp"
-#include "renderer/egl_display.hpp"
-#include "renderer/program_cache.hpp"
-#include "renderer/renderer.hpp"
+#include "renderer/renderer_stats.hpp"
+#include "renderer/types.hpp"
 
 #include <chrono>
 #include <functional>
@@ -18,6 +17,16 @@
 #include <string>
 #include <sys/types.h>
 #include <vector>
+
+// Named only: their headers carry GL and EGL, which the compositor outside bridge/ never sees.
+namespace kiln::renderer {
+class EglDisplay;
+class ProgramCache;
+class Renderer;
+class RenderTarget;
+class Texture;
+struct CpuImage;
+}  // namespace kiln::renderer
 
 namespace kiln::compositor {
 
@@ -53,7 +62,7 @@ public:
 
     // Client dma-bufs imported (one per wl_buffer: an EGLImage, or a mapping read on the CPU, renderer_stats()'s
     // dmabuf_mapped), and imports of memory that was already imported and still is.
-    uint64_t dmabuf_imports() const { return renderer_->stats().dmabuf_imports; }
+    uint64_t dmabuf_imports() const;
     uint64_t dmabuf_reimports() const { return dmabuf_reimports_; }
     uint64_t dmabuf_texture_reuses() const { return dmabuf_texture_reuses_; }
     // When the EGL context existed (late, if it started late) and when the renderer was made, for start-up stats.
@@ -78,6 +87,12 @@ public:
     renderer::RenderTarget* render_target(wlr_buffer* buffer);
     // kiln's texture behind a wlr_texture this bridge made;
     static renderer::Texture& texture(wlr_texture* texture);
+    // For CPU composition, no GL: whether CpuCompositor can read a texture this bridge made (kiln's CPU copy of it,
+    // or the client's memory where it lies: shm, or a dma-buf kiln mapped, dmabuf_mapping.hpp); and `use` called
+    // with its pixels (the client's memory mapped, or synced, for the call), false if it has none or they could not
+    // be read.
+    static bool has_cpu_image(wlr_texture* texture);
+    static bool with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use);
     // the release of the client buffer this texture reads in place (a dma-buf, or shm composed on the CPU), or null
     // for kiln's own copy of one (shm): frames that sample it tell it, and it gives the buffer back (output/sync/buffer_release.hpp);
     static BufferRelease* buffer_release(wlr_texture* texture);
@@ -138,7 +153,7 @@ public:
 private:
     // GlFrame ends its frames with end_flushed().
     friend class GlFrame;
-    RenderBridge() = default;
+    RenderBridge();
 
     // Ends the frame a GlFrame drew into the bound buffer: its commands are only flushed (the pipeline fences them
     // and reads back what is consumed), and the target is let go, so wlroots' end that follows only unbinds.

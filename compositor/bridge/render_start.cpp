@@ -8,6 +8,7 @@
 #include "renderer/cache/display_profile_file.hpp"
 #include "renderer/cache/driver_fingerprint.hpp"
 #include "renderer/cache/driver_shader_cache.hpp"
+#include "renderer/renderer.hpp"
 
 #include <unistd.h>
 

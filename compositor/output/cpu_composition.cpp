@@ -17,29 +17,6 @@ renderer::Box to_box(const pixman_box32_t& b)
     return {b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1};
 }
 
-// Whether CpuCompositor can read a texture: kiln's CPU copy of it, or the client's memory where it lies (shm, or a
-// dma-buf kiln mapped: bridge/dmabuf_mapping.hpp).
-bool has_cpu_image(wlr_texture* texture)
-{
-    const renderer::Texture& t = RenderBridge::texture(texture);
-    return t.cpu_pixels() || t.in_place();
-}
-
-// Calls `use` with the texture's pixels as a CpuImage (the client's memory mapped, or synced, for the call, for an
-// in-place texture); false if it has none or they could not be read.
-template <typename F>
-bool with_cpu_image(wlr_texture* texture, F&& use)
-{
-    const renderer::Texture& t = RenderBridge::texture(texture);
-    if (t.cpu_pixels()) {
-        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), t.cpu_stride(), const_cast<uint8_t*>(t.cpu_pixels())});
-        return true;
-    }
-    return t.read_in_place([&](const void* data, uint32_t stride) {
-        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), stride, const_cast<void*>(data)});
-    });
-}
-
 // The software cursors wlroots would draw into this output's frames (as wlr_output_render_software_cursors does).
 template <typename F>
 void for_each_software_cursor(wlr_output* output, F&& f)
@@ -74,12 +51,13 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffe
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
     for (const auto& v : visible.on_output())
-        if (v.texture && (!v.exact || !has_cpu_image(v.texture)))
+        if (v.texture && (!v.exact || !RenderBridge::has_cpu_image(v.texture)))
             return false;
     bool cursors_ok = true;
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {
-        const renderer::Texture& t = RenderBridge::texture(texture);
-        cursors_ok = cursors_ok && has_cpu_image(texture) && t.width() == box.width && t.height() == box.height;
+        // The bridge's wlr_texture has its renderer texture's size.
+        cursors_ok = cursors_ok && RenderBridge::has_cpu_image(texture) &&
+                     static_cast<int>(texture->width) == box.width && static_cast<int>(texture->height) == box.height;
     });
     return cursors_ok;
 }
@@ -155,11 +133,11 @@ public:
             settle_black_under(draw.blended);  // (a factor would need a masked copy: filled and blended instead)
         if (!owed_black_.empty()) {
             // pixman writes nothing outside the source image: only pixels inside it count as covered.
-            const renderer::Texture& t = RenderBridge::texture(from_handle(draw.texture));
+            const wlr_texture* t = from_handle(draw.texture);
             Region covered = region_of(draw.opaque);
             const Region blend_region = region_of(draw.blended);
             covered.add(blend_region);
-            covered.intersect_rect(-sx, -sy, t.width(), t.height());
+            covered.intersect_rect(-sx, -sy, static_cast<int32_t>(t->width), static_cast<int32_t>(t->height));
             // Where this layer is the first on the owed black, source-over it is the source itself: copied.
             Region first = blend_region;
             first.intersect(owed_black_);
@@ -170,7 +148,7 @@ public:
             blended = boxes_of(rest);
             owed_black_.subtract(covered);
         }
-        const bool drawn = with_cpu_image(from_handle(draw.texture), [&](const renderer::CpuImage& image) {
+        const bool drawn = RenderBridge::with_cpu_image(from_handle(draw.texture), [&](const renderer::CpuImage& image) {
             compositor_.copy_boxes(image, sx, sy, draw.opaque, false);
             compositor_.copy_boxes(image, sx, sy, over_black, false);
             compositor_.copy_boxes(image, sx, sy, blended, true, draw.alpha);
@@ -186,7 +164,7 @@ public:
         for_each_software_cursor(output_, [&](wlr_texture* texture, const wlr_box& box) {
             Region over(box.x, box.y, box.width, box.height);
             over.intersect(damage_);
-            with_cpu_image(texture, [&](const renderer::CpuImage& image) {
+            RenderBridge::with_cpu_image(texture, [&](const renderer::CpuImage& image) {
                 for (const auto& rect : over.rects())
                     compositor_.copy(image, rect.x1 - box.x, rect.y1 - box.y, to_box(rect), true);
             });

@@ -3,6 +3,7 @@
 // the CPU composition alike), and a surface below 1 covers nothing, so what is under it is drawn.
 #pragma once
 
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/protocols/surface_hints.hpp"
 #include "compositor/wlr.hpp"
 
@@ -14,7 +15,6 @@ class AlphaModifierV1 {
 public:
     // `changed` is called when a commit changes a surface's factor (its pixels on screen change with no damage).
     AlphaModifierV1(wl_display* display, std::function<void(wlr_surface*)> changed);
-    ~AlphaModifierV1();
     AlphaModifierV1(const AlphaModifierV1&) = delete;
     AlphaModifierV1& operator=(const AlphaModifierV1&) = delete;
 
@@ -22,10 +22,8 @@ public:
     float alpha(wlr_surface* surface) const;
 
 private:
-    static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
-
     SurfaceHints hints_;
-    wl_global* global_;
+    ManagerGlobal global_;
 };
 
 }  // namespace kiln::compositor

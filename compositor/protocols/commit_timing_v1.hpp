@@ -5,20 +5,24 @@
 
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/output/sync/commit_targets.hpp"
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/wlr.hpp"
 
-#include <list>
+#include <cstdint>
+#include <optional>
 
 namespace kiln::compositor {
 
 class CommitTimingV1 {
 public:
     CommitTimingV1(wl_display* display, CommitGate& gate);
-    ~CommitTimingV1();
     CommitTimingV1(const CommitTimingV1&) = delete;
     CommitTimingV1& operator=(const CommitTimingV1&) = delete;
 
-    struct Timer;
+    // One wp_commit_timer_v1: the target of its surface's next commit.
+    struct Timer : PerSurfaceObject {
+        std::optional<int64_t> target_ns;  // set_timestamp since the last commit
+    };
 
     // `output` presented a frame at `when_ns` (CLOCK_MONOTONIC) and refreshes every `refresh_ns` (0: unknown; both 0:
     // the output is gone): what CommitTargets predicts refreshes from.
@@ -27,12 +31,10 @@ public:
     void composing(wlr_output* output, int64_t presentation_ns) { targets_.composing(output, presentation_ns); }
 
 private:
-    static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
-    static void get_timer(wl_client* client, wl_resource* manager, uint32_t id, wl_resource* surface) noexcept;
     void before_commit(wlr_surface* surface);
 
-    wl_global* global_;
-    std::list<Timer*> timers_;
+    PerSurfaceObjects<Timer> timers_;
+    ManagerGlobal global_;
     CommitTargets targets_;
     CommitGate::Source source_;
 };

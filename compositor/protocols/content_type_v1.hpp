@@ -3,6 +3,7 @@
 // stats (surfaces.content_type_*: surfaces with each type committed).
 #pragma once
 
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/protocols/surface_hints.hpp"
 #include "compositor/wlr.hpp"
 
@@ -13,7 +14,6 @@ namespace kiln::compositor {
 class ContentTypeV1 {
 public:
     explicit ContentTypeV1(wl_display* display);
-    ~ContentTypeV1();
     ContentTypeV1(const ContentTypeV1&) = delete;
     ContentTypeV1& operator=(const ContentTypeV1&) = delete;
 
@@ -22,10 +22,8 @@ public:
     uint64_t surfaces_with(uint32_t type) const { return hints_.count(type); }
 
 private:
-    static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
-
     SurfaceHints hints_;
-    wl_global* global_;
+    ManagerGlobal global_;
 };
 
 }  // namespace kiln::compositor

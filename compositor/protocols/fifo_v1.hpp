@@ -7,9 +7,9 @@
 
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/output/sync/fifo_barriers.hpp"
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/wlr.hpp"
 
-#include <list>
 #include <span>
 
 namespace kiln::compositor {
@@ -17,22 +17,23 @@ namespace kiln::compositor {
 class FifoV1 {
 public:
     FifoV1(wl_display* display, CommitGate& gate);
-    ~FifoV1();
     FifoV1(const FifoV1&) = delete;
     FifoV1& operator=(const FifoV1&) = delete;
 
-    struct Fifo;
-
-    static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
-    static void get_fifo(wl_client* client, wl_resource* manager, uint32_t id, wl_resource* surface) noexcept;
     // An output latched these surface states for presentation (see FifoBarriers::latched).
     void latched(std::span<const FifoBarriers::Latched> states) { barriers_.latched(states); }
+
+    // One wp_fifo_v1: the requests since its surface's last commit.
+    struct Fifo : PerSurfaceObject {
+        bool set_pending = false;   // set_barrier since the last commit
+        bool wait_pending = false;  // wait_barrier since the last commit
+    };
 
 private:
     void before_commit(wlr_surface* surface);
 
-    wl_global* global_;
-    std::list<Fifo*> fifos_;
+    PerSurfaceObjects<Fifo> fifos_;
+    ManagerGlobal global_;
     FifoBarriers barriers_;
     CommitGate::Source source_;
 };

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
@@ -20,27 +21,31 @@ namespace kiln::compositor {
 class FractionalScaleV1 {
 public:
     FractionalScaleV1(wl_display* display, wlr_output_layout* layout);
-    ~FractionalScaleV1();
     FractionalScaleV1(const FractionalScaleV1&) = delete;
     FractionalScaleV1& operator=(const FractionalScaleV1&) = delete;
 
     // The scale, in 120ths, a surface on these outputs is told (exposed for the wire tests' reasoning and stats).
     static uint32_t to_120ths(float scale);
 
-    // One wp_fractional_scale_v1: its surface, and what it was last told.
-    struct Object;
+    // One wp_fractional_scale_v1: what it was last told, and its surface's commits, which may change that.
+    struct Object : PerSurfaceObject {
+        uint32_t sent = 0;  // 0: nothing sent yet
+        wl::Listener commit;
+        void leave_surface() { commit.disconnect(); }
+    };
 
-private:
-    static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
+    // The manager's get_fractional_scale: the object is told its scale at once, and again when it changes.
     static void get_fractional_scale(wl_client* client, wl_resource* manager, uint32_t id,
                                      wl_resource* surface) noexcept;
+
+private:
     void update(Object& object);
     void update_all();
     uint32_t preferred(wlr_surface* surface) const;
 
-    wl_global* global_;
     wlr_output_layout* layout_;
-    std::list<Object*> objects_;
+    PerSurfaceObjects<Object> objects_;
+    ManagerGlobal global_;
     wl::Listener layout_change_;
     std::list<wl::Listener> output_frames_;  // one per output in the layout
 };

@@ -56,35 +56,20 @@ private:
     wl_resource* resource_;
 };
 
+const struct wp_presentation_interface requests = {
+    .destroy = destroy_resource,
+    .feedback = &PresentationTime::feedback_request,
+};
+
 }  // namespace
 
 PresentationTime::PresentationTime(wl_display* display, clockid_t clock, CommitGate& gate)
-    : global_(wl_global_create(display, &wp_presentation_interface, 1, this, &PresentationTime::bind)),
-      clock_(clock),
-      feedback_(gate)
+    : clock_(clock),
+      feedback_(gate),
+      global_(display, wp_presentation_interface, 1, &requests, this, [](wl_resource* resource, void* data) noexcept {
+          wp_presentation_send_clock_id(resource, static_cast<uint32_t>(static_cast<PresentationTime*>(data)->clock_));
+      })
 {
-}
-
-PresentationTime::~PresentationTime()
-{
-    if (global_)
-        wl_global_destroy(global_);
-}
-
-void PresentationTime::bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept
-{
-    static const struct wp_presentation_interface requests = {
-        .destroy = [](wl_client*, wl_resource* resource) noexcept { wl_resource_destroy(resource); },
-        .feedback = &PresentationTime::feedback_request,
-    };
-    auto* self = static_cast<PresentationTime*>(data);
-    wl_resource* resource = wl_resource_create(client, &wp_presentation_interface, static_cast<int>(version), id);
-    if (!resource) {
-        wl_client_post_no_memory(client);
-        return;
-    }
-    wl_resource_set_implementation(resource, &requests, self, nullptr);
-    wp_presentation_send_clock_id(resource, static_cast<uint32_t>(self->clock_));
 }
 
 void PresentationTime::feedback_request(wl_client* client, wl_resource* resource, wl_resource* surface_resource,

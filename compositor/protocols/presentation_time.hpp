@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compositor/output/sync/commit_feedback.hpp"
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/wlr.hpp"
 
 #include <ctime>
@@ -13,21 +14,21 @@ namespace kiln::compositor {
 class PresentationTime {
 public:
     PresentationTime(wl_display* display, clockid_t clock, CommitGate& gate);
-    ~PresentationTime();
     PresentationTime(const PresentationTime&) = delete;
     PresentationTime& operator=(const PresentationTime&) = delete;
 
-    bool ok() const { return global_ != nullptr; }
+    bool ok() const { return global_.ok(); }
     CommitFeedback& feedback() { return feedback_; }
 
-private:
-    static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
+    // wp_presentation.feedback: one feedback object, kept with the surface's next commit.
     static void feedback_request(wl_client* client, wl_resource* resource, wl_resource* surface,
                                  uint32_t id) noexcept;
 
-    wl_global* global_;
+private:
+
     clockid_t clock_;
     CommitFeedback feedback_;
+    ManagerGlobal global_;
 };
 
 }  // namespace kiln::compositor

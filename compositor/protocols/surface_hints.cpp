@@ -6,7 +6,6 @@ namespace kiln::compositor {
 struct SurfaceHints::Entry {
     SurfaceHints* owner = nullptr;
     wlr_surface* surface = nullptr;
-    wl_resource* object = nullptr;  // null once destroyed (the entry stays until the revert is committed)
     uint32_t pending = 0;
     uint32_t current = 0;
     bool dirty = false;
@@ -14,8 +13,9 @@ struct SurfaceHints::Entry {
     wl_listener destroy{};
 };
 
-SurfaceHints::SurfaceHints(uint32_t initial, std::function<void(wlr_surface*, uint32_t)> changed)
-    : initial_(initial), changed_(std::move(changed))
+SurfaceHints::SurfaceHints(PerSurfaceInterface kind, uint32_t initial,
+                           std::function<void(wlr_surface*, uint32_t)> changed)
+    : initial_(initial), changed_(std::move(changed)), objects_(kind)
 {
 }
 
@@ -25,73 +25,64 @@ SurfaceHints::~SurfaceHints()
         remove(entries_.begin()->first);
 }
 
-bool SurfaceHints::attach(wlr_surface* surface, wl_resource* object)
+void SurfaceHints::get(wl_client* client, wl_resource* manager, uint32_t id, wl_resource* surface) noexcept
 {
-    auto [it, inserted] = entries_.try_emplace(surface);
-    if (!inserted) {
-        if (it->second->object)
-            return false;
-    } else {
-        auto entry = std::make_unique<Entry>();
-        entry->owner = this;
-        entry->surface = surface;
-        entry->pending = entry->current = initial_;
-        entry->commit.notify = [](wl_listener* listener, void*) noexcept {
-            Entry* e = wl_container_of(listener, e, commit);
-            if (!e->dirty)
-                return;
-            e->dirty = false;
-            const bool changed = e->current != e->pending;
-            e->current = e->pending;
-            SurfaceHints* owner = e->owner;
-            wlr_surface* surface = e->surface;
-            const uint32_t value = e->current;
-            if (!e->object && value == owner->initial_)
-                owner->remove(surface);  // nothing left to remember
-            if (changed && owner->changed_)
-                owner->changed_(surface, value);
-        };
-        wl_signal_add(&surface->events.commit, &entry->commit);
-        entry->destroy.notify = [](wl_listener* listener, void*) noexcept {
-            Entry* e = wl_container_of(listener, e, destroy);
-            e->owner->remove(e->surface);
-        };
-        wl_signal_add(&surface->events.destroy, &entry->destroy);
-        it->second = std::move(entry);
+    auto* self = static_cast<SurfaceHints*>(wl_resource_get_user_data(manager));
+    if (Object* object = self->objects_.create(client, manager, id, surface)) {
+        object->owner = self;
+        self->entry(object->surface);
     }
-    it->second->object = object;
-    wl_resource_set_user_data(object, this);
-    objects_[object] = surface;
+}
+
+bool SurfaceHints::set(wl_resource* resource, uint32_t value)
+{
+    Object* object = PerSurfaceObjects<Object>::from(resource);
+    if (!object->surface)
+        return false;
+    object->owner->set_pending(object->surface, value);
     return true;
 }
 
-wlr_surface* SurfaceHints::surface_of(wl_resource* object) const
+// The entry stays after its object goes until the revert is committed, so a new object finds it.
+SurfaceHints::Entry& SurfaceHints::entry(wlr_surface* surface)
 {
-    auto it = objects_.find(object);
-    return it == objects_.end() ? nullptr : it->second;
+    auto [it, inserted] = entries_.try_emplace(surface);
+    if (!inserted)
+        return *it->second;
+    auto entry = std::make_unique<Entry>();
+    entry->owner = this;
+    entry->surface = surface;
+    entry->pending = entry->current = initial_;
+    entry->commit.notify = [](wl_listener* listener, void*) noexcept {
+        Entry* e = wl_container_of(listener, e, commit);
+        if (!e->dirty)
+            return;
+        e->dirty = false;
+        const bool changed = e->current != e->pending;
+        e->current = e->pending;
+        SurfaceHints* owner = e->owner;
+        wlr_surface* surface = e->surface;
+        const uint32_t value = e->current;
+        if (!owner->objects_.find(surface) && value == owner->initial_)
+            owner->remove(surface);  // nothing left to remember
+        if (changed && owner->changed_)
+            owner->changed_(surface, value);
+    };
+    wl_signal_add(&surface->events.commit, &entry->commit);
+    entry->destroy.notify = [](wl_listener* listener, void*) noexcept {
+        Entry* e = wl_container_of(listener, e, destroy);
+        e->owner->remove(e->surface);
+    };
+    wl_signal_add(&surface->events.destroy, &entry->destroy);
+    it->second = std::move(entry);
+    return *it->second;
 }
 
-void SurfaceHints::set(wl_resource* object, uint32_t value)
+void SurfaceHints::set_pending(wlr_surface* surface, uint32_t value)
 {
-    wlr_surface* surface = surface_of(object);
-    auto it = surface ? entries_.find(surface) : entries_.end();
-    if (it == entries_.end())
-        return;
-    it->second->pending = value;
-    it->second->dirty = true;
-}
-
-void SurfaceHints::detach(wl_resource* object)
-{
-    wlr_surface* surface = surface_of(object);
-    auto it = surface ? entries_.find(surface) : entries_.end();
-    if (it == entries_.end() || it->second->object != object)
-        return;
-    Entry& entry = *it->second;
-    entry.object = nullptr;
-    entry.pending = initial_;
-    entry.dirty = true;
-    objects_.erase(object);
+    Entry& e = entry(surface);
+    e.pending = value;
+    e.dirty = true;
 }
 
 uint32_t SurfaceHints::value(wlr_surface* surface) const
@@ -116,8 +107,6 @@ void SurfaceHints::remove(wlr_surface* surface)
     Entry& entry = *it->second;
     wl_list_remove(&entry.commit.link);
     wl_list_remove(&entry.destroy.link);
-    if (entry.object)
-        objects_.erase(entry.object);  // inert from now on
     entries_.erase(it);
 }
 

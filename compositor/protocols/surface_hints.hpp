@@ -1,11 +1,11 @@
 // SurfaceHints: one per-surface extension object's double-buffered value (content type, presentation hint, alpha
 // multiplier), kept per wl_surface and applied with the surface's commit; shared by the protocols that need one.
 //
-// A surface has at most one such object at a time (a second is the protocol's already_constructed error, for the
-// caller to raise). The object's resource holds this SurfaceHints as its user data (from(), in its requests); it is
-// inert once its surface is gone.
+// Its objects are PerSurfaceObjects (one per surface, the protocol's exists error for a second, inert once their
+// surface is gone); their manager's user data is this SurfaceHints, whose get() is the manager's get_* request.
 #pragma once
 
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
@@ -17,26 +17,19 @@ namespace kiln::compositor {
 
 class SurfaceHints {
 public:
-    // `initial`: the value of a surface without an object (and what destroying one reverts to); `changed` is called
-    // when a commit changes a surface's value.
-    explicit SurfaceHints(uint32_t initial, std::function<void(wlr_surface*, uint32_t)> changed = nullptr);
+    // `kind`: the protocol's object; `initial`: the value of a surface without an object (and what destroying one
+    // reverts to); `changed` is called when a commit changes a surface's value.
+    SurfaceHints(PerSurfaceInterface kind, uint32_t initial,
+                 std::function<void(wlr_surface*, uint32_t)> changed = nullptr);
     ~SurfaceHints();
     SurfaceHints(const SurfaceHints&) = delete;
     SurfaceHints& operator=(const SurfaceHints&) = delete;
 
-    // Ties `object` to `surface`; false when the surface has one already.
-    bool attach(wlr_surface* surface, wl_resource* object);
-    // The object's value for its surface's next commit; nothing for an inert object.
-    void set(wl_resource* object, uint32_t value);
-    // The object is gone: its surface reverts to `initial` at its next commit, and may have another object.
-    void detach(wl_resource* object);
-    // The surface an object is for, or null once the surface is gone.
-    wlr_surface* surface_of(wl_resource* object) const;
-    // The SurfaceHints an attached object belongs to.
-    static SurfaceHints* from(wl_resource* object)
-    {
-        return static_cast<SurfaceHints*>(wl_resource_get_user_data(object));
-    }
+    // The manager's get_* request (its user data is a SurfaceHints).
+    static void get(wl_client* client, wl_resource* manager, uint32_t id, wl_resource* surface) noexcept;
+    // The value of `object` (one of these protocols' objects) for its surface's next commit; false, nothing kept,
+    // when the object is inert.
+    static bool set(wl_resource* object, uint32_t value);
 
     // The committed value of `surface`.
     uint32_t value(wlr_surface* surface) const;
@@ -45,12 +38,19 @@ public:
 
 private:
     struct Entry;
+    // An object gone: its surface reverts to `initial` at its next commit, and may have another object.
+    struct Object : PerSurfaceObject {
+        SurfaceHints* owner = nullptr;
+        void released() { owner->set_pending(surface, owner->initial_); }
+    };
+    Entry& entry(wlr_surface* surface);
+    void set_pending(wlr_surface* surface, uint32_t value);
     void remove(wlr_surface* surface);
 
     uint32_t initial_;
     std::function<void(wlr_surface*, uint32_t)> changed_;
     std::unordered_map<wlr_surface*, std::unique_ptr<Entry>> entries_;
-    std::unordered_map<wl_resource*, wlr_surface*> objects_;  // live objects whose surface lives
+    PerSurfaceObjects<Object> objects_;
 };
 
 }  // namespace kiln::compositor

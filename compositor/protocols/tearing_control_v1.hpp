@@ -3,6 +3,7 @@
 // hint is kept and counted in the stats (surfaces.tearing_async: surfaces asking async now).
 #pragma once
 
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/protocols/surface_hints.hpp"
 #include "compositor/wlr.hpp"
 
@@ -13,7 +14,6 @@ namespace kiln::compositor {
 class TearingControlV1 {
 public:
     explicit TearingControlV1(wl_display* display);
-    ~TearingControlV1();
     TearingControlV1(const TearingControlV1&) = delete;
     TearingControlV1& operator=(const TearingControlV1&) = delete;
 
@@ -22,10 +22,8 @@ public:
     uint64_t surfaces_with(uint32_t hint) const { return hints_.count(hint); }
 
 private:
-    static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
-
     SurfaceHints hints_;
-    wl_global* global_;
+    ManagerGlobal global_;
 };
 
 }  // namespace kiln::compositor

@@ -6,11 +6,9 @@
 // wlroots' would (scene and renderer read it unchanged) and check each wl_surface.commit before libwayland runs it.
 #pragma once
 
+#include "compositor/protocols/per_surface_object.hpp"
 #include "compositor/protocols/request_hooks.hpp"
 #include "compositor/wlr.hpp"
-
-#include <memory>
-#include <unordered_map>
 
 namespace kiln::compositor {
 
@@ -18,22 +16,21 @@ class Viewporter {
 public:
     // Checks each wl_surface.commit through `hooks`; must be destroyed before them and the display.
     Viewporter(wl_display* display, RequestHooks& hooks);
-    ~Viewporter();
     Viewporter(const Viewporter&) = delete;
     Viewporter& operator=(const Viewporter&) = delete;
 
-    class Viewport;
-
-    // wp_viewporter.get_viewport from `manager`'s client.
-    void get_viewport(wl_client* client, wl_resource* manager, uint32_t id, wl_resource* surface);
+    // One surface's wp_viewport; it sets the surface's pending viewport state directly.
+    struct Viewport : PerSurfaceObject {
+        // The client destroyed the viewport: the surface is shown unscaled and uncropped from its next commit.
+        void released();
+    };
 
 private:
     void check_commit(wlr_surface* surface) const;
 
-    wl_global* global_ = nullptr;
+    PerSurfaceObjects<Viewport> viewports_;
+    ManagerGlobal global_;
     RequestTable::Hook hook_;
-    // Each surface's viewport, while both live.
-    std::unordered_map<wlr_surface*, std::unique_ptr<Viewport>> viewports_;
 };
 
 }  // namespace kiln::compositor

@@ -1,6 +1,9 @@
 // Slots and trampolines for EGL_ANDROID_blob_cache.
 #include "renderer/cache/blob_cache.hpp"
 
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
 #include <array>
 #include <mutex>
 #include <string_view>

@@ -5,9 +5,6 @@
 // calling a cleared slot just misses.
 #pragma once
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -28,7 +25,8 @@ public:
     BlobCache& operator=(const BlobCache&) = delete;
 
     // Must run after the display's first eglCreateContext: Mesa ignores callbacks set earlier.
-    bool install(EGLDisplay display, std::string& why);
+    // `display` is the EGLDisplay (a pointer, kept plain so that this header carries no EGL).
+    bool install(void* display, std::string& why);
     bool installed() const { return slot_ >= 0; }
 
     size_t get(std::span<const uint8_t> key, std::span<uint8_t> out) const { return get_(key, out); }

@@ -3,8 +3,6 @@
 
 #include "renderer/cache/digest.hpp"
 
-#include <GLES3/gl3.h>
-
 #include <cstddef>
 #include <functional>
 #include <list>
@@ -15,7 +13,7 @@
 namespace kiln::cache {
 
 struct ProgramBinary {
-    GLenum format = 0;
+    uint32_t format = 0;  // the GLenum glGetProgramBinary gave
     std::vector<uint8_t> bytes;
     Sha1 vertex{};    // the shaders it was linked from, so eviction can release their compile status
     Sha1 fragment{};

@@ -1,6 +1,8 @@
 // Key derivation. Keys are SHA-1 of length-prefixed fields, so concatenations cannot collide by shifting bytes.
 #include "renderer/cache/program_key.hpp"
 
+#include <EGL/egl.h>
+
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 

@@ -4,8 +4,6 @@
 #include "renderer/cache/digest.hpp"
 #include "renderer/program_cache.hpp"
 
-#include <EGL/egl.h>
-
 #include <string>
 #include <vector>
 
@@ -34,7 +32,7 @@ struct DriverIdentity {
     std::string build_id;
 
     // Reads the current context's strings; the context must be current.
-    static DriverIdentity query(EGLDisplay display);
+    static DriverIdentity query(void* display);  // an EGLDisplay
     // The directory name a driver's entries live under.
     Sha1 hash() const;
     std::string describe() const;

@@ -1,6 +1,8 @@
 // Shader object lifetime under the status cache.
 #include "renderer/cache/status_cache.hpp"
 
+#include <GLES3/gl3.h>
+
 namespace kiln::cache {
 
 ShaderStatusCache::~ShaderStatusCache()

@@ -4,7 +4,7 @@
 
 #include "renderer/cache/digest.hpp"
 
-#include <GLES3/gl3.h>
+#include <cstdint>
 
 #include <map>
 #include <set>
@@ -21,10 +21,10 @@ public:
     ShaderStatusCache& operator=(const ShaderStatusCache&) = delete;
 
     // The compiled shader for `key`, or 0.
-    GLuint find(const Sha1& key) const;
+    uint32_t find(const Sha1& key) const;
     bool compiled(const Sha1& key) const { return find(key) != 0; }
     // Stores a freshly compiled shader (reference count 0 until a program takes a reference).
-    void store(const Sha1& key, GLuint shader);
+    void store(const Sha1& key, uint32_t shader);
     void add_ref(const Sha1& key);
     // Drops a reference; at zero the shader object is deleted and its status forgotten.
     void release(const Sha1& key);
@@ -34,7 +34,7 @@ public:
 
 private:
     struct Entry {
-        GLuint shader = 0;
+        uint32_t shader = 0;
         int refs = 0;
     };
     std::map<Sha1, Entry> shaders_;

@@ -4,6 +4,10 @@
 #include "renderer/elapsed.hpp"
 #include "renderer/program_builder.hpp"
 
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl3.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <sys/stat.h>
@@ -57,7 +61,7 @@ std::vector<uint8_t> TieredProgramCache::full_key(std::span<const uint8_t> key) 
     return out;
 }
 
-void TieredProgramCache::context_ready(EGLDisplay display, const std::string& device)
+void TieredProgramCache::context_ready(void* display, const std::string& device)
 {
     identity_ = DriverIdentity::query(display);
     identity_.device = device;

@@ -43,7 +43,7 @@ public:
     TieredProgramCache(const TieredProgramCache&) = delete;
     TieredProgramCache& operator=(const TieredProgramCache&) = delete;
 
-    void context_ready(EGLDisplay display, const std::string& device) override;
+    void context_ready(void* display, const std::string& device) override;  // an EGLDisplay
     void context_lost() override;
     std::optional<renderer::ProgramResult> get(const renderer::ProgramSource& source, std::string& error) override;
     uint64_t linked_from_source() const override { return stats_.linked_from_source; }

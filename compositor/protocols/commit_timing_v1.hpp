@@ -3,6 +3,7 @@
 // so that it is applied for the first frame whose presentation time is at or after the target.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/output/sync/commit_targets.hpp"
 #include "compositor/wlr.hpp"
@@ -32,7 +33,7 @@ private:
     void before_commit(wlr_surface* surface);
 
     wl_global* global_;
-    std::list<Timer*> timers_;
+    IndexedList<Timer*> timers_;
     CommitTargets targets_;
     CommitGate::Source source_;
 };

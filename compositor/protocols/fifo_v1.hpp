@@ -5,6 +5,7 @@
 // frame-callback guessing (Mesa's Vulkan FIFO present mode).
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/output/sync/fifo_barriers.hpp"
 #include "compositor/wlr.hpp"
@@ -32,7 +33,7 @@ private:
     void before_commit(wlr_surface* surface);
 
     wl_global* global_;
-    std::list<Fifo*> fifos_;
+    IndexedList<Fifo*> fifos_;
     FifoBarriers barriers_;
     CommitGate::Source source_;
 };

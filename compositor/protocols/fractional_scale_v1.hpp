@@ -9,6 +9,7 @@
 // follows any move of a window (the scene updates a surface's outputs as its node moves, and tells no one).
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -40,7 +41,7 @@ private:
 
     wl_global* global_;
     wlr_output_layout* layout_;
-    std::list<Object*> objects_;
+    IndexedList<Object*> objects_;
     wl::Listener layout_change_;
     std::list<wl::Listener> output_frames_;  // one per output in the layout
 };

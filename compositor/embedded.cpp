@@ -1,4 +1,5 @@
 // EmbeddedServer: kiln's Server on a thread of its own, driven by its host through a task queue and an eventfd.
+#include "compositor/indexed_list.hpp"
 #include "compositor/embedded.hpp"
 
 #include "compositor/input/seat.hpp"
@@ -120,7 +121,7 @@ public:
         entry->host_fd = host_fd;
         entry->client = client;
         entry->destroyed.connect_client_destroy(client, [this, raw = entry.get()](void*) {
-            clients_.remove_if([raw](const auto& c) { return c.get() == raw; });
+            clients_.erase(raw);
         });
         return host_fd;
     }
@@ -295,7 +296,7 @@ private:
     wlr_input_device* keyboard_ = nullptr;
     wlr_input_device* pointer_ = nullptr;
     wlr_input_device* touch_ = nullptr;
-    std::list<std::unique_ptr<Client>> clients_;
+    IndexedList<std::unique_ptr<Client>> clients_;
 };
 
 EmbeddedServer::EmbeddedServer(Options options) : loop_(std::make_unique<Loop>(std::move(options))) {}

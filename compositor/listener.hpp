@@ -43,6 +43,22 @@ public:
         wl_client_add_destroy_listener(client, &node_);
     }
 
+    // The display's client-created signal likewise: data is each new wl_client.
+    void connect_client_created(wl_display* display, Callback callback)
+    {
+        disconnect();
+        callback_ = std::move(callback);
+        wl_display_add_client_created_listener(display, &node_);
+    }
+
+    // A client's resource-created signal likewise (libwayland 1.15+): data is each new wl_resource.
+    void connect_resource_created(wl_client* client, Callback callback)
+    {
+        disconnect();
+        callback_ = std::move(callback);
+        wl_client_add_resource_created_listener(client, &node_);
+    }
+
     void disconnect()
     {
         wl_list_remove(&node_.link);

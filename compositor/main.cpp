@@ -4,6 +4,7 @@
 #include "compositor/log.hpp"
 #include "compositor/session/config.hpp"
 #include "compositor/session/failure_log.hpp"
+#include "compositor/session/fd_limit.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/server.hpp"
 #include "compositor/stats.hpp"
@@ -148,6 +149,10 @@ int run_kiln(int argc, char* argv[])
     const std::string driver_cache = kiln::cache::keep_driver_cache_in(cache_dir);
     if (options.debug)
         log::error("%s", driver_cache.c_str());
+
+    // Before any thread: each client is an open file in kiln, and 1024 would cap a session at ~500 clients
+    // (children get 1024 back).
+    raise_fd_limit();
 
     Stats stats(process_start);
     stats.set("driver_caches.placement", driver_cache);

@@ -49,6 +49,7 @@ bool Server::start(std::string& error)
         error = "cannot create the Wayland display";
         return false;
     }
+    guards_.make_client_limits(display_, requests_);  // before any client, Xwayland's and a host's included
     // Every keyboard needs a keymap (clients crash on keys without one): without xkeyboard-config there is none.
     if (std::string problem = default_keymap_problem(); !problem.empty()) {
         error = problem;

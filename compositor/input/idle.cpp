@@ -12,7 +12,7 @@ public:
     {
         destroy_.connect(&inhibitor->events.destroy, [this, &idle](void*) {
             Idle& owner = idle;  // this closure dies with the inhibitor: nothing of it is read after the removal
-            owner.inhibitors_.remove_if([this](auto& i) { return i.get() == this; });
+            owner.inhibitors_.erase(this);
             owner.update_enabled();
         });
     }

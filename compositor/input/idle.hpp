@@ -3,6 +3,7 @@
 // inhibitors from here, so both idle protocols follow one source.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -32,7 +33,7 @@ private:
     wlr_seat* seat_;
     wlr_idle* idle_;
     ExtIdleNotifyV1* ext_ = nullptr;
-    std::list<std::unique_ptr<Inhibitor>> inhibitors_;
+    IndexedList<std::unique_ptr<Inhibitor>> inhibitors_;
     wl::Listener new_inhibitor_;
 };
 

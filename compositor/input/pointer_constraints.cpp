@@ -21,7 +21,7 @@ PointerConstraints::PointerConstraints(wl_display* display, wlr_seat* seat, wlr_
                 warp_to_hint(active_);
                 active_ = nullptr;
             }
-            tracked_.remove_if([raw](const auto& t) { return t.get() == raw; });
+            tracked_.erase(raw);
         });
         tracked_.push_back(std::move(tracked));
         // A constraint on the surface under the pointer, in the focused window, takes effect at once.

@@ -2,6 +2,7 @@
 // active while its window holds the keyboard too, a locked pointer's cursor stays put and a confined one's stays inside its region.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -34,7 +35,7 @@ private:
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     wlr_pointer_constraint_v1* active_ = nullptr;
-    std::list<std::unique_ptr<Tracked>> tracked_;
+    IndexedList<std::unique_ptr<Tracked>> tracked_;
 
     wl::Listener new_constraint_;
     wl::Listener focus_change_;

@@ -20,7 +20,7 @@ public:
         destroy_.connect(&surface->events.destroy, [this](void*) {
             PointerFocus& focus = focus_;
             focus.scene_changed();
-            focus.surfaces_.remove_if([this](auto& s) { return s.get() == this; });
+            focus.surfaces_.erase(this);
         });
     }
 
@@ -39,7 +39,7 @@ public:
         unmap_.connect(&surface->events.unmap, [this](void*) { focus_.scene_changed(); });
         destroy_.connect(&surface->events.destroy, [this](void*) {
             PointerFocus& focus = focus_;
-            focus.xdg_surfaces_.remove_if([this](auto& s) { return s.get() == this; });
+            focus.xdg_surfaces_.erase(this);
         });
     }
 

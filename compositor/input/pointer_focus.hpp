@@ -3,11 +3,11 @@
 // or closes); such changes are gathered into one update per turn of the event loop.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
 #include <functional>
-#include <list>
 #include <memory>
 
 namespace kiln::compositor {
@@ -40,8 +40,8 @@ private:
     wl_event_loop* loop_;
     std::function<void(uint32_t)> update_;
     wl_event_source* idle_ = nullptr;
-    std::list<std::unique_ptr<SurfaceWatch>> surfaces_;
-    std::list<std::unique_ptr<XdgWatch>> xdg_surfaces_;
+    IndexedList<std::unique_ptr<SurfaceWatch>> surfaces_;  // one per wl_surface: removed in O(1)
+    IndexedList<std::unique_ptr<XdgWatch>> xdg_surfaces_;
 
     wl::Listener new_surface_;
     wl::Listener new_xdg_surface_;

@@ -65,7 +65,7 @@ public:
         destroy_.connect(&device->events.destroy, [this](void*) {
             Seat& seat = seat_;
             wlr_keyboard* gone = device_->keyboard;
-            seat.keyboards_.remove_if([this](auto& k) { return k.get() == this; });
+            seat.keyboards_.erase(this);
             // Another keyboard takes over, so clients keep a keymap (wlroots would leave the seat with none).
             if (wlr_seat_get_keyboard(seat.seat_) == gone)
                 wlr_seat_set_keyboard(seat.seat_, seat.keyboards_.empty() ? nullptr : seat.keyboards_.front()->device());
@@ -120,7 +120,7 @@ public:
         destroy_.connect(&device->events.destroy, [this](void*) {
             Seat& seat = seat_;
             const wlr_input_device* gone = device_;  // this lambda goes with this Pointer: copied first
-            seat.pointers_.remove_if([this](auto& p) { return p.get() == this; });
+            seat.pointers_.erase(this);
             seat.update_capabilities();
             // A pointer that goes while a grab lasts may be the one holding its button (a virtual pointer's client
             // quit mid-drag): no release would come, so the grab ends here; a client's hold as well.

@@ -2,6 +2,7 @@
 // the shell's (WindowInput).
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/input/bindings.hpp"
 #include "compositor/input/window_input.hpp"
 #include "compositor/listener.hpp"
@@ -111,9 +112,9 @@ private:
     WindowInput& windows_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
-    std::list<std::unique_ptr<Keyboard>> keyboards_;
+    IndexedList<std::unique_ptr<Keyboard>> keyboards_;
     bool keymap_reported_ = false;  // a [keyboard] xkbcommon refused is reported once, not per keyboard
-    std::list<std::unique_ptr<Pointer>> pointers_;
+    IndexedList<std::unique_ptr<Pointer>> pointers_;
 
     std::function<void()> activity_;
     std::function<void(double& dx, double& dy)> constrain_;

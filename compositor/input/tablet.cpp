@@ -23,7 +23,7 @@ public:
     {
         destroy_.connect(&device->events.destroy, [this](void*) {
             Tablet& owner = owner_;
-            owner.devices_.remove_if([this](auto& d) { return d.get() == this; });
+            owner.devices_.erase(this);
         });
     }
 

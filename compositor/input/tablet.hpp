@@ -5,6 +5,7 @@
 // not routed.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -74,7 +75,7 @@ private:
     PointerEmulation emulation_;
     std::function<void()> activity_;
     wlr_tablet_manager_v2* manager_;  // freed with the display
-    std::list<std::unique_ptr<Device>> devices_;
+    IndexedList<std::unique_ptr<Device>> devices_;
     std::map<wlr_tablet_tool*, std::unique_ptr<Tool>> tools_;
     bool emulating_tip_ = false;   // a tip went down where tablet-v2 is not spoken: the left button is held
     int emulated_buttons_ = 0;     // tool buttons held where tablet-v2 is not spoken (one right button for all)

@@ -49,7 +49,7 @@ public:
             TextInputRelay& relay = relay_;
             if (relay.input_method_ && input_->focused_surface && input_->current_enabled)
                 relay.deactivate();
-            relay.text_inputs_.remove_if([this](const auto& t) { return t.get() == this; });
+            relay.text_inputs_.erase(this);
         });
     }
 
@@ -88,7 +88,7 @@ public:
         unmap_.connect(&popup->events.unmap, [this](void*) { drop_node(); });
         destroy_.connect(&popup->events.destroy, [this](void*) {
             TextInputRelay& relay = relay_;
-            relay.popups_.remove_if([this](const auto& p) { return p.get() == this; });
+            relay.popups_.erase(this);
         });
     }
     ~Popup() { drop_node(); }

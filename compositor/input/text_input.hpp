@@ -3,6 +3,7 @@
 // method, its commit, preedit and deletions come back, its keyboard grab sees keys first, its popup sits at the cursor.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -56,8 +57,8 @@ private:
     wlr_text_input_manager_v3* text_input_manager_;
     wlr_input_method_manager_v2* input_method_manager_;
     wlr_input_method_v2* input_method_ = nullptr;
-    std::list<std::unique_ptr<TextInput>> text_inputs_;
-    std::list<std::unique_ptr<Popup>> popups_;
+    IndexedList<std::unique_ptr<TextInput>> text_inputs_;
+    IndexedList<std::unique_ptr<Popup>> popups_;
     std::set<uint32_t> grabbed_keys_;  // pressed while the keyboard grab held them: their releases are its too
 
     wl::Listener new_text_input_;

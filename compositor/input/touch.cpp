@@ -41,7 +41,7 @@ public:
     {
         destroy_.connect(&device->events.destroy, [this](void*) {
             Touch& touch = touch_;
-            touch.devices_.remove_if([this](auto& d) { return d.get() == this; });
+            touch.devices_.erase(this);
             touch.changed_();
         });
     }

@@ -1,6 +1,7 @@
 // Touch: touchscreens join the seat, and each touch point goes to the surface it went down on until it goes up.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -53,7 +54,7 @@ private:
     wlr_cursor* cursor_;
     std::function<void()> changed_;
     std::function<void()> activity_;
-    std::list<std::unique_ptr<Device>> devices_;
+    IndexedList<std::unique_ptr<Device>> devices_;
     std::map<int32_t, std::unique_ptr<Point>> points_;  // by touch id: the scene node each went down on
 
     wl::Listener down_;

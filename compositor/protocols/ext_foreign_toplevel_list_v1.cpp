@@ -50,7 +50,7 @@ public:
         }
         wl_resource_set_implementation(handle, &handle_requests, this, [](wl_resource* resource) noexcept {
             if (auto* window = static_cast<Window*>(wl_resource_get_user_data(resource)))
-                std::erase(window->handles_, resource);
+                window->handles_.remove(resource);
         });
         handles_.push_back(handle);
         ext_foreign_toplevel_list_v1_send_toplevel(list, handle);
@@ -93,11 +93,16 @@ private:
     ExtForeignToplevelListV1& owner_;
     Toplevel& toplevel_;
     std::string identifier_;  // empty while unmapped
-    std::vector<wl_resource*> handles_;
+    IndexedList<wl_resource*> handles_;
     wl::Listener map_;
     wl::Listener unmap_;
     wl::Listener title_;
 };
+
+const void* ExtForeignToplevelListV1::WindowKey::operator()(const std::unique_ptr<Window>& window) const
+{
+    return &window->toplevel();
+}
 
 ExtForeignToplevelListV1::ExtForeignToplevelListV1(wl_display* display, Toplevels& toplevels)
     : global_(wl_global_create(display, &ext_foreign_toplevel_list_v1_interface, 1, this, bind))
@@ -111,7 +116,7 @@ ExtForeignToplevelListV1::ExtForeignToplevelListV1(wl_display* display, Toplevel
     });
     remove_.connect(&toplevels.events.remove, [this](void* data) {
         auto* toplevel = static_cast<Toplevel*>(data);
-        windows_.remove_if([toplevel](const auto& w) { return &w->toplevel() == toplevel; });
+        windows_.erase(toplevel);
     });
 }
 
@@ -146,7 +151,7 @@ void ExtForeignToplevelListV1::bind(wl_client* client, void* data, uint32_t vers
             auto* owner = static_cast<ExtForeignToplevelListV1*>(wl_resource_get_user_data(list));
             if (!owner)
                 return;  // stopped already
-            std::erase(owner->lists_, list);
+            owner->lists_.remove(list);
             wl_resource_set_user_data(list, nullptr);
             ext_foreign_toplevel_list_v1_send_finished(list);
         },
@@ -154,7 +159,7 @@ void ExtForeignToplevelListV1::bind(wl_client* client, void* data, uint32_t vers
     };
     wl_resource_set_implementation(list, &requests, self, [](wl_resource* list) noexcept {
         if (auto* owner = static_cast<ExtForeignToplevelListV1*>(wl_resource_get_user_data(list)))
-            std::erase(owner->lists_, list);
+            owner->lists_.remove(list);
     });
     self->lists_.push_back(list);
     for (const auto& window : self->windows_)

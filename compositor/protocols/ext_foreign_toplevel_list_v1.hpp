@@ -5,6 +5,7 @@
 // It names every client's windows to any client that binds it, so --restrict foreign-toplevel-list hides it.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -31,13 +32,17 @@ public:
     static Toplevel* toplevel_of(wl_resource* handle);
 
     class Window;
+    // A window is found by its Toplevel.
+    struct WindowKey {
+        const void* operator()(const std::unique_ptr<Window>& window) const;
+    };
 
 private:
     static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;
 
     wl_global* global_;
-    std::vector<wl_resource*> lists_;  // bound and not stopped
-    std::list<std::unique_ptr<Window>> windows_;
+    IndexedList<wl_resource*> lists_;  // bound and not stopped
+    IndexedList<std::unique_ptr<Window>, WindowKey> windows_;
     std::string id_prefix_;  // differs between runs, so an identifier is never reused
     uint64_t next_id_ = 1;
     wl::Listener add_;

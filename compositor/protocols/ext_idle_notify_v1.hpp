@@ -6,6 +6,7 @@
 // inhibitors; one from get_input_idle_notification (v2) counts input alone and ignores them, as the spec says.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>
@@ -35,7 +36,7 @@ private:
     wl_event_loop* loop_;
     wl_global* global_;
     bool inhibited_ = false;
-    std::list<Notification*> notifications_;  // each owned by its resource
+    IndexedList<Notification*> notifications_;  // each owned by its resource
     wl_list managers_;                         // bound ext_idle_notifier_v1 resources, cleared when kiln's side goes
 };
 

@@ -368,7 +368,7 @@ void ExtSessionLockV1::remove_lock(Lock* lock)
     for (const auto& surface : surfaces_)
         if (surface->lock == lock)
             surface->lock = nullptr;
-    locks_.remove_if([lock](const auto& l) { return l.get() == lock; });
+    locks_.erase(lock);
 }
 
 void ExtSessionLockV1::remove_surface(LockSurface* surface)
@@ -380,7 +380,7 @@ void ExtSessionLockV1::remove_surface(LockSurface* surface)
         if (surface->node)
             wlr_scene_node_destroy(surface->node);
     }
-    surfaces_.remove_if([surface](const auto& s) { return s.get() == surface; });
+    surfaces_.erase(surface);
     if (had_keyboard) {
         wlr_seat_keyboard_clear_focus(seat);
         focus_lock_surface();

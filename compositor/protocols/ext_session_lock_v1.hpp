@@ -6,6 +6,7 @@
 // whose locker died (swaylock restarted); while a live locker holds the lock, another one gets `finished`.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/shell/scene_layers.hpp"
 #include "compositor/wlr.hpp"
@@ -58,10 +59,10 @@ private:
     wl_global* global_;
     bool locked_ = false;
     Lock* owner_ = nullptr;  // the lock in charge; null while locked means its client died: locked for good
-    std::list<std::unique_ptr<Lock>> locks_;
-    std::list<std::unique_ptr<LockSurface>> surfaces_;
+    IndexedList<std::unique_ptr<Lock>> locks_;
+    IndexedList<std::unique_ptr<LockSurface>> surfaces_;
     // Outputs that must still commit frames drawn after the lock hid everything before `locked` is sent.
-    std::list<std::unique_ptr<Pending>> pending_;
+    IndexedList<std::unique_ptr<Pending>> pending_;
 
     wl::Listener layout_change_;
 };

@@ -3,6 +3,11 @@
 
 namespace kiln::compositor {
 
+void RequestGuards::make_client_limits(wl_display* display, RequestHooks& requests)
+{
+    client_limits = std::make_unique<ClientLimits>(display, requests);
+}
+
 void RequestGuards::make_shm_validation(RequestHooks& requests)
 {
     shm_validation = std::make_unique<WlShmValidation>(requests);

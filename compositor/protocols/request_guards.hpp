@@ -1,9 +1,10 @@
 // RequestGuards: the checks that run before libwayland dispatches a request (xdg-shell's attach rule, wlroots 0.15's
-// crashes defused, wl_shm's stride, wl_surface.destroy before its role), owned here and made in Server::start()'s
-// order. Each only holds its hooks in the request table (and RequestGuard the user data it hid); Server declares this
-// group right after the table, so they all go just before it.
+// crashes defused, wl_shm's stride, wl_surface.destroy before its role, each client's limits), owned here and made
+// in Server::start()'s order. Each only holds its hooks in the request table (and RequestGuard the user data it hid);
+// Server declares this group right after the table, so they all go just before it.
 #pragma once
 
+#include "compositor/protocols/client_limits.hpp"
 #include "compositor/protocols/request_guard.hpp"
 #include "compositor/protocols/request_hooks.hpp"
 #include "compositor/protocols/wl_shm_validation.hpp"
@@ -24,7 +25,10 @@ struct RequestGuards {
     std::unique_ptr<RequestGuard> request_guard;
     std::unique_ptr<WlShmValidation> shm_validation;
     std::unique_ptr<DefunctRoleGuard> defunct_role_guard;
+    std::unique_ptr<ClientLimits> client_limits;
 
+    // Before any client connects: the per-client limits on objects and shm mappings.
+    void make_client_limits(wl_display* display, RequestHooks& requests);
     // Once wl_shm exists: its stride check.
     void make_shm_validation(RequestHooks& requests);
     // The rest, once the buffer and surface protocols exist.

@@ -28,6 +28,7 @@ enum class HookOrder {
     commit_gate,        // ... held until its acquire point, FIFO barrier or target time (output/sync/)
     shm_validation,     // wl_shm_pool.create_buffer
     hidden_globals,     // wl_registry.bind of a global hidden from the client (protocols/privileged_globals.cpp)
+    client_limits,      // wl_shm_pool.create_buffer: which pool the new buffer keeps mapped (client_limits.hpp)
 };
 
 // The table itself, without libwayland: what runs for a request, and in which order (unit-tested on its own).

@@ -4,6 +4,7 @@
 
 #include "compositor/listener.hpp"
 #include "compositor/log.hpp"
+#include "compositor/protocols/client_limits.hpp"
 
 #include "security-context-v1-protocol.h"
 
@@ -19,8 +20,8 @@ namespace kiln::compositor {
 // One committed context: kiln accepts on its socket until the close fd hangs up.
 class SecurityContextV1::ListenSocket {
 public:
-    ListenSocket(SecurityContextV1& owner, int listen_fd, int close_fd, Metadata metadata)
-        : owner_(owner), listen_fd_(listen_fd), close_fd_(close_fd),
+    ListenSocket(SecurityContextV1& owner, int listen_fd, int close_fd, Metadata metadata, pid_t creator)
+        : owner_(owner), listen_fd_(listen_fd), close_fd_(close_fd), creator_(creator),
           metadata_(std::make_shared<const Metadata>(std::move(metadata)))
     {
         wl_event_loop* loop = wl_display_get_event_loop(owner.display_);
@@ -38,6 +39,7 @@ public:
             wl_event_source_remove(close_);
         close(listen_fd_);
         close(close_fd_);
+        owner_.release(creator_);
     }
 
     ListenSocket(const ListenSocket&) = delete;
@@ -75,6 +77,7 @@ private:
     SecurityContextV1& owner_;
     int listen_fd_;
     int close_fd_;
+    pid_t creator_;  // counted in the owner's per_creator_ until this goes
     std::shared_ptr<const Metadata> metadata_;  // shared with the clients accepted here, who outlive the socket
     wl_event_source* accept_ = nullptr;
     wl_event_source* close_ = nullptr;
@@ -95,6 +98,7 @@ struct Context {
     SecurityContextV1* owner = nullptr;  // null once kiln's side is gone
     int listen_fd = -1;
     int close_fd = -1;
+    pid_t creator = 0;  // counted against this process's contexts until committed (then the listener is) or destroyed
     SecurityContextV1::Metadata metadata;
     bool engine_set = false;
     bool app_id_set = false;
@@ -162,7 +166,7 @@ void commit(wl_client*, wl_resource* resource) noexcept
     context->committed = true;
     if (!context->owner)
         return;  // kiln's side is gone: the fds are closed with the object
-    context->owner->listen(context->listen_fd, context->close_fd, std::move(context->metadata));
+    context->owner->listen(context->listen_fd, context->close_fd, std::move(context->metadata), context->creator);
     context->listen_fd = context->close_fd = -1;  // the listener has them now
 }
 
@@ -179,6 +183,8 @@ void context_destroyed(wl_resource* resource) noexcept
     wl_list_remove(wl_resource_get_link(resource));
     Context* context = context_from(resource);
     // Destroyed before commit: the engine's fds were never used.
+    if (!context->committed && context->owner)
+        context->owner->release(context->creator);
     if (context->listen_fd >= 0)
         close(context->listen_fd);
     if (context->close_fd >= 0)
@@ -210,6 +216,18 @@ void create_listener(wl_client* client, wl_resource* manager, uint32_t id, int32
                                "listen_fd is not a listening socket");
         return;
     }
+    pid_t creator = 0;
+    wl_client_get_credentials(client, &creator, nullptr, nullptr);
+    if (owner && !owner->reserve(creator)) {
+        close(listen_fd);
+        close(close_fd);
+        log::error("client %s holds %zu security contexts, kiln's limit per process: disconnected",
+                   describe_client(client).c_str(), SecurityContextV1::max_per_creator);
+        wl_resource_post_error(wl_client_get_object(client, 1), WL_DISPLAY_ERROR_NO_MEMORY,
+                               "too many security contexts: kiln allows %zu per process",
+                               SecurityContextV1::max_per_creator);
+        return;
+    }
     wl_resource* resource =
         wl_resource_create(client, &wp_security_context_v1_interface, wl_resource_get_version(manager), id);
     auto* context = new (std::nothrow) Context;
@@ -219,10 +237,13 @@ void create_listener(wl_client* client, wl_resource* manager, uint32_t id, int32
         delete context;
         close(listen_fd);
         close(close_fd);
+        if (owner)
+            owner->release(creator);
         wl_client_post_no_memory(client);
         return;
     }
     context->owner = owner;
+    context->creator = creator;
     context->listen_fd = listen_fd;
     context->close_fd = close_fd;
     // Asked now, while the maker is connected and its process is the one its socket names.
@@ -301,14 +322,30 @@ const SecurityContextV1::Metadata* SecurityContextV1::context_of(const wl_client
     return found == clients_.end() ? nullptr : found->second->metadata.get();
 }
 
-void SecurityContextV1::listen(int listen_fd, int close_fd, Metadata metadata)
+void SecurityContextV1::listen(int listen_fd, int close_fd, Metadata metadata, pid_t creator)
 {
-    auto socket = std::make_unique<ListenSocket>(*this, listen_fd, close_fd, std::move(metadata));
+    auto socket = std::make_unique<ListenSocket>(*this, listen_fd, close_fd, std::move(metadata), creator);
     if (!socket->started()) {
         log::error("security context: cannot watch its sockets: %s", std::strerror(errno));
-        return;  // the socket's destructor closes both fds
+        return;  // the socket's destructor closes both fds and gives back the creator's count
     }
     listeners_.push_back(std::move(socket));
+}
+
+bool SecurityContextV1::reserve(pid_t creator)
+{
+    size_t& held = per_creator_[creator];
+    if (held >= max_per_creator)
+        return false;
+    ++held;
+    return true;
+}
+
+void SecurityContextV1::release(pid_t creator)
+{
+    auto found = per_creator_.find(creator);
+    if (found != per_creator_.end() && --found->second == 0)
+        per_creator_.erase(found);
 }
 
 void SecurityContextV1::stop(ListenSocket* socket)

@@ -6,6 +6,8 @@
 // says). A client that came through a context may not make one (the nested error): PrivilegedGlobals hides this
 // global from it too, unless kiln.ini grants its app more. Any client may make a context and name any app in it, so
 // each context also remembers whether kiln trusted its maker: a context never gives more than its maker has.
+// A context holds four fds in kiln until its close_fd hangs up, whether or not its creator is still connected: a
+// process may hold 16 (uncommitted or listening); the 17th is wl_display.error no_memory.
 #pragma once
 
 #include "compositor/wlr.hpp"
@@ -15,11 +17,15 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <sys/types.h>
 
 namespace kiln::compositor {
 
 class SecurityContextV1 {
 public:
+    // Contexts one process (the creator's pid) may hold at once; Flatpak makes one per running app.
+    static constexpr size_t max_per_creator = 16;
+
     // What the engine said about the connections of one context; empty strings for what it did not set.
     struct Metadata {
         std::string sandbox_engine;
@@ -41,7 +47,10 @@ public:
     size_t listening() const { return listeners_.size(); }
 
     // For the request handlers: a committed context starts accepting on `listen_fd` (both fds are kept).
-    void listen(int listen_fd, int close_fd, Metadata metadata);
+    void listen(int listen_fd, int close_fd, Metadata metadata, pid_t creator);
+    // Whether `creator` may make one more context, counting it when so; release gives it back.
+    bool reserve(pid_t creator);
+    void release(pid_t creator);
     void add_manager(wl_resource* manager);
     void add_context(wl_resource* context);
 
@@ -60,6 +69,7 @@ private:
     wl_list contexts_;  // wp_security_context_v1 resources, likewise
     std::list<std::unique_ptr<ListenSocket>> listeners_;
     std::map<const wl_client*, std::unique_ptr<SandboxedClient>> clients_;
+    std::map<pid_t, size_t> per_creator_;  // contexts each process holds, uncommitted or listening
 };
 
 }  // namespace kiln::compositor

@@ -2,6 +2,7 @@
 #include "compositor/protocols/xdg_foreign.hpp"
 #include "compositor/shell/xdg/xdg_surface.hpp"
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 
 // v1's export request is named `export`, a C++ keyword: kiln reads it as `export_`.
@@ -36,10 +37,15 @@ struct Child {
     wl::Listener destroy;
 };
 
+// Children are found by their surface.
+struct ChildSurface {
+    const void* operator()(const std::unique_ptr<Child>& child) const { return child->surface; }
+};
+
 struct Imported {
     wl_resource* resource = nullptr;
     XdgForeign::Exported* exported = nullptr;  // null: inert (bad handle, or the export is gone)
-    std::list<std::unique_ptr<Child>> children;
+    IndexedList<std::unique_ptr<Child>, ChildSurface> children;
     // The exported toplevel its children were given as parent, while it lives: wlroots' parent links point at it,
     // so they are taken back when it goes (its destroy comes before it is freed, for a toplevel that was added).
     xdg::Surface* parent = nullptr;
@@ -96,7 +102,7 @@ struct XdgForeign::Exported {
     wl_resource* resource = nullptr;
     wlr_surface* surface = nullptr;  // the exported toplevel's surface; null once it is gone
     std::string handle;
-    std::vector<Imported*> imports;
+    IndexedList<Imported*> imports;
     wl::Listener surface_destroy;
 };
 
@@ -111,7 +117,7 @@ void invalidate(Imported* imported, bool tell)
     release_parent(imported);
     imported->children.clear();
     if (Exported* exported = imported->exported) {
-        std::erase(exported->imports, imported);
+        exported->imports.remove(imported);
         imported->exported = nullptr;
     }
     if (tell)
@@ -169,16 +175,14 @@ void set_parent_of(wl_client*, wl_resource* resource, wl_resource* surface_resou
         imported->parent_destroy.connect(&parent->events.destroy, [imported](void*) { release_parent(imported); });
     }
     child->toplevel()->set_parent(parent->toplevel());  // a loop is refused: the link is left as it was
-    const bool known = std::any_of(imported->children.begin(), imported->children.end(),
-                                   [child_surface](const auto& c) { return c->surface == child_surface; });
-    if (known)
+    if (imported->children.contains(child_surface))
         return;
     auto entry = std::make_unique<Child>();
     entry->surface = child_surface;
     Child* raw = entry.get();
     // wlroots drops a destroyed toplevel's parent link itself; the import only forgets the child.
     entry->destroy.connect(&child_surface->events.destroy, [imported, raw](void*) {
-        imported->children.remove_if([raw](const auto& c) { return c.get() == raw; });
+        imported->children.erase(raw->surface);
     });
     imported->children.push_back(std::move(entry));
 }

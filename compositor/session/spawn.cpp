@@ -1,6 +1,7 @@
 // Forks shell commands for startup and key bindings, and sets the environment children of a kiln session see.
 #include "compositor/session/spawn.hpp"
 
+#include "compositor/session/fd_limit.hpp"
 #include "renderer/cache/driver_shader_cache.hpp"
 
 #include <cerrno>
@@ -36,6 +37,7 @@ pid_t spawn_shell(const std::string& command, std::string& error)
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
+        restore_fd_limit_in_child();
         setsid();
         execve("/bin/sh", const_cast<char* const*>(argv), envp.data());
         _exit(127);

@@ -8,7 +8,8 @@ namespace kiln::compositor {
 
 // Runs `command` with /bin/sh -c in a new session, with kiln's environment (WAYLAND_DISPLAY and the session
 // variables set_session_environment put there, DISPLAY only when Xwayland's) less the drivers' shader cache variables
-// kiln set for itself (cache::environment_for_children); its signal mask cleared. The caller's SIGCHLD
+// kiln set for itself (cache::environment_for_children); its signal mask cleared and its limit on open files the one
+// kiln started with (fd_limit.hpp). The caller's SIGCHLD
 // handling reaps it. -1 with `error` when fork fails.
 pid_t spawn_shell(const std::string& command, std::string& error);
 

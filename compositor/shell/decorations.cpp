@@ -54,7 +54,7 @@ public:
             // No decoration object: the client draws its own from its next commit on.
             if (View* view = View::from(decoration_->surface()))
                 view->set_server_decorated(false);
-            owner.toplevels_.remove_if([this](auto& t) { return t.get() == this; });
+            owner.toplevels_.erase(this);
         });
         answer(xdg_mode(owner.mode_, decoration->requested()));
     }
@@ -93,7 +93,7 @@ public:
         destroy_.connect(&decoration->events.destroy, [this, &owner](void*) {
             decoration_->mode = WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT;
             apply();
-            owner.kde_decorations_.remove_if([this](auto& d) { return d.get() == this; });
+            owner.kde_decorations_.erase(this);
         });
         apply();
     }

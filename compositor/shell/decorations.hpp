@@ -11,6 +11,7 @@
 // border and title bar (ServerDecoration).
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/session/settings.hpp"
 #include "compositor/shell/xdg/xdg_decoration_v1.hpp"
@@ -42,8 +43,8 @@ private:
 
     DecorationMode mode_;
     wlr_server_decoration_manager* kde_ = nullptr;  // freed by wlroots with the display
-    std::list<std::unique_ptr<XdgToplevel>> toplevels_;
-    std::list<std::unique_ptr<KdeDecoration>> kde_decorations_;
+    IndexedList<std::unique_ptr<XdgToplevel>> toplevels_;
+    IndexedList<std::unique_ptr<KdeDecoration>> kde_decorations_;
     std::unique_ptr<xdg::XdgDecorationManagerV1> xdg_manager_;
     std::unique_ptr<XdgDecorationRules> xdg_rules_;
     wl::Listener new_toplevel_decoration_;

@@ -115,6 +115,11 @@ private:
     wl::Listener request_minimize_;
 };
 
+const void* ForeignToplevels::HandleKey::operator()(const std::unique_ptr<Handle>& handle) const
+{
+    return &handle->toplevel();
+}
+
 ForeignToplevels::ForeignToplevels(const Core& core, Toplevels& toplevels, Desktop& desktop, Seat& seat)
     : core_(core), desktop_(desktop), seat_(seat),
       manager_(wlr_foreign_toplevel_manager_v1_create(core.display))  // freed with the display
@@ -124,7 +129,7 @@ ForeignToplevels::ForeignToplevels(const Core& core, Toplevels& toplevels, Deskt
     });
     remove_.connect(&toplevels.events.remove, [this](void* data) {
         auto* toplevel = static_cast<Toplevel*>(data);
-        handles_.remove_if([toplevel](const auto& h) { return &h->toplevel() == toplevel; });
+        handles_.erase(toplevel);
     });
     focus_change_.connect(&seat.wlr()->keyboard_state.events.focus_change, [this](void* data) {
         auto* event = static_cast<wlr_seat_keyboard_focus_change_event*>(data);

@@ -3,10 +3,10 @@
 // maximized, fullscreen or minimized; a taskbar may ask to focus, close, maximize, fullscreen or minimize it.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
-#include <list>
 #include <memory>
 
 namespace kiln::compositor {
@@ -29,12 +29,16 @@ public:
 
 private:
     class Handle;
+    // A handle is found by its Toplevel.
+    struct HandleKey {
+        const void* operator()(const std::unique_ptr<Handle>& handle) const;
+    };
 
     const Core& core_;
     Desktop& desktop_;
     Seat& seat_;
     wlr_foreign_toplevel_manager_v1* manager_;
-    std::list<std::unique_ptr<Handle>> handles_;
+    IndexedList<std::unique_ptr<Handle>, HandleKey> handles_;
     wl::Listener add_;
     wl::Listener remove_;
     wl::Listener focus_change_;

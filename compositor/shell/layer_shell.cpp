@@ -239,7 +239,7 @@ void LayerShell::remove(LayerSurface* surface)
 {
     wlr_output* output = surface->output();
     wlr_surface* gone = surface->surface();
-    surfaces_.remove_if([surface](const auto& s) { return s.get() == surface; });
+    surfaces_.erase(surface);
     if (output)
         arrange(output);
     update_keyboard(gone);

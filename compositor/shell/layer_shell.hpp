@@ -2,6 +2,7 @@
 // surface goes on its output, the usable area exclusive zones leave to windows, and who holds the keyboard.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/shell/scene_layers.hpp"
 #include "compositor/wlr.hpp"
@@ -62,7 +63,7 @@ private:
     Seat& seat_;
     SceneLayers layers_;
     wlr_layer_shell_v1* shell_;
-    std::list<std::unique_ptr<LayerSurface>> surfaces_;
+    IndexedList<std::unique_ptr<LayerSurface>> surfaces_;
     std::map<wlr_output*, wlr_box> usable_;  // outputs arranged so far; the others' usable area is the output
     wl_event_source* close_later_ = nullptr;  // closes the surfaces marked closing, once arrange() is done
     // An output being destroyed while still in the layout: its surfaces move once the layout has let it go (later

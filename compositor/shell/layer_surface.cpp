@@ -141,7 +141,7 @@ void LayerSurface::add_popup(xdg::Popup* popup)
     auto& child = children_.emplace_back(std::make_unique<ChildPopup>());
     child->popup = popup;
     child->destroy.connect(&popup->events.destroy, [this, raw = child.get()](void*) {
-        children_.remove_if([raw](const auto& c) { return c.get() == raw; });
+        children_.erase(raw);
     });
     popup->base().data = xdg::create_scene_tree(&popups_->node, popup->base());  // its own popups nest in it
     // Kept on the output: the box is the output's, in the layer surface's coordinates.

@@ -1,6 +1,7 @@
 // LayerSurface: one zwlr_layer_surface_v1 in the scene: its tree in its layer, its popups, and its checks.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/output/region.hpp"
 #include "compositor/shell/xdg/xdg_popup.hpp"
@@ -62,7 +63,7 @@ private:
         xdg::Popup* popup;
         wl::Listener destroy;
     };
-    std::list<std::unique_ptr<ChildPopup>> children_;
+    IndexedList<std::unique_ptr<ChildPopup>> children_;
 
     wl::Listener map_;
     wl::Listener unmap_;

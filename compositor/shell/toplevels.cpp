@@ -59,8 +59,8 @@ void Toplevels::remove(Toplevel& toplevel)
     if (grab_ && &grab_->toplevel() == &toplevel)
         end_grab();
     wl_signal_emit(&events.remove, &toplevel);
-    order_.erase(std::remove(order_.begin(), order_.end(), &toplevel), order_.end());
-    all_.erase(std::remove(all_.begin(), all_.end(), &toplevel), all_.end());
+    order_.remove(&toplevel);
+    all_.remove(&toplevel);
 }
 
 void Toplevels::mapped(Toplevel& toplevel)
@@ -74,7 +74,8 @@ void Toplevels::mapped(Toplevel& toplevel)
         if (other == parent)
             break;
         // Next in line for focus once the fullscreen window goes.
-        order_.insert(order_.empty() ? order_.end() : order_.end() - 1, &toplevel);
+        order_.remove(&toplevel);
+        order_.insert(order_.empty() ? order_.end() : std::prev(order_.end()), &toplevel);
         return;
     }
     focus(&toplevel);
@@ -84,7 +85,7 @@ void Toplevels::hidden(Toplevel& toplevel)
 {
     if (grab_ && &grab_->toplevel() == &toplevel)
         end_grab();
-    order_.erase(std::remove(order_.begin(), order_.end(), &toplevel), order_.end());
+    order_.remove(&toplevel);
     wlr_seat* seat = seat_->wlr();
     if (!toplevel.surface() || seat->keyboard_state.focused_surface != toplevel.surface())
         return;
@@ -132,7 +133,7 @@ void Toplevels::focus(Toplevel* toplevel)
     toplevel->raise();
     desktop_.raise_x_menus();
     seat_->scene_changed();
-    order_.erase(std::remove(order_.begin(), order_.end(), toplevel), order_.end());
+    order_.remove(toplevel);
     order_.push_back(toplevel);
     // Locked, or a panel holds the keyboard, or another client holds the input inhibitor: the window comes to the
     // front, next in line, unfocused.
@@ -167,7 +168,7 @@ Toplevel* Toplevels::find(wlr_surface* surface) const
 void Toplevels::focus_next()
 {
     Toplevel* current = focused();
-    auto start = std::find(all_.begin(), all_.end(), current);
+    auto start = all_.find(current);
     // From the one after the focused window round to the one before it; from the first when none has focus.
     auto it = start == all_.end() ? all_.begin() : std::next(start);
     for (size_t n = 0; n < all_.size(); ++n, ++it) {

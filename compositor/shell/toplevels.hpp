@@ -2,11 +2,11 @@
 // focus: keyboard focus among them, Alt+Tab, and the interactive move or resize of one.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
 #include <memory>
-#include <vector>
 
 namespace kiln::compositor {
 
@@ -74,8 +74,8 @@ private:
     const Core& core_;
     Desktop& desktop_;
     Seat* seat_ = nullptr;
-    std::vector<Toplevel*> all_;    // in the order they appeared
-    std::vector<Toplevel*> order_;  // most recently focused last
+    IndexedList<Toplevel*> all_;    // in the order they appeared
+    IndexedList<Toplevel*> order_;  // most recently focused last
     std::unique_ptr<InteractiveGrab> grab_;
     wl::Listener layout_change_;
 };

@@ -52,7 +52,7 @@ wlr_scene_node* XdgShell::layer(Layer layer) const
 void XdgShell::remove_view(View* view)
 {
     toplevels_.remove(*view);
-    views_.remove_if([view](const auto& v) { return v.get() == view; });
+    views_.erase(view);
     visibility_changed();
 }
 

@@ -2,6 +2,7 @@
 // move and resize grabs clients ask for (focus and the grabs themselves are Toplevels').
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/xdg/xdg_wm_base.hpp"
@@ -76,7 +77,7 @@ private:
     std::unique_ptr<xdg::WmBase> wm_base_;
     wlr_scene_tree* normal_;
     wlr_scene_tree* fullscreen_;
-    std::list<std::unique_ptr<View>> views_;
+    IndexedList<std::unique_ptr<View>> views_;
     wl_event_source* visibility_idle_ = nullptr;
     // xdg_toplevel's suspended state: a window wholly under opaque windows above it, off every output, or
     // minimized is suspended (its frame callbacks wait, see xdg::frame_callbacks_held).

@@ -157,7 +157,7 @@ void Xwayland::raise_unmanaged()
 void Xwayland::remove_view(XwaylandView* view)
 {
     toplevels_.remove(*view);
-    views_.remove_if([view](const auto& v) { return v.get() == view; });
+    views_.erase(view);
 }
 
 }  // namespace kiln::compositor

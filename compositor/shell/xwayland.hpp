@@ -1,6 +1,7 @@
 // Xwayland: the X11 server wlroots runs for kiln (on the first X11 connection, or at start-up) and its windows.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/shell/xwayland_late_map.hpp"
 #include "compositor/wlr.hpp"
@@ -61,7 +62,7 @@ private:
     wlr_xcursor_manager* xcursor_ = nullptr;  // the cursor X shows over its own windows' backgrounds
     xcb_atom_t delete_window_ = XCB_ATOM_NONE;  // WM_DELETE_WINDOW on the running X server
     std::vector<xcb_atom_t> frameless_types_;    // the window types frameless_type() looks for, on that server
-    std::list<std::unique_ptr<XwaylandView>> views_;
+    IndexedList<std::unique_ptr<XwaylandView>> views_;
     XwaylandLateMap late_map_;
 
     wl::Listener ready_;

@@ -51,7 +51,7 @@ XwaylandLateMap::XwaylandLateMap(wl_display* display, wlr_compositor* compositor
             arm();
         });
         raw->destroy.connect(&surface->events.destroy, [this, raw](void*) {
-            watched_.remove_if([raw](const auto& w) { return w.get() == raw; });
+            watched_.erase(raw);
         });
         watched_.push_back(std::move(watched));
     });

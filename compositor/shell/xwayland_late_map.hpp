@@ -9,6 +9,7 @@
 // window that is still unmapped, maps it as wlroots' own commit handler would.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -32,7 +33,7 @@ private:
     wlr_xwayland* xwayland_;
     wl_event_source* timer_ = nullptr;
     int idle_checks_ = 0;  // checks in a row that found every watched surface still unpaired
-    std::list<std::unique_ptr<Watched>> watched_;
+    IndexedList<std::unique_ptr<Watched>> watched_;
     wl::Listener new_surface_;
 };
 

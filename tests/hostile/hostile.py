@@ -2,10 +2,13 @@
 """Hostile clients against kiln: after each one kiln is alive, the offender got the protocol's error (or was cut
 off, or carried on where the protocol allows what it did), and a well-behaved client kept drawing.
 
-Usage: hostile.py GROUP, one of popups, shm, objects, floods, churn, privileged (one meson test each).
+Usage: hostile.py GROUP, one of popups, shm, objects, floods, churn, privileged, limits (one meson test each).
 """
 import os
+import re
+import resource
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -109,6 +112,8 @@ def run_case(kiln, name, expected, timeout=60):
     lines = result.stdout.strip().splitlines()
     outcome = lines[-1] if lines else ""
     print(f"{name}: {outcome} ({time.monotonic() - started:.1f} s)")
+    for line in lines[:-1]:
+        print(f"  {line}")
     check(kiln.alive(), f"{name}: kiln is alive")
     check(result.returncode == 0, f"{name}: the client ran its case (exit {result.returncode}: {result.stdout!r})")
     if name in MUST_PRINT:
@@ -118,7 +123,7 @@ def run_case(kiln, name, expected, timeout=60):
               f"{name}: the client was cut off ({outcome})")
     else:
         check(outcome == expected, f"{name}: outcome is '{expected}' (got '{outcome}')")
-    return outcome
+    return lines
 
 
 def wait_listening(kiln, timeout=10):
@@ -232,6 +237,130 @@ def privileged():
         check(kiln.alive(), "kiln is alive")
 
 
+# A client past one of kiln's per-client limits gets wl_display.error no_memory (2), and only it goes: libwayland's
+# client reports that error as ENOMEM (12), not as a protocol error, and logs the message with it.
+NO_MEMORY = "disconnected 12"
+
+
+def refused(lines, what):
+    check(any(f"error 2: too many {what}" in line for line in lines),
+          f"the client was told wl_display.error no_memory, too many {what}")
+
+
+def measured(lines, pattern):
+    """The number a line of the client's matching `pattern` (with one group) states."""
+    for line in lines:
+        if found := re.fullmatch(pattern, line):
+            return float(found.group(1))
+    raise AssertionError(f"the client did not print '{pattern}': {lines}")
+
+
+def soft_fd_limit(pid):
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return int(line.split()[3])
+    raise AssertionError("no 'Max open files' in /proc/PID/limits")
+
+
+def limits():
+    # kiln starts with the soft limit on open files most sessions hand out (1024), as under a display manager.
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    kiln = Kiln(stats=False)
+    child_limit = Path(kiln.tmp) / "child-limit"
+    kiln.argv = ["prlimit", "--nofile=1024:", "--"] + kiln.argv + ["-s", f"ulimit -Sn > {child_limit}"]
+    with kiln:
+        bystander, stamp = with_bystander(kiln)
+
+        def bystander_fine(what):
+            check(kiln.alive(), f"{what}: kiln is alive")
+            check(bystander.poll() is None, f"{what}: the bystander is still connected")
+            bystander_drawing(kiln, stamp, what)
+
+        # kiln raises its soft limit to the hard one; its children get back the limit it started with.
+        soft = soft_fd_limit(kiln.proc.pid)
+        print(f"kiln's soft limit on open files: {soft} (hard {hard})")
+        check(soft == hard, f"kiln raised its soft limit on open files to the hard limit ({soft} of {hard})")
+        kiln.wait_for(lambda: child_limit.exists() and child_limit.read_text().strip(), "the startup command")
+        check(child_limit.read_text().strip() == "1024",
+              f"a startup command gets the limit kiln started with (1024, got {child_limit.read_text().strip()})")
+
+        sanitized = os.environ.get("KILN_SANITIZED")  # ASan keeps freed memory in quarantine: RSS says nothing
+        time.sleep(1)
+        rss_start, _ = process_usage(kiln.proc.pid)
+
+        def memory_back(what, rss=None):
+            """kiln's RSS, 1 s after a big client went, is back within 16 MiB of where the group started."""
+            if rss is None:
+                time.sleep(1)
+                rss, _ = process_usage(kiln.proc.pid)
+            print(f"{what}: kiln RSS {rss_start} KiB at the start, {rss} KiB after the client left")
+            if not sanitized:
+                check(rss - rss_start < 16 * 1024, f"{what}: kiln gave the memory back ({rss - rss_start:+d} KiB)")
+
+        # A client with 34,000 surfaces leaves: the other clients' round trips do not wait for its teardown.
+        lines = run_case(kiln, "teardown-many-surfaces", CONNECTED, timeout=150)
+        after = measured(lines, r"round trip after the disconnect: (\d+) ms")
+        check(after < 1500, f"a round trip right after the disconnect took {after:.0f} ms (< 1500 ms)")
+        memory_back("teardown-many-surfaces")
+        bystander_fine("teardown-many-surfaces")
+
+        # Objects: 50,000 per client.
+        lines = run_case(kiln, "objects-limit", NO_MEMORY, timeout=120)
+        refused(lines, "objects")
+        memory_back("objects-limit")
+        bystander_fine("objects-limit")
+
+        # 20,000 regions of 100 rectangles from a client that goes while another, connected after it, stays: the
+        # memory under that client's allocations comes back too.
+        lines = run_case(kiln, "regions-memory", CONNECTED, timeout=120)
+        held = measured(lines, r"kiln RSS while held: (\d+) KiB")
+        if not sanitized:
+            check(held - rss_start > 32 * 1024, f"the regions took memory ({held - rss_start:+.0f} KiB)")
+        memory_back("regions-memory", int(measured(lines, r"kiln RSS after: (\d+) KiB")))
+        bystander_fine("regions-memory")
+
+        # shm pools (mappings): 4,096 per client; another client maps its window meanwhile.
+        lines = run_case(kiln, "shm-pools", NO_MEMORY, timeout=150)
+        refused(lines, "wl_shm pools")
+        check("second client: drawn" in lines, "a second client's window was drawn while the pools were held")
+        bystander_fine("shm-pools")
+
+        # Security contexts: 16 live ones per creating process; a new client is still answered.
+        lines = run_case(kiln, "security-contexts", NO_MEMORY, timeout=120)
+        refused(lines, "security contexts")
+        check("new client: served" in lines, "a new client was answered after the contexts")
+        bystander_fine("security-contexts")
+
+        # 2,000 connections at once (each one fd in kiln), then a new client.
+        wanted = 2000
+        if hard < wanted + 200:
+            print(f"connections: not tried, the hard limit on open files here is {hard} (< {wanted + 200})")
+        else:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            path = str(Path(kiln.runtime) / kiln.socket)
+            held_sockets = []
+            try:
+                for _ in range(wanted):
+                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    s.connect(path)
+                    held_sockets.append(s)
+                time.sleep(0.5)
+                _, fds = process_usage(kiln.proc.pid)
+                print(f"connections: {wanted} held, kiln has {fds} fds open")
+                try:
+                    lines = run_case(kiln, "well-behaved", CONNECTED, timeout=30)
+                except subprocess.TimeoutExpired:
+                    raise AssertionError(f"a new client was not answered with {wanted} connections open")
+                check("second client: drawn" in lines, f"a new client's window is drawn with {wanted} connections open")
+                check(fds > wanted, f"kiln accepted all {wanted} connections ({fds} fds)")
+            finally:
+                for s in held_sockets:
+                    s.close()
+            bystander_fine("connections")
+        status, _ = kiln.stop()
+        check(status == 0, "kiln exits 0")
+
+
 def main():
     group = sys.argv[1] if len(sys.argv) > 1 else ""
     if group in GROUPS:
@@ -240,6 +369,8 @@ def main():
         churn()
     elif group == "privileged":
         privileged()
+    elif group == "limits":
+        limits()
     else:
         raise AssertionError(f"unknown group '{group}'")
 

@@ -2,6 +2,7 @@
 // as its last line: "protocol-error IFACE CODE", "disconnected ERRNO" or "connected". Exit 0 when the case ran,
 // 1 when it could not (no compositor, missing globals), 2 for an unknown case.
 #include "tests/hostile/hostile_connection.hpp"
+#include "tests/hostile/limit_cases.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -20,8 +21,6 @@
 using namespace kiln::hostile;
 
 namespace {
-
-using Case = std::function<std::string(Connection&)>;
 
 // Flushes everything queued, waiting for the socket when it is full (a flood must not fail on the client's side).
 bool flush_all(wl_display* display)
@@ -444,11 +443,15 @@ int main(int argc, char** argv)
     const std::string name = argc > 1 ? argv[1] : "";
     if (name == "churn" && argc == 3)
         return churn(std::atoi(argv[2]));
-    auto it = cases.find(name);
-    if (it == cases.end()) {
+    const Case* found = nullptr;
+    for (const auto* table : {&cases, &limit_cases()})
+        if (auto it = table->find(name); it != table->end())
+            found = &it->second;
+    if (!found) {
         std::fprintf(stderr, "usage: %s CASE | churn CYCLES\ncases:", argv[0]);
-        for (const auto& [case_name, fn] : cases)
-            std::fprintf(stderr, " %s", case_name.c_str());
+        for (const auto* table : {&cases, &limit_cases()})
+            for (const auto& [case_name, fn] : *table)
+                std::fprintf(stderr, " %s", case_name.c_str());
         std::fprintf(stderr, "\n");
         return 2;
     }
@@ -460,7 +463,7 @@ int main(int argc, char** argv)
                     c.subcompositor != nullptr, c.shm != nullptr, c.wm_base != nullptr);
         return 1;
     }
-    const std::string result = it->second(c);
+    const std::string result = (*found)(c);
     std::printf("%s\n", result.c_str());
     std::fflush(stdout);
     return 0;

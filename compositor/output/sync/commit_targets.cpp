@@ -42,9 +42,9 @@ int64_t CommitTargets::apply_at(int64_t target_ns, int64_t last_ns, int64_t refr
 
 CommitTargets::~CommitTargets()
 {
-    for (Held& held : held_)
-        if (held.wake)
-            wl_event_source_remove(held.wake);
+    for (const auto& held : held_)
+        if (held->wake)
+            wl_event_source_remove(held->wake);
 }
 
 void CommitTargets::presented(wlr_output* output, int64_t when_ns, int64_t refresh_ns)
@@ -68,7 +68,7 @@ void CommitTargets::commit(wlr_surface* surface, int64_t target_ns)
     const int64_t now = now_ns();
     if (target_ns <= now)
         return;  // due now: applied with this commit
-    Held& held = held_.emplace_back();
+    Held& held = *held_.push_back(std::make_unique<Held>());
     held.owner = this;
     held.surface = surface;
     held.seq = gate_.hold(surface, CommitGate::Condition::commit_timing);
@@ -109,18 +109,21 @@ void CommitTargets::woken(Held* held)
 
 void CommitTargets::composing(wlr_output* output, int64_t presentation_ns)
 {
-    // By name, not pointer: applying one runs handlers that may destroy another's surface (and drop its hold).
-    std::vector<std::pair<wlr_surface*, uint32_t>> due;
-    for (Held& held : held_)
-        if (held.target_ns <= presentation_ns &&
-            (on_output(held.surface, output) || wl_list_empty(&held.surface->current_outputs)))
-            due.emplace_back(held.surface, held.seq);
-    for (auto [surface, seq] : due) {
-        auto it = std::find_if(held_.begin(), held_.end(),
-                               [&](const Held& h) { return h.surface == surface && h.seq == seq; });
-        if (it != held_.end())
-            let_go(&*it);
-    }
+    // Checked again by name before each is let go: applying one runs handlers that may destroy another's surface
+    // (and drop its hold).
+    struct Due {
+        Held* held;
+        wlr_surface* surface;
+        uint32_t seq;
+    };
+    std::vector<Due> due;
+    for (const auto& held : held_)
+        if (held->target_ns <= presentation_ns &&
+            (on_output(held->surface, output) || wl_list_empty(&held->surface->current_outputs)))
+            due.push_back({held.get(), held->surface, held->seq});
+    for (const Due& d : due)
+        if (held_.contains(d.held) && d.held->surface == d.surface && d.held->seq == d.seq)
+            let_go(d.held);
 }
 
 void CommitTargets::let_go(Held* held)
@@ -135,7 +138,7 @@ void CommitTargets::drop(Held* held)
 {
     if (held->wake)
         wl_event_source_remove(held->wake);
-    held_.remove_if([held](const Held& h) { return &h == held; });
+    held_.erase(held);
 }
 
 }  // namespace kiln::compositor

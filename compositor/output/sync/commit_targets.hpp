@@ -7,12 +7,13 @@
 // is applied 50 ms after the target rather than never.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/output/sync/commit_gate.hpp"
 
 #include <cstdint>
-#include <list>
 #include <map>
+#include <memory>
 
 namespace kiln::compositor {
 
@@ -60,7 +61,7 @@ private:
     CommitGate& gate_;
     wl_event_loop* loop_;
     std::map<wlr_output*, Refresh> refresh_;
-    std::list<Held> held_;
+    IndexedList<std::unique_ptr<Held>> held_;  // a client may hold many: each found and dropped in O(1)
 };
 
 }  // namespace kiln::compositor

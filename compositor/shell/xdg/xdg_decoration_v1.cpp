@@ -168,7 +168,7 @@ void XdgDecorationManagerV1::add(std::unique_ptr<ToplevelDecoration> decoration)
 
 void XdgDecorationManagerV1::remove(ToplevelDecoration* decoration)
 {
-    decorations_.remove_if([decoration](const auto& d) { return d.get() == decoration; });
+    decorations_.erase(decoration);
 }
 
 }  // namespace kiln::compositor::xdg

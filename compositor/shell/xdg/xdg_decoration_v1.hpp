@@ -2,6 +2,7 @@
 // for, and the mode kiln answers with (a configure before the xdg_surface's).
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
@@ -70,7 +71,7 @@ public:
 
 private:
     wl_global* global_;
-    std::list<std::unique_ptr<ToplevelDecoration>> decorations_;
+    IndexedList<std::unique_ptr<ToplevelDecoration>> decorations_;
 };
 
 }  // namespace kiln::compositor::xdg

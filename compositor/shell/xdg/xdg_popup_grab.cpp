@@ -105,7 +105,7 @@ PopupGrabs::~PopupGrabs()
 
 bool PopupGrabs::holds(const Popup* popup) const
 {
-    return std::find(popups_.begin(), popups_.end(), popup) != popups_.end();
+    return popups_.contains(popup);
 }
 
 wl_client* PopupGrabs::client() const
@@ -118,13 +118,14 @@ void PopupGrabs::add(Popup* popup)
     // Another client's grab ends first: one client holds the seat at a time.
     if (!popups_.empty() && client() != wl_resource_get_client(popup->resource()))
         dismiss_all();
-    popups_.push_back(popup);
+    if (!popups_.contains(popup))
+        popups_.push_back(popup);
     start();
 }
 
 void PopupGrabs::remove(Popup* popup)
 {
-    popups_.erase(std::remove(popups_.begin(), popups_.end(), popup), popups_.end());
+    popups_.remove(popup);
     if (popups_.empty())
         end();
 }

@@ -2,9 +2,8 @@
 // only, and a click anywhere else dismisses the popups, topmost first.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/wlr.hpp"
-
-#include <vector>
 
 namespace kiln::compositor::xdg {
 
@@ -33,7 +32,7 @@ private:
     void end();
 
     wlr_seat* seat_;
-    std::vector<Popup*> popups_;
+    IndexedList<Popup*> popups_;  // the grab's chain, topmost last
     wlr_seat_pointer_grab pointer_grab_{};
     wlr_seat_keyboard_grab keyboard_grab_{};
     wlr_seat_touch_grab touch_grab_{};

@@ -376,7 +376,7 @@ void Surface::role_commit()
 void Surface::unmap()
 {
     // Popups go before their parent; a copy, as each dismissal leaves the list.
-    const std::list<Popup*> children = popups_;
+    const std::vector<Popup*> children(popups_.begin(), popups_.end());
     for (Popup* child : children)
         child->dismiss();
     if (mapped_) {

@@ -2,6 +2,7 @@
 // unmap, and the rules that go with them (unconfigured_buffer, not_constructed, already_constructed).
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/shell/xdg/xdg_popup.hpp"
 #include "compositor/shell/xdg/xdg_toplevel.hpp"
@@ -52,7 +53,7 @@ public:
     bool added() const { return added_; }
     // The window geometry: what the client set, or the extent of the surface and its subsurfaces.
     wlr_box geometry() const;
-    const std::list<Popup*>& popups() const { return popups_; }
+    const IndexedList<Popup*>& popups() const { return popups_; }
 
     // Schedules a configure; sent when the event loop is next idle. Returns its serial.
     uint32_t schedule_configure();
@@ -106,7 +107,7 @@ private:
     std::list<Configure> configures_;
     wl_event_source* configure_idle_ = nullptr;
     uint32_t scheduled_serial_ = 0;
-    std::list<Popup*> popups_;
+    IndexedList<Popup*> popups_;
     wlr_addon* addon_ = nullptr;  // the wl_surface's link back here (Surface::from)
     bool unmapped_now_ = false;   // the commit under way unmapped the surface
 

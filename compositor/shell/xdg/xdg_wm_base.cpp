@@ -10,6 +10,7 @@
 #include "xdg-shell-protocol.h"
 
 #include <cstdio>
+#include <vector>
 
 namespace kiln::compositor::xdg {
 namespace {
@@ -70,7 +71,7 @@ WmClient::WmClient(WmBase& shell, wl_client* client, uint32_t version, uint32_t 
           [](void* data) noexcept {
               auto* self = static_cast<WmClient*>(data);
               // A copy: a listener may end a surface (kiln does not, but a role might go meanwhile).
-              const std::list<Surface*> surfaces = self->surfaces_;
+              const std::vector<Surface*> surfaces(self->surfaces_.begin(), self->surfaces_.end());
               for (Surface* surface : surfaces)
                   wl_signal_emit(&surface->events.ping_timeout, surface);
               self->ping_serial_ = 0;
@@ -89,7 +90,7 @@ WmClient::~WmClient()
     // Surfaces of a client that goes are destroyed with their resources, before or after this: they no longer
     // point here.
     // A copy: each one leaves the list as it goes.
-    const std::list<Surface*> surfaces = surfaces_;
+    const std::vector<Surface*> surfaces(surfaces_.begin(), surfaces_.end());
     for (Surface* surface : surfaces)
         surface->make_inert();
     if (ping_timer_)
@@ -148,7 +149,7 @@ PopupGrabs& WmBase::grabs(wlr_seat* seat)
 
 void WmBase::remove(WmClient* client)
 {
-    clients_.remove_if([client](const auto& c) { return c.get() == client; });
+    clients_.erase(client);
 }
 
 }  // namespace kiln::compositor::xdg

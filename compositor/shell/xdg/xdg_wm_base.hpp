@@ -2,10 +2,10 @@
 // announcement of new toplevels and popups.
 #pragma once
 
+#include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
-#include <list>
 #include <memory>
 
 namespace kiln::compositor::xdg {
@@ -35,7 +35,7 @@ private:
     WmBase& shell_;
     wl_client* client_;
     wl_resource* resource_;
-    std::list<Surface*> surfaces_;
+    IndexedList<Surface*> surfaces_;
     uint32_t ping_serial_ = 0;  // 0: none outstanding
     wl_event_source* ping_timer_;
 };
@@ -67,7 +67,7 @@ private:
     wl_display* display_;
     wl_global* global_;
     std::unique_ptr<PopupGrabs> grabs_;
-    std::list<std::unique_ptr<WmClient>> clients_;
+    IndexedList<std::unique_ptr<WmClient>> clients_;
 };
 
 }  // namespace kiln::compositor::xdg

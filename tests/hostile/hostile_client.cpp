@@ -22,18 +22,6 @@ using namespace kiln::hostile;
 
 namespace {
 
-// Flushes everything queued, waiting for the socket when it is full (a flood must not fail on the client's side).
-bool flush_all(wl_display* display)
-{
-    while (wl_display_flush(display) < 0) {
-        if (errno != EAGAIN)
-            return false;
-        pollfd fd{wl_display_get_fd(display), POLLOUT, 0};
-        poll(&fd, 1, 1000);
-    }
-    return true;
-}
-
 // An interface with only a name and a version: enough to ask the registry for a global kiln hides.
 const wl_interface screencopy_manager_name_only = {"zwlr_screencopy_manager_v1", 1, 0, nullptr, 0, nullptr};
 

@@ -2,11 +2,23 @@
 #include "tests/hostile/hostile_connection.hpp"
 
 #include <cerrno>
+#include <poll.h>
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
 
 namespace kiln::hostile {
+
+bool flush_all(wl_display* display)
+{
+    while (wl_display_flush(display) < 0) {
+        if (errno != EAGAIN)
+            return false;
+        pollfd fd{wl_display_get_fd(display), POLLOUT, 0};
+        poll(&fd, 1, 1000);
+    }
+    return true;
+}
 namespace {
 
 const wl_registry_listener registry_listener = {

@@ -27,6 +27,10 @@ struct Toplevel {
     xdg_toplevel* toplevel = nullptr;
 };
 
+// Flushes everything queued, waiting for the socket when it is full (a flood must not fail on the client's side);
+// false once the connection is gone.
+bool flush_all(wl_display* display);
+
 class Connection {
 public:
     Connection();

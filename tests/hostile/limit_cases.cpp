@@ -29,18 +29,6 @@ double ms_since(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Flushes everything queued, waiting while the socket is full; false once the connection is gone.
-bool flush_all(wl_display* display)
-{
-    while (wl_display_flush(display) < 0) {
-        if (errno != EAGAIN)
-            return false;
-        pollfd fd{wl_display_get_fd(display), POLLOUT, 0};
-        poll(&fd, 1, 1000);
-    }
-    return true;
-}
-
 // A round trip that gives up after `timeout_ms` (a compositor out of fds never answers a new client).
 bool roundtrip_within(wl_display* display, int timeout_ms)
 {

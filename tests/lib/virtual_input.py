@@ -1,5 +1,5 @@
 """Input a test sends as wtype or a remote desktop would: a zwp_virtual_keyboard_v1 with the keymap kiln gave the
-client, and a zwlr_virtual_pointer_v1 over the whole output."""
+client, and a zwlr_virtual_pointer_v1 over the whole output; and the headless tablet's pen (kiln_test_input_v1)."""
 import sys
 
 # Core modifier bits in every xkb keymap (Shift Lock Control Mod1..Mod5) and evdev key codes.
@@ -72,4 +72,28 @@ class VirtualPointer:
 
     def destroy(self):
         self.conn.send(self.pointer, 8)
+        self.conn.roundtrip()
+
+
+class HeadlessPen:
+    """The headless tablet's pen, through kiln_test_input_v1 version 2 on its own connection."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.input = conn.bind("kiln_test_input_v1", 2)
+
+    def near(self, x, y):
+        self.conn.send(self.input, 6, ("f", x), ("f", y))
+        self.conn.roundtrip()
+
+    def move(self, x, y):
+        self.conn.send(self.input, 7, ("f", x), ("f", y))
+        self.conn.roundtrip()
+
+    def tip(self, down):
+        self.conn.send(self.input, 8, ("u", 1 if down else 0))
+        self.conn.roundtrip()
+
+    def away(self):
+        self.conn.send(self.input, 9)
         self.conn.roundtrip()

@@ -230,6 +230,36 @@ def shm_buffer(conn, width, height, color, shm_format=XRGB8888, inner=None):
                        ("u", shm_format))
 
 
+class MappedShmBuffer:
+    """An shm wl_buffer of its own pool whose memory the test keeps mapped (`map`), to fill and read."""
+
+    def __init__(self, conn, width, height, shm_format=XRGB8888, name="kiln-test-buffer"):
+        self.width, self.height, self.format = width, height, shm_format
+        size = width * height * 4
+        fd = os.memfd_create(name, os.MFD_CLOEXEC)
+        os.ftruncate(fd, size)
+        self.map = mmap.mmap(fd, size)
+        shm = conn.bind("wl_shm", 1)
+        pool = conn.new_id("wl_shm_pool")  # ids are taken in the order they are sent
+        conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
+        os.close(fd)
+        self.obj = conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4),
+                               ("u", shm_format))
+
+
+def configure_and_map(conn, surface, xdg_surface, width, height, color, shm_format=XRGB8888):
+    """An xdg_surface (its role object already made) through its first configure, then mapped with one buffer of
+    `color`."""
+    conn.send(surface, 6)  # commit: ask for the first configure
+    event = conn.dispatch_until(lambda e: e.obj == xdg_surface and e.opcode == 0)
+    conn.events.remove(event)
+    conn.send(xdg_surface, 4, ("u", event.args("u")[0]))  # ack_configure
+    conn.send(surface, 1, ("o", shm_buffer(conn, width, height, color, shm_format)), ("i", 0), ("i", 0))
+    conn.send(surface, 2, ("i", 0), ("i", 0), ("i", width), ("i", height))
+    conn.send(surface, 6)
+    conn.roundtrip()
+
+
 def expect_protocol_error(conn, timeout=5.0):
     """Waits for the protocol error the compositor answers the requests sent so far with; returns it (a
     ProtocolError), or raises AssertionError when none comes."""

@@ -8,8 +8,6 @@ exactly where that frame drew it, and nothing else in the window differs. 0 torn
 
 Before kiln counted the scene's damage not on screen yet, a frame copied the current scene only inside the last
 output frame's damage: most ext-image-copy-capture frames showed the square cut off or missing."""
-import mmap
-import os
 import struct
 import sys
 import time
@@ -17,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, client_binary, run_test  # noqa: E402
-from wayland_wire import ARGB8888, XRGB8888, Connection  # noqa: E402
+from wayland_wire import ARGB8888, XRGB8888, Connection, MappedShmBuffer  # noqa: E402
 
 FRAMES = 300
 SQUARE, STEP, STAMP = 48, 8, 8  # as clients/demo_shm.cpp draws them
@@ -73,21 +71,11 @@ class Demo:
         return rows
 
 
-class Buffer:
+class Buffer(MappedShmBuffer):
     """An shm wl_buffer kept mapped: filled with the sentinel before each frame, read after."""
 
     def __init__(self, conn, width, height, shm_format):
-        self.width, self.height, self.format = width, height, shm_format
-        size = width * height * 4
-        fd = os.memfd_create("kiln-capture-not-stale", os.MFD_CLOEXEC)
-        os.ftruncate(fd, size)
-        self.map = mmap.mmap(fd, size)
-        shm = conn.bind("wl_shm", 1)
-        pool = conn.new_id("wl_shm_pool")  # ids are taken in the order they are sent
-        conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
-        os.close(fd)
-        self.obj = conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4),
-                               ("u", shm_format))
+        super().__init__(conn, width, height, shm_format, "kiln-capture-not-stale")
         self.sentinel = word(SENTINEL) * (width * height)
 
     def clear(self):

@@ -12,8 +12,6 @@ of its own shm buffers:
   buffer is gone fails at once; a new output mode is new constraints, a turned output's frames say so;
 - `--restrict image-copy-capture` (and `--restrict screencopy`: both read the screen) hides all three globals from a
   client kiln did not start, while a -s command sees them."""
-import mmap
-import os
 import shutil
 import struct
 import sys
@@ -24,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, Screenshot, check, need, run_test  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
-from wayland_wire import ARGB8888, XRGB8888, Connection, ProtocolError, Toplevel, expect_protocol_error, shm_buffer  # noqa: E402,E501
+from wayland_wire import (ARGB8888, XRGB8888, Connection, MappedShmBuffer, ProtocolError, Toplevel,  # noqa: E402
+                          expect_protocol_error, shm_buffer)
 
 OUTPUT_SOURCES = "ext_output_image_capture_source_manager_v1"
 TOPLEVEL_SOURCES = "ext_foreign_toplevel_image_capture_source_manager_v1"
@@ -41,21 +40,11 @@ SIZE = (640, 480)
 SENTINEL = 0xff0a0b0c
 
 
-class Buffer:
+class Buffer(MappedShmBuffer):
     """An shm wl_buffer the test keeps mapped, to fill before a capture and read after."""
 
     def __init__(self, conn, width, height, shm_format=XRGB8888):
-        self.width, self.height = width, height
-        size = width * height * 4
-        fd = os.memfd_create("kiln-capture-test", os.MFD_CLOEXEC)
-        os.ftruncate(fd, size)
-        self.map = mmap.mmap(fd, size)
-        shm = conn.bind("wl_shm", 1)
-        pool = conn.new_id("wl_shm_pool")  # ids are taken in the order they are sent
-        conn.send(shm, 0, ("n", pool), ("i", size), fds=[fd])
-        os.close(fd)
-        self.obj = conn.create("wl_buffer", pool, 0, ("i", 0), ("i", width), ("i", height), ("i", width * 4),
-                               ("u", shm_format))
+        super().__init__(conn, width, height, shm_format, "kiln-capture-test")
 
     def fill(self, color):
         self.map.seek(0)

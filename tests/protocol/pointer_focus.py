@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
-from wayland_wire import ARGB8888, Connection, Toplevel, shm_buffer  # noqa: E402
+from wayland_wire import ARGB8888, Connection, Toplevel, shm_buffer, configure_and_map  # noqa: E402
 
 ENTER, LEAVE, MOTION, BUTTON, AXIS, FRAME = range(6)  # wl_pointer events
 WIDTH, HEIGHT = 640, 480
@@ -59,14 +59,7 @@ class PointerClient:
         surface = conn.create("wl_surface", window.compositor, 0)
         xdg_surface = conn.create("xdg_surface", window.wm_base, 2, ("o", surface))
         popup = conn.create("xdg_popup", xdg_surface, 2, ("o", window.xdg_surface), ("o", positioner))
-        conn.send(surface, 6)  # commit: ask for the first configure
-        event = conn.dispatch_until(lambda e: e.obj == xdg_surface and e.opcode == 0)
-        conn.events.remove(event)
-        conn.send(xdg_surface, 4, ("u", event.args("u")[0]))  # ack_configure
-        conn.send(surface, 1, ("o", shm_buffer(conn, size, size, 0xff0000ff, ARGB8888)), ("i", 0), ("i", 0))
-        conn.send(surface, 2, ("i", 0), ("i", 0), ("i", size), ("i", size))
-        conn.send(surface, 6)
-        conn.roundtrip()
+        configure_and_map(conn, surface, xdg_surface, size, size, 0xff0000ff, ARGB8888)
         return popup, surface
 
     def unmap(self):

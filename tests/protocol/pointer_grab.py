@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, run_test  # noqa: E402
-from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
-from virtual_input import VirtualPointer  # noqa: E402
+from wayland_wire import Connection, Toplevel, shm_buffer, configure_and_map  # noqa: E402
+from virtual_input import HeadlessPen, VirtualPointer  # noqa: E402
 
 WIDTH, HEIGHT = 640, 480
 ENTER, LEAVE, MOTION, BUTTON = 0, 1, 2, 3  # wl_pointer events
@@ -113,14 +113,7 @@ class Client:
         xdg_surface = conn.create("xdg_surface", window.wm_base, 2, ("o", surface))
         popup = conn.create("xdg_popup", xdg_surface, 2, ("o", window.xdg_surface), ("o", positioner))
         conn.send(popup, 1, ("o", self.seat), ("u", serial))  # grab
-        conn.send(surface, 6)  # commit: ask for the first configure
-        event = conn.dispatch_until(lambda e: e.obj == xdg_surface and e.opcode == 0)
-        conn.events.remove(event)
-        conn.send(xdg_surface, 4, ("u", event.args("u")[0]))  # ack_configure
-        conn.send(surface, 1, ("o", shm_buffer(conn, size, size, 0xffd0d0d0)), ("i", 0), ("i", 0))
-        conn.send(surface, 2, ("i", 0), ("i", 0), ("i", size), ("i", size))
-        conn.send(surface, 6)
-        conn.roundtrip()
+        configure_and_map(conn, surface, xdg_surface, size, size, 0xffd0d0d0)
         return popup, surface
 
     def unmap(self):
@@ -352,28 +345,11 @@ def pointer_holds():
         check(kiln.alive(), "kiln is still running")
 
 
-class Pen:
-    """The headless tablet's pen, through kiln_test_input_v1 version 2."""
+class Pen(HeadlessPen):
+    """The headless tablet's pen, on a connection of its own."""
 
     def __init__(self, kiln):
-        self.conn = Connection(kiln.client_env)
-        self.input = self.conn.bind("kiln_test_input_v1", 2)
-
-    def near(self, x, y):
-        self.conn.send(self.input, 6, ("f", x), ("f", y))
-        self.conn.roundtrip()
-
-    def move(self, x, y):
-        self.conn.send(self.input, 7, ("f", x), ("f", y))
-        self.conn.roundtrip()
-
-    def tip(self, down):
-        self.conn.send(self.input, 8, ("u", 1 if down else 0))
-        self.conn.roundtrip()
-
-    def away(self):
-        self.conn.send(self.input, 9)
-        self.conn.roundtrip()
+        super().__init__(Connection(kiln.client_env))
 
 
 def tablet_holds():

@@ -12,6 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, rgb, run_test  # noqa: E402
 from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
+from virtual_input import HeadlessPen  # noqa: E402
 
 WIDTH, HEIGHT = 640, 480
 TABLET_ADDED, TOOL_ADDED = 0, 1  # zwp_tablet_seat_v2 events
@@ -87,32 +88,15 @@ class Client:
         return out
 
 
-class Pen:
+class Pen(HeadlessPen):
     """The headless tablet's pen, through kiln_test_input_v1 version 2, and a virtual pointer to locate windows."""
 
     def __init__(self, kiln):
-        self.conn = Connection(kiln.client_env)
-        self.input = self.conn.bind("kiln_test_input_v1", 2)
+        super().__init__(Connection(kiln.client_env))
         seat = self.conn.bind("wl_seat", 5)
         manager = self.conn.bind("zwlr_virtual_pointer_manager_v1", 1)
         self.pointer = self.conn.new_id("zwlr_virtual_pointer_v1")
         self.conn.send(manager, 0, ("o", seat), ("n", self.pointer))
-
-    def near(self, x, y):
-        self.conn.send(self.input, 6, ("f", x), ("f", y))
-        self.conn.roundtrip()
-
-    def move(self, x, y):
-        self.conn.send(self.input, 7, ("f", x), ("f", y))
-        self.conn.roundtrip()
-
-    def tip(self, down):
-        self.conn.send(self.input, 8, ("u", 1 if down else 0))
-        self.conn.roundtrip()
-
-    def away(self):
-        self.conn.send(self.input, 9)
-        self.conn.roundtrip()
 
     def point(self, x, y):
         self.conn.send(self.pointer, 1, ("u", 0), ("u", x), ("u", y), ("u", WIDTH), ("u", HEIGHT))

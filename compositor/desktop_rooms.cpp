@@ -3,7 +3,7 @@
 
 #include "compositor/input/text_input.hpp"
 #include "compositor/log.hpp"
-#include "compositor/protocols/privileged_globals.hpp"
+#include "compositor/protocols/security/privileged_globals.hpp"
 #include "compositor/shell/title_text.hpp"
 #include "compositor/shell/view.hpp"
 

@@ -10,7 +10,7 @@
 #include "compositor/protocols/commit_protocols.hpp"
 #include "compositor/protocols/privileged_setup.hpp"
 #include "compositor/protocols/request_guards.hpp"
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/shell/scene_layers.hpp"
 #include "compositor/stats.hpp"

@@ -1,7 +1,7 @@
 // Idle timers and their inhibitors.
 #include "compositor/input/idle.hpp"
 
-#include "compositor/protocols/ext_idle_notify_v1.hpp"
+#include "compositor/protocols/desktop/ext_idle_notify_v1.hpp"
 
 namespace kiln::compositor {
 

@@ -6,9 +6,9 @@
 
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/output/sync/implicit_fences.hpp"
-#include "compositor/protocols/linux_dmabuf_v1.hpp"
-#include "compositor/protocols/linux_drm_syncobj_v1.hpp"
-#include "compositor/protocols/wayland_drm.hpp"
+#include "compositor/protocols/buffers/linux_dmabuf_v1.hpp"
+#include "compositor/protocols/buffers/linux_drm_syncobj_v1.hpp"
+#include "compositor/protocols/buffers/wayland_drm.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 

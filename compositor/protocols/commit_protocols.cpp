@@ -2,7 +2,7 @@
 // and their --stats keys.
 #include "compositor/protocols/commit_protocols.hpp"
 
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 
 namespace kiln::compositor {
 

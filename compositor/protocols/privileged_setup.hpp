@@ -4,10 +4,10 @@
 // order; Server destroys this group after the desktop rooms, whose privileged globals it guards.
 #pragma once
 
-#include "compositor/protocols/drm_lease_v1.hpp"
-#include "compositor/protocols/privileged_globals.hpp"
-#include "compositor/protocols/request_hooks.hpp"
-#include "compositor/protocols/security_context_v1.hpp"
+#include "compositor/protocols/desktop/drm_lease_v1.hpp"
+#include "compositor/protocols/security/privileged_globals.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
+#include "compositor/protocols/security/security_context_v1.hpp"
 #include "compositor/session/options.hpp"
 #include "compositor/wlr.hpp"
 

@@ -4,10 +4,10 @@
 // Server declares this group right after the table, so they all go just before it.
 #pragma once
 
-#include "compositor/protocols/client_limits.hpp"
-#include "compositor/protocols/request_guard.hpp"
-#include "compositor/protocols/request_hooks.hpp"
-#include "compositor/protocols/wl_shm_validation.hpp"
+#include "compositor/protocols/security/client_limits.hpp"
+#include "compositor/protocols/security/request_guard.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
+#include "compositor/protocols/buffers/wl_shm_validation.hpp"
 #include "compositor/shell/defunct_role_guard.hpp"
 #include "compositor/shell/xdg_surface_rules.hpp"
 

@@ -1,13 +1,13 @@
 // The surface-state protocols, made in the order clients see their globals.
 #include "compositor/protocols/surface_protocols.hpp"
 
-#include "compositor/protocols/commit_timing_v1.hpp"
-#include "compositor/protocols/content_type_v1.hpp"
-#include "compositor/protocols/fifo_v1.hpp"
-#include "compositor/protocols/fractional_scale_v1.hpp"
-#include "compositor/protocols/single_pixel_buffer_v1.hpp"
-#include "compositor/protocols/tearing_control_v1.hpp"
-#include "compositor/protocols/viewporter.hpp"
+#include "compositor/protocols/surface/commit_timing_v1.hpp"
+#include "compositor/protocols/surface/content_type_v1.hpp"
+#include "compositor/protocols/surface/fifo_v1.hpp"
+#include "compositor/protocols/surface/fractional_scale_v1.hpp"
+#include "compositor/protocols/buffers/single_pixel_buffer_v1.hpp"
+#include "compositor/protocols/surface/tearing_control_v1.hpp"
+#include "compositor/protocols/surface/viewporter.hpp"
 
 namespace kiln::compositor {
 

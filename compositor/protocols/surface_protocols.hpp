@@ -4,7 +4,7 @@
 #pragma once
 
 #include "compositor/output/output_hooks.hpp"
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
 

@@ -5,7 +5,7 @@
 // then dereference that null: one out-of-order destroy and one more request crash the compositor.
 #pragma once
 
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {

@@ -2,7 +2,7 @@
 #include "compositor/shell/shell_desktop.hpp"
 
 #include "compositor/input/seat.hpp"
-#include "compositor/protocols/ext_session_lock_v1.hpp"
+#include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xdg_shell.hpp"

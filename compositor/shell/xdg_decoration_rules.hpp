@@ -4,7 +4,7 @@
 // conformance suites expect.
 #pragma once
 
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 #include "compositor/shell/xdg/xdg_decoration_v1.hpp"
 #include "compositor/wlr.hpp"
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 #include <memory>

@@ -1,6 +1,6 @@
 // copy_client_file and sealed_memfd: a client's file copied with pread under a cap (short files, files shrunk while
 // read, pipes and oversized ones refused, the client's offset untouched) and the sealed memfd kiln hands on.
-#include "compositor/protocols/client_file.hpp"
+#include "compositor/protocol_kit/client_file.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

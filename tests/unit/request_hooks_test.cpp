@@ -1,6 +1,6 @@
 // The request-hook table: handlers of one request run in HookOrder (then registration order), only for their own
 // interface and request, stop when their hook goes, and one protocol logger on a real display feeds the table.
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

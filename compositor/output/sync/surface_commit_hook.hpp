@@ -3,7 +3,7 @@
 // applies it. wlroots 0.15 has no such hook; kiln's request table (RequestHooks) sees every request first.
 #pragma once
 
-#include "compositor/protocols/request_hooks.hpp"
+#include "compositor/protocol_kit/request_hooks.hpp"
 #include "compositor/wlr.hpp"
 
 #include <functional>

@@ -1,0 +1,56 @@
+// SurfaceHints: one per-surface extension object's double-buffered value (content type, presentation hint, alpha
+// multiplier), kept per wl_surface and applied with the surface's commit; shared by the protocols that need one.
+//
+// Its objects are PerSurfaceObjects (one per surface, the protocol's exists error for a second, inert once their
+// surface is gone); their manager's user data is this SurfaceHints, whose get() is the manager's get_* request.
+#pragma once
+
+#include "compositor/protocol_kit/per_surface_object.hpp"
+#include "compositor/wlr.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+namespace kiln::compositor {
+
+class SurfaceHints {
+public:
+    // `kind`: the protocol's object; `initial`: the value of a surface without an object (and what destroying one
+    // reverts to); `changed` is called when a commit changes a surface's value.
+    SurfaceHints(PerSurfaceInterface kind, uint32_t initial,
+                 std::function<void(wlr_surface*, uint32_t)> changed = nullptr);
+    ~SurfaceHints();
+    SurfaceHints(const SurfaceHints&) = delete;
+    SurfaceHints& operator=(const SurfaceHints&) = delete;
+
+    // The manager's get_* request (its user data is a SurfaceHints).
+    static void get(wl_client* client, wl_resource* manager, uint32_t id, wl_resource* surface) noexcept;
+    // The value of `object` (one of these protocols' objects) for its surface's next commit; false, nothing kept,
+    // when the object is inert.
+    static bool set(wl_resource* object, uint32_t value);
+
+    // The committed value of `surface`.
+    uint32_t value(wlr_surface* surface) const;
+    // How many surfaces have `value` committed now.
+    uint64_t count(uint32_t value) const;
+
+private:
+    struct Entry;
+    // An object gone: its surface reverts to `initial` at its next commit, and may have another object.
+    struct Object : PerSurfaceObject {
+        SurfaceHints* owner = nullptr;
+        void released() { owner->set_pending(surface, owner->initial_); }
+    };
+    Entry& entry(wlr_surface* surface);
+    void set_pending(wlr_surface* surface, uint32_t value);
+    void remove(wlr_surface* surface);
+
+    uint32_t initial_;
+    std::function<void(wlr_surface*, uint32_t)> changed_;
+    std::unordered_map<wlr_surface*, std::unique_ptr<Entry>> entries_;
+    PerSurfaceObjects<Object> objects_;
+};
+
+}  // namespace kiln::compositor

@@ -97,6 +97,18 @@ int main(int argc, char** argv) {
             return 1;
         }
         std::fprintf(stderr, "kiln-portal: serving %s\n", bus_name);
+        // Another kiln-portal took the name (--replace): it serves from now on, and this one leaves.
+        sd_bus_match_signal(
+            bus, nullptr, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameLost",
+            [](sd_bus_message* message, void* data, sd_bus_error*) noexcept -> int {
+                const char* name = nullptr;
+                if (sd_bus_message_read(message, "s", &name) >= 0 && name && std::strcmp(name, bus_name) == 0) {
+                    std::fprintf(stderr, "kiln-portal: another kiln-portal replaced this one; exiting\n");
+                    static_cast<portal::EventLoop*>(data)->quit();
+                }
+                return 0;
+            },
+            &loop);
 
         loop.add(wayland.fd(), [&](short) {
             if (!wayland.dispatch()) {

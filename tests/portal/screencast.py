@@ -6,6 +6,8 @@ OpenPipeWireRemote) and reads the stream with GStreamer's pipewiresrc:
 - a still screen arrives pixel for pixel as grim shows the same output;
 - a window animating a white square is seen moving, frame after frame, at the frame rate measured;
 - with the cursor mode embedded the stream still matches the screen (the headless cursor is nowhere);
+- a kiln-portal started with `--replace --deny '*'` takes over the bus name (the first one leaves), and Start is
+  then cancelled;
 - a kiln-portal that kiln did not start is refused the capture globals and says so, instead of streaming.
 Any missing piece of the stack (dbus-daemon, pipewire, wireplumber, xdg-desktop-portal, pipewiresrc, python3-dbus,
 GStreamer's introspection data) skips the test with its name."""
@@ -253,7 +255,10 @@ def main():
                 f"Interfaces=org.freedesktop.impl.portal.ScreenCast;org.freedesktop.impl.portal.Screenshot;\n"
                 f"UseIn={use_in}\n")
         kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
+        deny_now = Path(stack.dir) / "deny-now"
+        denying = f"while [ ! -e {deny_now} ]; do sleep 0.1; done; exec {portal_binary} --replace --deny '*'"
         with Kiln("--restrict", "image-copy-capture", "-s", f"{portal_binary} --replace", "-s", xdp_command(portals_dir),
+                  "-s", denying,
                   size=f"{SIZE[0]}x{SIZE[1]}", env=kiln_env, runtime_dir=stack.dir,
                   socket="wayland-portal-test") as kiln:
             still = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "200x150", "--color", "3366cc",
@@ -306,6 +311,13 @@ def main():
             check(reader.frame() is not None, "the embedded-cursor stream has frames")
             reader.stop()
             client.close(session)
+
+            deny_now.touch()
+            kiln.wait_for(lambda: "another kiln-portal replaced this one" in kiln.logs(), "the first kiln-portal to "
+                          "leave when a second takes its name", timeout=20)
+            response, _, streams = client.share()
+            check(response == 1 and not streams, f"with --deny '*' Start is cancelled (response {response})")
+            check("denied by --deny" in kiln.logs(), "kiln-portal says why it refused")
 
             # The same program, not started by kiln, is refused kiln's privileged capture and says why.
             refused = subprocess.run([str(portal_binary)], env=kiln.client_env, stdout=subprocess.PIPE,

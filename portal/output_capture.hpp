@@ -42,6 +42,8 @@ public:
     void request_frame();
     bool frame_pending() const { return frame_ != nullptr; }
     const ShmImage* image() const { return image_.get(); }
+    // Whether image() holds a whole frame (kiln filled it at least once since it was made).
+    bool has_frame() const { return image_ && !image_fresh_; }
 
 private:
     static void on_buffer_size(void*, ext_image_copy_capture_session_v1*, uint32_t, uint32_t) noexcept;

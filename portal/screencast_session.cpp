@@ -31,10 +31,17 @@ int session_version(sd_bus*, const char*, const char*, const char*, sd_bus_messa
 ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string app_id, EventLoop& loop)
     : bus_(bus), path_(std::move(path)), app_id_(std::move(app_id)), loop_(loop),
       next_frame_(loop, [this] {
-          if (capture_ && streaming_) {
-              last_request_ns_ = now_ns();
-              capture_->request_frame();
+          if (!capture_ || !stream_ || !streaming_)
+              return;
+          if (stream_->waiting()) {
+              // The last frame found no free buffer: offer it again rather than wait for kiln, which sends the
+              // next only when something changes.
+              stream_->retry();
+              next_frame_.arm_in(frame_interval_ns());
+              return;
           }
+          last_request_ns_ = now_ns();
+          capture_->request_frame();
       }) {
     // The session object lives at the path the frontend chose; Close reaches this session through userdata.
     static const sd_bus_vtable vtable[] = {
@@ -98,8 +105,12 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
     VideoStream::Events stream_events;
     stream_events.streaming = [this](bool streaming) {
         streaming_ = streaming;
-        if (streaming)
-            schedule_frame();
+        if (!streaming)
+            return;
+        // A consumer that (re)starts gets the frame we hold at once: on a still screen kiln has no new one to give.
+        if (capture_->has_frame() && capture_->image())
+            stream_->publish(*capture_->image(), {});
+        schedule_frame();
     };
     stream_ = std::make_unique<VideoStream>(link, width_, height_, shm_format_, max_fps, std::move(stream_events));
     uint64_t deadline = now_ns() + 5'000'000'000u;
@@ -112,13 +123,18 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
     return {};
 }
 
+uint64_t ScreenCastSession::frame_interval_ns() const {
+    return 1'000'000'000u / static_cast<uint64_t>(stream_ ? stream_->frame_rate() : 30);
+}
+
 void ScreenCastSession::schedule_frame() {
-    if (!streaming_ || !capture_ || capture_->frame_pending() || next_frame_.armed())
+    if (!streaming_ || !capture_ || next_frame_.armed())
+        return;
+    if (capture_->frame_pending())
         return;
     // One capture in flight, and no more of them than the consumer's frame rate.
-    uint64_t interval = 1'000'000'000u / static_cast<uint64_t>(stream_ ? stream_->frame_rate() : 30);
     uint64_t now = now_ns();
-    uint64_t due = last_request_ns_ + interval;
+    uint64_t due = last_request_ns_ + frame_interval_ns();
     next_frame_.arm_in(due > now ? due - now : 0);
 }
 

@@ -45,6 +45,7 @@ public:
 private:
     static int on_close(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     void schedule_frame();
+    uint64_t frame_interval_ns() const;
 
     sd_bus* bus_;
     std::string path_;

@@ -116,6 +116,11 @@ void VideoStream::publish(const ShmImage& image, const std::vector<Rect>& damage
         pw_stream_trigger_process(stream_);
 }
 
+void VideoStream::retry() {
+    if (pending_ && streaming_)
+        pw_stream_trigger_process(stream_);
+}
+
 void VideoStream::on_state_changed(void* data, int, int state, const char* error) noexcept {
     auto* self = static_cast<VideoStream*>(data);
     if (state == PW_STREAM_STATE_ERROR) {

@@ -40,6 +40,10 @@ public:
     void resize(int width, int height, uint32_t shm_format);
     // Publishes image as the next frame; damage (in its pixels) is added to what the consumer has not seen yet.
     void publish(const ShmImage& image, const std::vector<Rect>& damage);
+    // A published frame no buffer has taken yet (the consumer held them all, or was not streaming).
+    bool waiting() const { return pending_ != nullptr; }
+    // Runs the graph again for the waiting frame.
+    void retry();
 
 private:
     static void on_state_changed(void* data, int old_state, int state, const char* error) noexcept;

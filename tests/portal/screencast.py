@@ -3,9 +3,10 @@
 with `--restrict image-copy-capture` running kiln-portal as its `-s` command, and xdg-desktop-portal (a second `-s`
 command, so it has kiln's XDG_CURRENT_DESKTOP=kiln:wlroots) reading the build's kiln.portal. A D-Bus client calls org.freedesktop.portal.ScreenCast (CreateSession, SelectSources, Start,
 OpenPipeWireRemote) and reads the stream with GStreamer's pipewiresrc:
-- a still screen arrives pixel for pixel as grim shows the same output;
+- a still screen arrives pixel for pixel as grim shows the same output, also to a consumer that reconnects;
 - a window animating a white square is seen moving, frame after frame, at the frame rate measured;
-- with the cursor mode embedded the stream still matches the screen (the headless cursor is nowhere);
+- with the cursor embedded the stream shows the pointer's cursor as grim does (headless kiln draws it into the
+  frame); with it hidden the stream differs from grim exactly where the cursor is;
 - a kiln-portal started with `--replace --deny '*'` takes over the bus name (the first one leaves), and Start is
   then cancelled;
 - a kiln-portal that kiln did not start is refused the capture globals and says so, instead of streaming.
@@ -21,6 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, Screenshot, build_dir, check, client_binary, need, run_test, skip, wait_drawn  # noqa: E402
+from virtual_input import VirtualPointer  # noqa: E402
+from wayland_wire import Connection  # noqa: E402
 
 XDP = "/usr/libexec/xdg-desktop-portal"
 SIZE = (320, 240)
@@ -284,8 +287,17 @@ def main():
             check(diff == 0, f"the streamed frame equals grim's screenshot ({diff} of {SIZE[0] * SIZE[1]} pixels "
                   f"differ; window colour in stream {frame.at(100, 75)}, grim {shot.at(100, 75)})")
 
+            # A consumer that stops and starts again on a still screen (kiln has no new frame to give) gets the frame
+            # kiln-portal holds.
+            reader.pipeline.set_state(reader.Gst.State.NULL)
+            time.sleep(0.5)
+            reader = StreamReader(client.remote(session), node)
+            again = reader.frame(timeout=5)
+            check(again is not None and differing(again, shot) == 0,
+                  "a consumer that reconnects to the stream of a still screen gets the current frame")
+
             # A window animating a white square: the stream sees it move, and keeps up.
-            kiln.spawn([client_binary("kiln-demo-shm"), "--size", "300x100", "--color", "00aa00"])
+            moving = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "300x100", "--color", "00aa00"])
             positions, count = [], 0
             started, delivered = time.monotonic(), reader.delivered
             while time.monotonic() - started < 3:
@@ -304,13 +316,37 @@ def main():
             check(rate >= 30, f"the stream delivers {rate:.1f} frames/s while the window animates at 60 Hz")
             reader.stop()
             client.close(session)
+            moving.kill()
+            moving.wait()
 
-            response, session, streams = client.share(cursor_mode=2)
-            check(response == 0 and len(streams) == 1, f"Start with the cursor embedded answers {response}")
-            reader = StreamReader(client.remote(session), streams[0][0])
-            check(reader.frame() is not None, "the embedded-cursor stream has frames")
-            reader.stop()
-            client.close(session)
+            # The pointer over the background, away from the window, where kiln draws its own cursor. Headless kiln
+            # draws the cursor into the output's frames, so grim has it too: the embedded stream equals grim, the
+            # hidden one differs from it exactly where the cursor is.
+            shot = kiln.screenshot()
+            spots = [(x, y) for x, y in ((8, 8), (280, 8), (8, 200), (280, 200))
+                     if all(shot.at(x + dx, y + dy) == (0, 0, 0) for dx in range(0, 32, 4) for dy in range(0, 32, 4))]
+            check(spots, "a corner of the screen shows the background")
+            spot = spots[0]
+            pointer = VirtualPointer(Connection(kiln.client_env), SIZE)
+            pointer.move(*spot)
+            time.sleep(0.3)
+            frames = {}
+            for mode in (1, 2):
+                response, session, streams = client.share(cursor_mode=mode)
+                check(response == 0 and len(streams) == 1, f"Start with cursor mode {mode} answers {response}")
+                reader = StreamReader(client.remote(session), streams[0][0])
+                frames[mode] = reader.frame()
+                check(frames[mode] is not None, f"the stream with cursor mode {mode} has frames")
+                reader.stop()
+                client.close(session)
+            shot = kiln.screenshot()
+            diff = differing(frames[2], shot)
+            check(diff == 0, f"with the cursor embedded the stream equals grim ({diff} pixels differ)")
+            where = [(i // 3 % SIZE[0], i // 3 // SIZE[0]) for i in range(0, len(shot.pixels), 3)
+                     if frames[1].pixels[i:i + 3] != shot.pixels[i:i + 3]]
+            near = all(spot[0] - 8 <= x < spot[0] + 40 and spot[1] - 8 <= y < spot[1] + 40 for x, y in where)
+            check(len(where) >= 20 and near, f"with the cursor hidden, {len(where)} pixels differ from grim, all "
+                  f"at the pointer {spot}")
 
             deny_now.touch()
             kiln.wait_for(lambda: "another kiln-portal replaced this one" in kiln.logs(), "the first kiln-portal to "

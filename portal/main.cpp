@@ -1,4 +1,4 @@
-// kiln-portal: kiln's xdg-desktop-portal backend (ScreenCast over PipeWire from ext-image-copy-capture).
+// kiln-portal: kiln's xdg-desktop-portal backend (ScreenCast over PipeWire, Screenshot as PNG, from ext-image-copy-capture).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +11,7 @@
 #include "event_loop.hpp"
 #include "pipewire_link.hpp"
 #include "screencast_portal.hpp"
+#include "screenshot_portal.hpp"
 #include "wayland_outputs.hpp"
 
 namespace {
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
     int exit_code = 0;
     {
         portal::ScreenCastPortal screencast(bus, loop, wayland, pipewire, options);
+        portal::ScreenshotPortal screenshot(bus, wayland, options);
         uint64_t flags = replace ? SD_BUS_NAME_REPLACE_EXISTING | SD_BUS_NAME_ALLOW_REPLACEMENT
                                  : SD_BUS_NAME_ALLOW_REPLACEMENT;
         if (int r = sd_bus_request_name(bus, bus_name, flags); r < 0) {

@@ -48,7 +48,7 @@ base=(
   glmark2-es2-wayland mpv imv kanshi
   chromium firefox-esr
   vulkan-tools
-  libsystemd-dev xdg-desktop-portal python3-dbus gir1.2-gstreamer-1.0 gstreamer1.0-plugins-base
+  libsystemd-dev libpng-dev xdg-desktop-portal python3-dbus gir1.2-gstreamer-1.0 gstreamer1.0-plugins-base
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

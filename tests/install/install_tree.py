@@ -3,7 +3,7 @@
 datadir/wayland-sessions (Exec=kiln), the example kiln.ini in datadir/doc/kiln, the man pages in mandir/man1 and
 man5, each rendered by `man -l` without a warning; every file under DESTDIR/prefix, nothing else installed but kiln's
 own programs. Where kiln-portal is built: the program in libexecdir, kiln.portal (UseIn=kiln, ScreenCast) where
-xdg-desktop-portal looks for backends, kiln-portals.conf beside it, and the D-Bus service that starts it by its full
+xdg-desktop-portal looks for backends (ScreenCast and Screenshot), kiln-portals.conf beside it, and the D-Bus service that starts it by its full
 path. Arguments: build dir, prefix, bindir, datadir, mandir, 'man' when scdoc built the pages, libexecdir, and
 'portal' when kiln-portal was built."""
 import os
@@ -59,8 +59,9 @@ def main():
             check(os.access(staging / portal_files["program"], os.X_OK), f"{portal_files['program']} is executable")
             entry = (staging / portal_files["portal"]).read_text().splitlines()
             check("DBusName=org.freedesktop.impl.portal.desktop.kiln" in entry and "UseIn=kiln" in entry and
-                  any(line.startswith("Interfaces=") and "org.freedesktop.impl.portal.ScreenCast" in line
-                      for line in entry), f"kiln.portal routes ScreenCast to kiln-portal in kiln ({entry})")
+                  any(line.startswith("Interfaces=") and "org.freedesktop.impl.portal.ScreenCast;" in line and
+                      "org.freedesktop.impl.portal.Screenshot;" in line for line in entry),
+                  f"kiln.portal routes ScreenCast and Screenshot to kiln-portal in kiln ({entry})")
             service = (staging / portal_files["service"]).read_text().splitlines()
             check(f"Exec={Path(prefix) / libexecdir / 'kiln-portal'}" in service and
                   "Name=org.freedesktop.impl.portal.desktop.kiln" in service,

@@ -1,4 +1,4 @@
-// kiln-portal: kiln's xdg-desktop-portal backend (ScreenCast over PipeWire, Screenshot as PNG, from ext-image-copy-capture).
+// kiln-portal: kiln's xdg-desktop-portal backend: ScreenCast over PipeWire and Screenshot, from kiln's capture.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

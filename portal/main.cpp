@@ -114,7 +114,12 @@ int main(int argc, char** argv) {
 
         loop.add(wayland.fd(), [&](short) {
             if (!wayland.dispatch()) {
-                std::fprintf(stderr, "kiln-portal: the connection to kiln is gone; exiting\n");
+                const wl_interface* interface = nullptr;
+                uint32_t id = 0;
+                uint32_t code = wl_display_get_protocol_error(wayland.display(), &interface, &id);
+                std::fprintf(stderr, "kiln-portal: the connection to kiln is gone (%s%s%s %u, error %u); exiting\n",
+                             std::strerror(wl_display_get_error(wayland.display())), interface ? ": " : "",
+                             interface ? interface->name : "", id, code);
                 loop.quit();
             }
         });

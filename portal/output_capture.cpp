@@ -97,7 +97,8 @@ void OutputCapture::on_session_done(void* data, ext_image_copy_capture_session_v
     if (self->image_ && self->image_->width() == self->pending_width_ &&
         self->image_->height() == self->pending_height_ && self->image_->shm_format() == self->pending_format_)
         return;
-    // A frame still holding the old buffer fails with buffer_constraints; it is dropped with its buffer.
+    // A frame still holding the old buffer would fail with buffer_constraints; it is dropped with its buffer (and
+    // the constraints callback asks for the next).
     self->end_frame();
     self->image_ = std::make_unique<ShmImage>(self->wayland_.shm(), self->pending_width_, self->pending_height_,
                                               self->pending_format_);
@@ -150,6 +151,8 @@ void OutputCapture::on_failed(void* data, ext_image_copy_capture_frame_v1*, uint
     }
     // unknown: try again with the next request; buffer_constraints: new constraints and done follow.
     self->image_fresh_ = true;
+    if (self->events_.dropped)
+        self->events_.dropped();
 }
 
 }  // namespace portal

@@ -29,6 +29,8 @@ public:
         std::function<void(int width, int height, uint32_t shm_format)> constraints;
         // A frame is in image(), with the damage kiln reported since the previous one.
         std::function<void(const std::vector<Rect>& damage)> frame;
+        // A frame failed (new constraints on the way, or kiln could not copy): a new one may be asked for.
+        std::function<void()> dropped;
         // kiln ended the session (the output went away) or the connection failed.
         std::function<void()> stopped;
     };

@@ -83,9 +83,12 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         height_ = height;
         shm_format_ = format;
         have_constraints_ = true;
-        if (stream_)
+        if (stream_) {
             stream_->resize(width, height, format);
+            schedule_frame();  // the frame in flight went with the old buffer
+        }
     };
+    events.dropped = [this] { schedule_frame(); };
     events.frame = [this](const std::vector<Rect>& damage) {
         if (stream_ && capture_->image())
             stream_->publish(*capture_->image(), damage);

@@ -16,7 +16,8 @@ if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +360 2>/dev/null)" ] || ! ap
   $SUDO mkdir -p "$(dirname "$stamp")" && $SUDO touch "$stamp"
 fi
 
-# From backports: the versions kiln is written against (Mesa 25, libwayland 1.23, protocols 1.43, meson 1.7, weston 14;
+# From backports: the versions kiln is written against (PipeWire 1.4: daemon, library and GStreamer plugin of one
+# version, for kiln-portal and tests/portal; Mesa 25, libwayland 1.23, protocols 1.43, meson 1.7, weston 14;
 # Mesa 25's lavapipe, whose Vulkan WSI uses fifo-v1 and commit-timing-v1, for vkcube in tests/protocol/vkcube_fifo.py).
 backports=(
   meson libwayland-dev libwayland-bin wayland-protocols
@@ -24,6 +25,7 @@ backports=(
   libdrm-dev catch2 weston
   libdrm-tests
   mesa-vulkan-drivers
+  libpipewire-0.3-dev libspa-0.2-dev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire
 )
 # From bookworm itself. clang + libclang-rt-14-dev (libclang_rt.fuzzer, -fsanitize=fuzzer) build the fuzzers;
 # gcc's own libasan/libubsan (build-essential) serve the sanitizer job. wlcs (1.5.0) is the conformance suite's runner
@@ -46,6 +48,7 @@ base=(
   glmark2-es2-wayland mpv imv kanshi
   chromium firefox-esr
   vulkan-tools
+  libsystemd-dev libpng-dev xdg-desktop-portal python3-dbus gir1.2-gstreamer-1.0 gstreamer1.0-plugins-base
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

@@ -54,7 +54,9 @@ pid_t set_session_environment(const std::string& socket, const std::string& x_di
         unsetenv("DISPLAY");
     else
         setenv("DISPLAY", x_display.c_str(), 1);
-    setenv("XDG_CURRENT_DESKTOP", "kiln", 1);
+    // kiln first: xdg-desktop-portal takes ScreenCast from kiln-portal (kiln.portal, UseIn=kiln); wlroots next, for
+    // what kiln-portal lacks, from xdg-desktop-portal-wlr where installed.
+    setenv("XDG_CURRENT_DESKTOP", "kiln:wlroots", 1);
     setenv("XDG_SESSION_TYPE", "wayland", 1);
     const char* bus = std::getenv("DBUS_SESSION_BUS_ADDRESS");
     if (!bus || !*bus || !on_path("dbus-update-activation-environment"))

@@ -13,7 +13,7 @@ namespace kiln::compositor {
 // handling reaps it. -1 with `error` when fork fails.
 pid_t spawn_shell(const std::string& command, std::string& error);
 
-// Puts WAYLAND_DISPLAY=socket, DISPLAY=x_display (none when empty: no Xwayland), XDG_CURRENT_DESKTOP=kiln and
+// Puts WAYLAND_DISPLAY=socket, DISPLAY=x_display (none when empty: no Xwayland), XDG_CURRENT_DESKTOP=kiln:wlroots and
 // XDG_SESSION_TYPE=wayland in kiln's environment, for every child; and, where dbus-update-activation-environment is on PATH and a session bus is named, starts it (not
 // waited for) so D-Bus-activated programs see them too. Returns its pid, or 0 when it was not started.
 pid_t set_session_environment(const std::string& socket, const std::string& x_display);

@@ -2,7 +2,10 @@
 """`meson install --destdir` puts kiln where a package would: the binaries in bindir, the session entry in
 datadir/wayland-sessions (Exec=kiln), the example kiln.ini in datadir/doc/kiln, the man pages in mandir/man1 and
 man5, each rendered by `man -l` without a warning; every file under DESTDIR/prefix, nothing else installed but kiln's
-own programs. Arguments: build dir, prefix, bindir, datadir, mandir, and 'man' when scdoc built the pages."""
+own programs. Where kiln-portal is built: the program in libexecdir, kiln.portal (UseIn=kiln, ScreenCast) where
+xdg-desktop-portal looks for backends (ScreenCast and Screenshot), kiln-portals.conf beside it, and the D-Bus service that starts it by its full
+path. Arguments: build dir, prefix, bindir, datadir, mandir, 'man' when scdoc built the pages, libexecdir, and
+'portal' when kiln-portal was built."""
 import os
 import shutil
 import subprocess
@@ -15,7 +18,7 @@ from kiln_harness import check, run_test  # noqa: E402
 
 
 def main():
-    build, prefix, bindir, datadir, mandir, man = sys.argv[1:7]
+    build, prefix, bindir, datadir, mandir, man, libexecdir, portal = sys.argv[1:9]
     with tempfile.TemporaryDirectory(prefix="kiln-install-") as staging:
         staging = Path(staging)
         result = subprocess.run(["meson", "install", "-C", build, "--no-rebuild", "--quiet", "--destdir", str(staging)],
@@ -37,6 +40,14 @@ def main():
         pages = {at(mandir, "man1", "kiln.1"), at(mandir, "man5", "kiln.ini.5"), at(mandir, "man1", "kiln-cache.1")}
         if man == "man":
             expected |= pages
+        portal_files = {
+            "program": at(libexecdir, "kiln-portal"),
+            "portal": at(datadir, "xdg-desktop-portal", "portals", "kiln.portal"),
+            "conf": at(datadir, "xdg-desktop-portal", "kiln-portals.conf"),
+            "service": at(datadir, "dbus-1", "services", "org.freedesktop.impl.portal.desktop.kiln.service"),
+        }
+        if portal == "portal":
+            expected |= set(portal_files.values())
         missing = expected - set(installed)
         check(not missing, f"installed: {sorted(expected)} (missing {sorted(missing)})")
         others = [p for p in installed if p not in expected]
@@ -44,6 +55,20 @@ def main():
               f"anything else is one of kiln's demo and test programs ({others})")
         for program in (at(bindir, "kiln"), at(bindir, "kiln-cache")):
             check(os.access(staging / program, os.X_OK), f"{program} is executable")
+        if portal == "portal":
+            check(os.access(staging / portal_files["program"], os.X_OK), f"{portal_files['program']} is executable")
+            entry = (staging / portal_files["portal"]).read_text().splitlines()
+            check("DBusName=org.freedesktop.impl.portal.desktop.kiln" in entry and "UseIn=kiln" in entry and
+                  any(line.startswith("Interfaces=") and "org.freedesktop.impl.portal.ScreenCast;" in line and
+                      "org.freedesktop.impl.portal.Screenshot;" in line for line in entry),
+                  f"kiln.portal routes ScreenCast and Screenshot to kiln-portal in kiln ({entry})")
+            service = (staging / portal_files["service"]).read_text().splitlines()
+            check(f"Exec={Path(prefix) / libexecdir / 'kiln-portal'}" in service and
+                  "Name=org.freedesktop.impl.portal.desktop.kiln" in service,
+                  f"the D-Bus service starts the installed kiln-portal ({service})")
+            conf = (staging / portal_files["conf"]).read_text().splitlines()
+            check("org.freedesktop.impl.portal.ScreenCast=kiln" in conf,
+                  f"kiln-portals.conf prefers kiln for ScreenCast ({conf})")
 
         desktop = (staging / at(datadir, "wayland-sessions", "kiln.desktop")).read_text().splitlines()
         check("[Desktop Entry]" == desktop[0] and "Exec=kiln" in desktop and "Type=Application" in desktop,

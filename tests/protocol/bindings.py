@@ -2,7 +2,7 @@
 """[bindings] act on keys from a virtual keyboard (as wtype sends them): Super+Return starts the terminal= command,
 Alt+Tab and Super+Tab move keyboard focus, Super+F and Super+Up ask for fullscreen and maximized, Super+Q sends the
 focused window xdg_toplevel.close, Super+Shift+E quits kiln; the bound keys never reach the window, other keys do.
-Ctrl+Alt+F2 is a VT switch (which headless kiln declines). Children see WAYLAND_DISPLAY, XDG_CURRENT_DESKTOP=kiln
+Ctrl+Alt+F2 is a VT switch (which headless kiln declines). Children see WAYLAND_DISPLAY, XDG_CURRENT_DESKTOP=kiln:wlroots
 and XDG_SESSION_TYPE=wayland, and dbus-update-activation-environment gets them when a session bus is named."""
 import os
 import shutil
@@ -64,7 +64,7 @@ def main():
 
             wait_file(kiln, startup_env, "the startup command to write its environment")
             env = dict(line.split("=", 1) for line in startup_env.read_text().splitlines() if "=" in line)
-            check(env.get("WAYLAND_DISPLAY") == kiln.socket and env.get("XDG_CURRENT_DESKTOP") == "kiln" and
+            check(env.get("WAYLAND_DISPLAY") == kiln.socket and env.get("XDG_CURRENT_DESKTOP") == "kiln:wlroots" and
                   env.get("XDG_SESSION_TYPE") == "wayland",
                   f"a startup command sees WAYLAND_DISPLAY={env.get('WAYLAND_DISPLAY')}, XDG_CURRENT_DESKTOP="
                   f"{env.get('XDG_CURRENT_DESKTOP')}, XDG_SESSION_TYPE={env.get('XDG_SESSION_TYPE')}")
@@ -78,7 +78,7 @@ def main():
 
             keys.press(SUPER, "Return")
             wait_file(kiln, terminal_env, "Super+Return to run terminal=")
-            check("XDG_CURRENT_DESKTOP=kiln" in terminal_env.read_text(),
+            check("XDG_CURRENT_DESKTOP=kiln:wlroots" in terminal_env.read_text().splitlines(),
                   "Super+Return ran the terminal= command, in the session's environment")
 
             keys.press(ALT, "Tab")

@@ -1,0 +1,179 @@
+// ScreenCastPortal: the backend side of xdg-desktop-portal's ScreenCast: sessions, source choice and Start's streams.
+#include "screencast_portal.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include <systemd/sd-bus.h>
+
+#include "pipewire_link.hpp"
+#include "wayland_outputs.hpp"
+
+namespace portal {
+
+namespace {
+
+constexpr uint32_t response_success = 0, response_cancelled = 1, response_other = 2;
+
+int source_types(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
+                 sd_bus_error*) noexcept {
+    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(source_monitor));
+}
+
+int cursor_modes(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
+                 sd_bus_error*) noexcept {
+    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(cursor_hidden | cursor_embedded));
+}
+
+int interface_version(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
+                      sd_bus_error*) noexcept {
+    return sd_bus_message_append(reply, "u", 4u);
+}
+
+// Replies (response, {}) : the answer of a request that gives no results.
+int reply_empty(sd_bus_message* message, uint32_t response) {
+    return sd_bus_reply_method_return(message, "ua{sv}", response, 0);
+}
+
+// Reads an a{sv} of options, keeping the uint32 ones named in `wanted`; false where the message is malformed.
+bool read_options(sd_bus_message* message, uint32_t* cursor_mode, uint32_t* types) {
+    if (sd_bus_message_enter_container(message, 'a', "{sv}") < 0)
+        return false;
+    int entered;
+    while ((entered = sd_bus_message_enter_container(message, 'e', "sv")) > 0) {
+        const char* key = nullptr;
+        if (sd_bus_message_read(message, "s", &key) < 0)
+            return false;
+        int read = 0;
+        if (cursor_mode && std::strcmp(key, "cursor_mode") == 0)
+            read = sd_bus_message_read(message, "v", "u", cursor_mode);
+        else if (types && std::strcmp(key, "types") == 0)
+            read = sd_bus_message_read(message, "v", "u", types);
+        else
+            read = sd_bus_message_skip(message, "v");
+        if (read < 0 || sd_bus_message_exit_container(message) < 0)
+            return false;
+    }
+    return entered >= 0 && sd_bus_message_exit_container(message) >= 0;
+}
+
+}  // namespace
+
+ScreenCastPortal::ScreenCastPortal(sd_bus* bus, EventLoop& loop, WaylandOutputs& wayland, PipeWireLink& link,
+                                   PortalOptions options)
+    : bus_(bus), loop_(loop), wayland_(wayland), link_(link), options_(std::move(options)) {
+    static const sd_bus_vtable vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD("CreateSession", "oosa{sv}", "ua{sv}", create_session, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("SelectSources", "oosa{sv}", "ua{sv}", select_sources, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Start", "oossa{sv}", "ua{sv}", start, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_PROPERTY("AvailableSourceTypes", "u", source_types, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("AvailableCursorModes", "u", cursor_modes, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("version", "u", interface_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_VTABLE_END,
+    };
+    sd_bus_add_object_vtable(bus_, &slot_, "/org/freedesktop/portal/desktop", "org.freedesktop.impl.portal.ScreenCast",
+                             vtable, this);
+}
+
+ScreenCastPortal::~ScreenCastPortal() {
+    sessions_.clear();
+    sd_bus_slot_unref(slot_);
+}
+
+void ScreenCastPortal::drop_closed() {
+    std::erase_if(sessions_, [](const auto& session) { return session->closed(); });
+}
+
+ScreenCastSession* ScreenCastPortal::find(const std::string& path) {
+    for (auto& session : sessions_)
+        if (session->path() == path && !session->closed())
+            return session.get();
+    return nullptr;
+}
+
+bool ScreenCastPortal::denied(const std::string& app_id) const {
+    return std::any_of(options_.denied.begin(), options_.denied.end(),
+                       [&](const std::string& entry) { return entry == "*" || entry == app_id; });
+}
+
+int ScreenCastPortal::create_session(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenCastPortal*>(data);
+    const char *handle = nullptr, *session_path = nullptr, *app_id = nullptr;
+    if (sd_bus_message_read(message, "oos", &handle, &session_path, &app_id) < 0 ||
+        !read_options(message, nullptr, nullptr))
+        return reply_empty(message, response_other);
+    if (self->find(session_path))
+        return reply_empty(message, response_other);
+    self->sessions_.push_back(std::make_unique<ScreenCastSession>(self->bus_, session_path, app_id, self->loop_));
+    return sd_bus_reply_method_return(message, "ua{sv}", response_success, 1, "session_id", "s", session_path);
+}
+
+int ScreenCastPortal::select_sources(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenCastPortal*>(data);
+    const char *handle = nullptr, *session_path = nullptr, *app_id = nullptr;
+    uint32_t cursor_mode = cursor_hidden, types = source_monitor;
+    if (sd_bus_message_read(message, "oos", &handle, &session_path, &app_id) < 0 ||
+        !read_options(message, &cursor_mode, &types))
+        return reply_empty(message, response_other);
+    ScreenCastSession* session = self->find(session_path);
+    if (!session || !(types & source_monitor))
+        return reply_empty(message, response_other);  // only outputs can be shared so far
+    // Metadata (a separate cursor) is not offered; a frontend that asks anyway gets the cursor drawn in.
+    session->select(cursor_mode == cursor_hidden ? cursor_hidden : cursor_embedded);
+    return reply_empty(message, response_success);
+}
+
+int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenCastPortal*>(data);
+    const char *handle = nullptr, *session_path = nullptr, *app_id = nullptr, *parent = nullptr;
+    if (sd_bus_message_read(message, "ooss", &handle, &session_path, &app_id, &parent) < 0 ||
+        !read_options(message, nullptr, nullptr))
+        return reply_empty(message, response_other);
+    ScreenCastSession* session = self->find(session_path);
+    if (!session)
+        return reply_empty(message, response_other);
+    if (self->denied(app_id)) {
+        std::fprintf(stderr, "kiln-portal: screen cast for app '%s' denied by --deny\n", app_id);
+        return reply_empty(message, response_cancelled);
+    }
+    const Output* output = self->wayland_.choose(self->options_.output);
+    if (!output) {
+        std::fprintf(stderr, "kiln-portal: kiln announces no output to share\n");
+        return reply_empty(message, response_other);
+    }
+    std::string error = session->start(self->wayland_, self->link_, *output, self->options_.max_fps);
+    if (!error.empty()) {
+        std::fprintf(stderr, "kiln-portal: cannot share %s: %s\n", output->name.c_str(), error.c_str());
+        return reply_empty(message, response_other);
+    }
+    std::fprintf(stderr, "kiln-portal: sharing %s (%dx%d) with '%s' as PipeWire node %u\n", output->name.c_str(),
+                 session->width(), session->height(), app_id, session->node_id());
+
+    sd_bus_message* reply = nullptr;
+    int r = sd_bus_message_new_method_return(message, &reply);
+    if (r < 0)
+        return r;
+    // (0, {"streams": <[(node, {"source_type": <1>, "position": <(x, y)>, "size": <(w, h)>})]>})
+    r = sd_bus_message_append(reply, "u", response_success);
+    if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "{sv}");
+    if (r >= 0) r = sd_bus_message_open_container(reply, 'e', "sv");
+    if (r >= 0) r = sd_bus_message_append(reply, "s", "streams");
+    if (r >= 0) r = sd_bus_message_open_container(reply, 'v', "a(ua{sv})");
+    if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "(ua{sv})");
+    if (r >= 0) r = sd_bus_message_open_container(reply, 'r', "ua{sv}");
+    if (r >= 0) r = sd_bus_message_append(reply, "u", session->node_id());
+    if (r >= 0)
+        r = sd_bus_message_append(reply, "a{sv}", 3, "source_type", "u", static_cast<uint32_t>(source_monitor),
+                                  "position", "(ii)", output->x, output->y, "size", "(ii)", output->width,
+                                  output->height);
+    for (int i = 0; i < 4 && r >= 0; ++i)
+        r = sd_bus_message_close_container(reply);
+    if (r >= 0) r = sd_bus_message_close_container(reply);
+    if (r >= 0) r = sd_bus_send(nullptr, reply, nullptr);
+    sd_bus_message_unref(reply);
+    return r;
+}
+
+}  // namespace portal

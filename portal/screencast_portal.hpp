@@ -1,0 +1,52 @@
+// ScreenCastPortal: org.freedesktop.impl.portal.ScreenCast on /org/freedesktop/portal/desktop, and its sessions.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <systemd/sd-bus.h>
+#include <vector>
+
+#include "screencast_session.hpp"
+
+
+namespace portal {
+
+class EventLoop;
+class PipeWireLink;
+class WaylandOutputs;
+
+struct PortalOptions {
+    std::string output;                // the output to share; empty: the first kiln announces
+    std::vector<std::string> denied;   // app ids refused ("*": every app); unsandboxed apps have the id ""
+    int max_fps = 60;
+};
+
+class ScreenCastPortal {
+public:
+    ScreenCastPortal(sd_bus* bus, EventLoop& loop, WaylandOutputs& wayland, PipeWireLink& link,
+                     PortalOptions options);
+    ~ScreenCastPortal();
+    ScreenCastPortal(const ScreenCastPortal&) = delete;
+    ScreenCastPortal& operator=(const ScreenCastPortal&) = delete;
+
+    // Drops the sessions that were closed; called by the loop between dispatches (never inside a handler).
+    void drop_closed();
+
+private:
+    static int create_session(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+    static int select_sources(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+    static int start(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+    ScreenCastSession* find(const std::string& path);
+    bool denied(const std::string& app_id) const;
+
+    sd_bus* bus_;
+    EventLoop& loop_;
+    WaylandOutputs& wayland_;
+    PipeWireLink& link_;
+    PortalOptions options_;
+    std::vector<std::unique_ptr<ScreenCastSession>> sessions_;
+    sd_bus_slot* slot_ = nullptr;
+};
+
+}  // namespace portal

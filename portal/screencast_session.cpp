@@ -1,0 +1,144 @@
+// ScreenCastSession: exports org.freedesktop.impl.portal.Session and paces captures to the consumer's frame rate.
+#include "screencast_session.hpp"
+
+#include <cstdio>
+#include <ctime>
+
+#include <spa/utils/defs.h>
+#include <systemd/sd-bus.h>
+#include <wayland-client.h>
+
+#include "pipewire_link.hpp"
+#include "wayland_outputs.hpp"
+
+namespace portal {
+
+namespace {
+
+uint64_t now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+int session_version(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
+                    sd_bus_error*) noexcept {
+    return sd_bus_message_append(reply, "u", 1u);
+}
+
+}  // namespace
+
+ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string app_id, EventLoop& loop)
+    : bus_(bus), path_(std::move(path)), app_id_(std::move(app_id)), loop_(loop),
+      next_frame_(loop, [this] {
+          if (!capture_ || !stream_ || !streaming_)
+              return;
+          if (stream_->waiting()) {
+              // The last frame found no free buffer: offer it again rather than wait for kiln, which sends the
+              // next only when something changes.
+              stream_->retry();
+              next_frame_.arm_in(frame_interval_ns());
+              return;
+          }
+          last_request_ns_ = now_ns();
+          capture_->request_frame();
+      }) {
+    // The session object lives at the path the frontend chose; Close reaches this session through userdata.
+    static const sd_bus_vtable vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD("Close", "", "", on_close, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_SIGNAL("Closed", "", 0),
+        SD_BUS_PROPERTY("version", "u", session_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_VTABLE_END,
+    };
+    sd_bus_add_object_vtable(bus_, &slot_, path_.c_str(), "org.freedesktop.impl.portal.Session", vtable, this);
+}
+
+ScreenCastSession::~ScreenCastSession() {
+    stream_.reset();
+    capture_.reset();
+    sd_bus_slot_unref(slot_);
+}
+
+int ScreenCastSession::on_close(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenCastSession*>(data);
+    self->closed_ = true;  // dropped by the portal after this call returns
+    return sd_bus_reply_method_return(message, "");
+}
+
+void ScreenCastSession::end(const char* why) {
+    if (closed_)
+        return;
+    std::fprintf(stderr, "kiln-portal: session %s ends: %s\n", path_.c_str(), why);
+    closed_ = true;
+    sd_bus_emit_signal(bus_, path_.c_str(), "org.freedesktop.impl.portal.Session", "Closed", "");
+}
+
+std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link, const Output& output, int max_fps) {
+    if (started())
+        return "already started";
+    OutputCapture::Events events;
+    events.constraints = [this](int width, int height, uint32_t format) {
+        width_ = width;
+        height_ = height;
+        shm_format_ = format;
+        have_constraints_ = true;
+        if (stream_) {
+            stream_->resize(width, height, format);
+            schedule_frame();  // the frame in flight went with the old buffer
+        }
+    };
+    events.dropped = [this] { schedule_frame(); };
+    events.frame = [this](const std::vector<Rect>& damage) {
+        if (stream_ && capture_->image())
+            stream_->publish(*capture_->image(), damage);
+        schedule_frame();
+    };
+    events.stopped = [this] { end("kiln stopped the capture (the output went away?)"); };
+    capture_ = std::make_unique<OutputCapture>(wayland, output.output, cursor_mode_ == cursor_embedded,
+                                               std::move(events));
+    for (int i = 0; i < 4 && !have_constraints_ && !closed_; ++i)
+        if (wl_display_roundtrip(wayland.display()) < 0)
+            return "the Wayland connection failed";
+    if (!have_constraints_)
+        return "kiln sent no buffer constraints for the capture";
+    if (!link.connect())
+        return link.error();
+
+    VideoStream::Events stream_events;
+    stream_events.streaming = [this](bool streaming) {
+        streaming_ = streaming;
+        if (!streaming)
+            return;
+        // A consumer that (re)starts gets the frame we hold at once: on a still screen kiln has no new one to give.
+        if (capture_->has_frame() && capture_->image())
+            stream_->publish(*capture_->image(), {});
+        schedule_frame();
+    };
+    stream_ = std::make_unique<VideoStream>(link, width_, height_, shm_format_, max_fps, std::move(stream_events));
+    uint64_t deadline = now_ns() + 5'000'000'000u;
+    while (stream_->valid() && stream_->node_id() == SPA_ID_INVALID && now_ns() < deadline)
+        link.iterate(100);
+    if (!stream_->valid() || stream_->node_id() == SPA_ID_INVALID) {
+        stream_.reset();
+        return "PipeWire made no node for the stream";
+    }
+    return {};
+}
+
+uint64_t ScreenCastSession::frame_interval_ns() const {
+    return 1'000'000'000u / static_cast<uint64_t>(stream_ ? stream_->frame_rate() : 30);
+}
+
+void ScreenCastSession::schedule_frame() {
+    if (!streaming_ || !capture_ || next_frame_.armed())
+        return;
+    if (capture_->frame_pending())
+        return;
+    // One capture in flight, and no more of them than the consumer's frame rate.
+    uint64_t now = now_ns();
+    uint64_t due = last_request_ns_ + frame_interval_ns();
+    next_frame_.arm_in(due > now ? due - now : 0);
+}
+
+}  // namespace portal

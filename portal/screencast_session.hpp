@@ -1,0 +1,67 @@
+// ScreenCastSession: one portal session: the chosen output's capture and the PipeWire stream it feeds.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <systemd/sd-bus.h>
+
+#include "event_loop.hpp"
+#include "output_capture.hpp"
+#include "video_stream.hpp"
+
+
+namespace portal {
+
+class PipeWireLink;
+class WaylandOutputs;
+struct Output;
+
+enum CursorMode : uint32_t { cursor_hidden = 1, cursor_embedded = 2, cursor_metadata = 4 };
+enum SourceType : uint32_t { source_monitor = 1, source_window = 2 };
+
+class ScreenCastSession {
+public:
+    ScreenCastSession(sd_bus* bus, std::string path, std::string app_id, EventLoop& loop);
+    ~ScreenCastSession();
+    ScreenCastSession(const ScreenCastSession&) = delete;
+    ScreenCastSession& operator=(const ScreenCastSession&) = delete;
+
+    const std::string& path() const { return path_; }
+    const std::string& app_id() const { return app_id_; }
+    void select(uint32_t cursor_mode) { cursor_mode_ = cursor_mode; }
+    // Starts capturing `output` into a new stream; empty on success, else why it could not.
+    std::string start(WaylandOutputs& wayland, PipeWireLink& link, const Output& output, int max_fps);
+    bool started() const { return stream_ != nullptr; }
+    uint32_t node_id() const { return stream_ ? stream_->node_id() : 0; }
+    int width() const { return width_; }
+    int height() const { return height_; }
+    // Closed by the frontend (Session.Close) or ended here (the output went, the stream failed): to be dropped.
+    bool closed() const { return closed_; }
+    // Ends it from this side: tells the frontend with Session.Closed.
+    void end(const char* why);
+
+private:
+    static int on_close(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+    void schedule_frame();
+    uint64_t frame_interval_ns() const;
+
+    sd_bus* bus_;
+    std::string path_;
+    std::string app_id_;
+    EventLoop& loop_;
+    uint32_t cursor_mode_ = cursor_hidden;
+    bool closed_ = false;
+    bool streaming_ = false;
+    int width_ = 0, height_ = 0;
+    uint32_t shm_format_ = 0;
+    bool have_constraints_ = false;
+    uint64_t last_request_ns_ = 0;
+    sd_bus_slot* slot_ = nullptr;
+    std::unique_ptr<OutputCapture> capture_;
+    std::unique_ptr<VideoStream> stream_;
+    Timer next_frame_;
+};
+
+}  // namespace portal

@@ -1,0 +1,149 @@
+// ScreenshotPortal: a one-frame ext-image-copy-capture session per request, written with libpng to XDG_RUNTIME_DIR.
+#include "screenshot_portal.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <vector>
+
+#include <png.h>
+#include <wayland-client.h>
+
+#include "output_capture.hpp"
+#include "wayland_outputs.hpp"
+
+namespace portal {
+
+namespace {
+
+// A whole frame of `output` from kiln as RGB rows, or false with `error` set; waits up to 5 s.
+bool capture_once(WaylandOutputs& wayland, const Output& output, std::vector<uint8_t>& rgb, int& width, int& height,
+                  std::string& error) {
+    bool done = false, stopped = false;
+    OutputCapture::Events events;
+    events.frame = [&](const std::vector<Rect>&) { done = true; };
+    events.stopped = [&] { stopped = true; };
+    // The screen as it looks, cursor included.
+    OutputCapture capture(wayland, output.output, true, std::move(events));
+    for (int i = 0; i < 4 && !capture.image() && !stopped; ++i)
+        if (wl_display_roundtrip(wayland.display()) < 0)
+            break;
+    if (!capture.image()) {
+        error = "kiln sent no buffer constraints";
+        return false;
+    }
+    capture.request_frame();
+    timespec start{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (!done && !stopped) {
+        timespec now{};
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec > 5) {
+            error = "no frame from kiln in 5 s";
+            return false;
+        }
+        // Only the Wayland queue is dispatched here: the D-Bus call this answers is still being handled.
+        while (wl_display_prepare_read(wayland.display()) != 0)
+            wl_display_dispatch_pending(wayland.display());
+        wayland.flush();
+        pollfd fd{wayland.fd(), POLLIN, 0};
+        if (poll(&fd, 1, 100) > 0) {
+            if (wl_display_read_events(wayland.display()) < 0) {
+                error = "the Wayland connection failed";
+                return false;
+            }
+        } else {
+            wl_display_cancel_read(wayland.display());
+        }
+        wl_display_dispatch_pending(wayland.display());
+    }
+    if (!done) {
+        error = "kiln stopped the capture";
+        return false;
+    }
+    const ShmImage& image = *capture.image();
+    width = image.width();
+    height = image.height();
+    rgb.resize(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
+    for (int y = 0; y < height; ++y) {
+        const uint8_t* row = image.pixels() + static_cast<size_t>(y) * static_cast<size_t>(image.stride());
+        uint8_t* out = rgb.data() + static_cast<size_t>(y) * static_cast<size_t>(width) * 3;
+        for (int x = 0; x < width; ++x) {  // B, G, R, X in memory
+            out[x * 3] = row[x * 4 + 2];
+            out[x * 3 + 1] = row[x * 4 + 1];
+            out[x * 3 + 2] = row[x * 4];
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+ScreenshotPortal::ScreenshotPortal(sd_bus* bus, WaylandOutputs& wayland, const PortalOptions& options)
+    : wayland_(wayland), options_(options) {
+    static const sd_bus_vtable vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD("Screenshot", "ossa{sv}", "ua{sv}", screenshot, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+    };
+    sd_bus_add_object_vtable(bus, &slot_, "/org/freedesktop/portal/desktop", "org.freedesktop.impl.portal.Screenshot",
+                             vtable, this);
+}
+
+ScreenshotPortal::~ScreenshotPortal() { sd_bus_slot_unref(slot_); }
+
+std::string ScreenshotPortal::take(std::string& error) {
+    const Output* output = wayland_.choose(options_.output);
+    if (!output) {
+        error = "kiln announces no output";
+        return {};
+    }
+    std::vector<uint8_t> rgb;
+    int width = 0, height = 0;
+    if (!capture_once(wayland_, *output, rgb, width, height, error))
+        return {};
+    const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+    if (!runtime || !*runtime) {
+        error = "XDG_RUNTIME_DIR is not set";
+        return {};
+    }
+    std::string path = std::string(runtime) + "/kiln-screenshot-" + std::to_string(getpid()) + "-" +
+                       std::to_string(++taken_) + ".png";
+    png_image png{};
+    png.version = PNG_IMAGE_VERSION;
+    png.width = static_cast<png_uint_32>(width);
+    png.height = static_cast<png_uint_32>(height);
+    png.format = PNG_FORMAT_RGB;
+    if (!png_image_write_to_file(&png, path.c_str(), 0, rgb.data(), width * 3, nullptr)) {
+        error = std::string("cannot write ") + path + ": " + png.message;
+        return {};
+    }
+    return path;
+}
+
+int ScreenshotPortal::screenshot(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenshotPortal*>(data);
+    const char *handle = nullptr, *app_id = nullptr, *parent = nullptr;
+    if (sd_bus_message_read(message, "oss", &handle, &app_id, &parent) < 0)
+        return sd_bus_reply_method_return(message, "ua{sv}", 2u, 0);
+    bool denied = std::any_of(self->options_.denied.begin(), self->options_.denied.end(),
+                              [&](const std::string& entry) { return entry == "*" || entry == app_id; });
+    if (denied) {
+        std::fprintf(stderr, "kiln-portal: screenshot for app '%s' denied by --deny\n", app_id);
+        return sd_bus_reply_method_return(message, "ua{sv}", 1u, 0);
+    }
+    std::string error;
+    std::string path = self->take(error);
+    if (path.empty()) {
+        std::fprintf(stderr, "kiln-portal: screenshot failed: %s\n", error.c_str());
+        return sd_bus_reply_method_return(message, "ua{sv}", 2u, 0);
+    }
+    std::string uri = "file://" + path;
+    return sd_bus_reply_method_return(message, "ua{sv}", 0u, 1, "uri", "s", uri.c_str());
+}
+
+}  // namespace portal

@@ -1,0 +1,228 @@
+// VideoStream: format and buffer negotiation, and the copy of each captured frame into a dequeued pw_buffer.
+#include "video_stream.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include <pipewire/pipewire.h>
+#include <spa/buffer/meta.h>
+#include <spa/param/video/format-utils.h>
+#include <spa/pod/builder.h>
+#include <wayland-client-protocol.h>
+
+#include "pipewire_link.hpp"
+
+namespace portal {
+
+namespace {
+
+constexpr int kMaxDamageRects = 16;
+
+spa_video_format video_format(uint32_t shm_format) {
+    // wl_shm's XRGB8888 is B, G, R, X in memory on little-endian: SPA names formats by byte order.
+    return shm_format == WL_SHM_FORMAT_ARGB8888 ? SPA_VIDEO_FORMAT_BGRA : SPA_VIDEO_FORMAT_BGRx;
+}
+
+uint64_t now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+}  // namespace
+
+VideoStream::VideoStream(PipeWireLink& link, int width, int height, uint32_t shm_format, int max_fps, Events events)
+    : events_(std::move(events)), width_(width), height_(height), shm_format_(shm_format), max_fps_(max_fps),
+      frame_rate_(max_fps) {
+    pw_properties* props = pw_properties_new(PW_KEY_MEDIA_CLASS, "Video/Source", PW_KEY_MEDIA_ROLE, "Screen",
+                                             PW_KEY_NODE_NAME, "kiln-portal", nullptr);
+    stream_ = pw_stream_new(link.core(), "kiln-screencast", props);
+    if (!stream_)
+        return;
+    static const pw_stream_events stream_events = [] {
+        pw_stream_events events{};
+        events.version = PW_VERSION_STREAM_EVENTS;
+        events.state_changed = [](void* data, pw_stream_state old_state, pw_stream_state state, const char* error) {
+            on_state_changed(data, old_state, state, error);
+        };
+        events.param_changed = on_param_changed;
+        events.process = on_process;
+        return events;
+    }();
+    pw_stream_add_listener(stream_, &listener_, &stream_events, this);
+
+    uint8_t storage[1024];
+    spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
+    const spa_pod* params[] = {enum_format(builder)};
+    // DRIVER: frames come when kiln has them, not on a graph clock. No ALLOC_BUFFERS: PipeWire makes the memfds
+    // itself, and MAP_BUFFERS maps them here.
+    int result = pw_stream_connect(stream_, PW_DIRECTION_OUTPUT, PW_ID_ANY,
+                                   static_cast<pw_stream_flags>(PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_MAP_BUFFERS),
+                                   params, 1);
+    if (result < 0) {
+        std::fprintf(stderr, "kiln-portal: pw_stream_connect: %s\n", std::strerror(-result));
+        failed_ = true;
+    }
+}
+
+VideoStream::~VideoStream() {
+    if (stream_) {
+        spa_hook_remove(&listener_);
+        pw_stream_destroy(stream_);
+    }
+}
+
+const spa_pod* VideoStream::enum_format(spa_pod_builder& builder) const {
+    // One format and size, as kiln captures them; any frame rate up to max_fps, the consumer picks.
+    spa_rectangle size{static_cast<uint32_t>(width_), static_cast<uint32_t>(height_)};
+    spa_fraction none{0, 1}, most{static_cast<uint32_t>(max_fps_), 1}, least{1, 1};
+    return static_cast<const spa_pod*>(spa_pod_builder_add_object(
+        &builder, SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat, SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
+        SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw), SPA_FORMAT_VIDEO_format,
+        SPA_POD_Id(video_format(shm_format_)), SPA_FORMAT_VIDEO_size, SPA_POD_Rectangle(&size),
+        SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&none), SPA_FORMAT_VIDEO_maxFramerate,
+        SPA_POD_CHOICE_RANGE_Fraction(&most, &least, &most)));
+}
+
+uint32_t VideoStream::node_id() const { return stream_ ? pw_stream_get_node_id(stream_) : SPA_ID_INVALID; }
+
+void VideoStream::offer_format() {
+    uint8_t storage[1024];
+    spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
+    const spa_pod* params[] = {enum_format(builder)};
+    pw_stream_update_params(stream_, params, 1);
+}
+
+void VideoStream::resize(int width, int height, uint32_t shm_format) {
+    if (width == width_ && height == height_ && shm_format == shm_format_)
+        return;
+    width_ = width;
+    height_ = height;
+    shm_format_ = shm_format;
+    pending_ = nullptr;
+    full_damage_ = true;
+    if (stream_)
+        offer_format();
+}
+
+void VideoStream::publish(const ShmImage& image, const std::vector<Rect>& damage) {
+    if (image.width() != width_ || image.height() != height_)
+        return;  // from before a resize the consumer has not negotiated yet
+    damage_.insert(damage_.end(), damage.begin(), damage.end());
+    pending_ = &image;
+    if (streaming_)
+        pw_stream_trigger_process(stream_);
+}
+
+void VideoStream::retry() {
+    if (pending_ && streaming_)
+        pw_stream_trigger_process(stream_);
+}
+
+void VideoStream::on_state_changed(void* data, int, int state, const char* error) noexcept {
+    auto* self = static_cast<VideoStream*>(data);
+    if (state == PW_STREAM_STATE_ERROR) {
+        std::fprintf(stderr, "kiln-portal: stream error: %s\n", error ? error : "?");
+        self->failed_ = true;
+    }
+    bool streaming = state == PW_STREAM_STATE_STREAMING;
+    if (streaming != self->streaming_) {
+        self->streaming_ = streaming;
+        self->full_damage_ = true;  // a consumer that (re)starts has seen nothing
+        if (self->events_.streaming)
+            self->events_.streaming(streaming);
+    }
+}
+
+void VideoStream::on_param_changed(void* data, uint32_t id, const spa_pod* param) noexcept {
+    auto* self = static_cast<VideoStream*>(data);
+    if (!param || id != SPA_PARAM_Format)
+        return;
+    spa_video_info_raw info{};
+    if (spa_format_video_raw_parse(param, &info) < 0)
+        return;
+    if (info.max_framerate.num > 0 && info.max_framerate.denom > 0)
+        self->frame_rate_ = std::clamp(static_cast<int>(info.max_framerate.num / info.max_framerate.denom), 1,
+                                       self->max_fps_);
+    int stride = static_cast<int>(info.size.width) * 4;
+    uint8_t storage[1024];
+    spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
+    const spa_pod* params[3];
+    params[0] = static_cast<const spa_pod*>(spa_pod_builder_add_object(
+        &builder, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers, SPA_PARAM_BUFFERS_buffers,
+        SPA_POD_CHOICE_RANGE_Int(4, 2, 8), SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1), SPA_PARAM_BUFFERS_size,
+        SPA_POD_Int(stride * static_cast<int>(info.size.height)), SPA_PARAM_BUFFERS_stride, SPA_POD_Int(stride),
+        SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_MemFd)));
+    params[1] = static_cast<const spa_pod*>(spa_pod_builder_add_object(
+        &builder, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta, SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
+        SPA_PARAM_META_size, SPA_POD_Int(sizeof(spa_meta_header))));
+    params[2] = static_cast<const spa_pod*>(spa_pod_builder_add_object(
+        &builder, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta, SPA_PARAM_META_type, SPA_POD_Id(SPA_META_VideoDamage),
+        SPA_PARAM_META_size,
+        SPA_POD_CHOICE_RANGE_Int(sizeof(spa_meta_region) * kMaxDamageRects, sizeof(spa_meta_region),
+                                 sizeof(spa_meta_region) * kMaxDamageRects)));
+    pw_stream_update_params(self->stream_, params, 3);
+}
+
+void VideoStream::on_process(void* data) noexcept {
+    auto* self = static_cast<VideoStream*>(data);
+    if (!self->pending_)
+        return;
+    pw_buffer* buffer = pw_stream_dequeue_buffer(self->stream_);
+    if (!buffer)
+        return;  // the consumer holds them all: this frame is skipped, its damage kept for the next
+    const ShmImage& image = *self->pending_;
+    spa_buffer* spa = buffer->buffer;
+    spa_data& plane = spa->datas[0];
+    int stride = image.stride();
+    size_t size = static_cast<size_t>(stride) * static_cast<size_t>(image.height());
+    if (!plane.data || plane.maxsize < size) {
+        // Buffers of the old size, before renegotiation: hand it back empty.
+        plane.chunk->size = 0;
+        pw_stream_queue_buffer(self->stream_, buffer);
+        return;
+    }
+    std::memcpy(plane.data, image.pixels(), size);
+    plane.chunk->offset = 0;
+    plane.chunk->size = static_cast<uint32_t>(size);
+    plane.chunk->stride = stride;
+    plane.chunk->flags = SPA_CHUNK_FLAG_NONE;
+
+    if (auto* header = static_cast<spa_meta_header*>(
+            spa_buffer_find_meta_data(spa, SPA_META_Header, sizeof(spa_meta_header)))) {
+        header->pts = static_cast<int64_t>(now_ns());
+        header->flags = 0;
+        header->seq = self->sequence_++;
+        header->dts_offset = 0;
+    }
+    if (spa_meta* damage = spa_buffer_find_meta(spa, SPA_META_VideoDamage)) {
+        // Regions in order, ended by an empty one; more than fit become one bounding box.
+        auto* regions = static_cast<spa_meta_region*>(damage->data);
+        size_t room = damage->size / sizeof(spa_meta_region);
+        std::vector<Rect> rects = self->full_damage_ ? std::vector<Rect>{{0, 0, image.width(), image.height()}}
+                                                     : self->damage_;
+        if (rects.size() >= room && !rects.empty()) {
+            int32_t x0 = image.width(), y0 = image.height(), x1 = 0, y1 = 0;
+            for (const Rect& r : rects) {
+                x0 = std::min(x0, r.x), y0 = std::min(y0, r.y);
+                x1 = std::max(x1, r.x + r.width), y1 = std::max(y1, r.y + r.height);
+            }
+            rects = {{x0, y0, x1 - x0, y1 - y0}};
+        }
+        size_t n = 0;
+        for (const Rect& r : rects)
+            if (n + 1 < room)
+                regions[n++].region = SPA_REGION(r.x, r.y, static_cast<uint32_t>(r.width),
+                                                 static_cast<uint32_t>(r.height));
+        if (n < room)
+            regions[n].region = SPA_REGION(0, 0, 0, 0);
+    }
+    self->damage_.clear();
+    self->full_damage_ = false;
+    self->pending_ = nullptr;
+    pw_stream_queue_buffer(self->stream_, buffer);
+}
+
+}  // namespace portal

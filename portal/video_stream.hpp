@@ -1,0 +1,70 @@
+// VideoStream: a PipeWire Video/Source node that publishes the frames of one ShmImage in MemFd buffers.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <spa/utils/hook.h>
+
+#include "output_capture.hpp"
+
+struct pw_stream;
+struct spa_pod;
+struct spa_pod_builder;
+
+namespace portal {
+
+class PipeWireLink;
+
+class VideoStream {
+public:
+    struct Events {
+        // The consumer started (true) or paused/left (false) the stream.
+        std::function<void(bool streaming)> streaming;
+    };
+
+    // A stream of width x height frames in shm_format (XRGB8888 or ARGB8888), offered at up to max_fps.
+    VideoStream(PipeWireLink& link, int width, int height, uint32_t shm_format, int max_fps, Events events);
+    ~VideoStream();
+    VideoStream(const VideoStream&) = delete;
+    VideoStream& operator=(const VideoStream&) = delete;
+
+    bool valid() const { return stream_ != nullptr && !failed_; }
+    // The node id consumers connect to; SPA_ID_INVALID until PipeWire has made the node.
+    uint32_t node_id() const;
+    // Frames a second the consumer asked for (the negotiated maximum): how often the capture is asked.
+    int frame_rate() const { return frame_rate_; }
+    // The size changed: offered again, renegotiated by the consumer.
+    void resize(int width, int height, uint32_t shm_format);
+    // Publishes image as the next frame; damage (in its pixels) is added to what the consumer has not seen yet.
+    void publish(const ShmImage& image, const std::vector<Rect>& damage);
+    // A published frame no buffer has taken yet (the consumer held them all, or was not streaming).
+    bool waiting() const { return pending_ != nullptr; }
+    // Runs the graph again for the waiting frame.
+    void retry();
+
+private:
+    static void on_state_changed(void* data, int old_state, int state, const char* error) noexcept;
+    static void on_param_changed(void* data, uint32_t id, const spa_pod* param) noexcept;
+    static void on_process(void* data) noexcept;
+    void offer_format();
+    const spa_pod* enum_format(spa_pod_builder& builder) const;
+
+    pw_stream* stream_ = nullptr;
+    Events events_;
+    int width_, height_;
+    uint32_t shm_format_;
+    int max_fps_;
+    int frame_rate_;
+    bool failed_ = false;
+    bool streaming_ = false;
+    const ShmImage* pending_ = nullptr;  // a frame waiting for process()
+    std::vector<Rect> damage_;
+    bool full_damage_ = true;
+    uint64_t sequence_ = 0;
+    spa_hook listener_{};
+};
+
+}  // namespace portal

@@ -120,6 +120,8 @@ void Workspaces::outputs_changed()
     }
     for (wlr_output* output : gone) {
         active_.erase(output);
+        if (last_shown_on_ == output)
+            last_shown_on_ = nullptr;
         for (auto& [toplevel, member] : members_) {
             if (!member->workspace || member->workspace->output != output)
                 continue;
@@ -215,6 +217,7 @@ void Workspaces::drop_if_unused(Workspace* workspace)
 
 void Workspaces::activate(Workspace& workspace)
 {
+    last_shown_on_ = workspace.output;
     if (show(workspace))
         refocus(workspace.output);
 }
@@ -303,6 +306,8 @@ wlr_output* Workspaces::current_output()
     if (Toplevel* focused = toplevels_.focused())
         if (Workspace* workspace = of(*focused))
             return workspace->output;
+    if (last_shown_on_ && active(last_shown_on_))
+        return last_shown_on_;
     return toplevels_.output_under_pointer();
 }
 

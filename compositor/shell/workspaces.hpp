@@ -55,7 +55,8 @@ public:
     // The workspace numbered `number` (1-based) in kiln.ini's terms: its `number`th name, else the number itself;
     // empty when `number` is beyond [workspaces] count.
     std::string name_of(int number) const;
-    // The output the workspace keys act on: the focused window's, else the one under the pointer.
+    // The output the workspace keys act on: the focused window's, else the one a workspace was last shown on (an
+    // empty workspace keeps the keys on its output, as sway's focused workspace does), else the one under the pointer.
     wlr_output* current_output();
 
     // Called after each change of workspaces, their windows or which is active (observers stay for kiln's life).
@@ -87,6 +88,7 @@ private:
     std::unordered_map<const Toplevel*, std::unique_ptr<Member>> members_;
     std::vector<std::function<void()>> observers_;
     uint64_t serial_ = 0;
+    wlr_output* last_shown_on_ = nullptr;  // the output of the last activate(), while it is in the layout
 
     wl::Listener layout_change_;
     wl::Listener toplevel_add_;

@@ -246,9 +246,18 @@ def windows_across_outputs(kiln, conn):
     wait_box(kiln, RED, where, f"Super+Shift+{there} again: no output there, it stays", output=other)
     keys.press(SUPER | SHIFT, back)
     wait_box(kiln, RED, where, f"Super+Shift+{back}: back on {start}", output=start)
-    # Super+2 acts on the output the focused window is on.
+    # Each output has its own workspaces: a second window sent to the other output, Super+2 there (where the
+    # focused window is) hides it and leaves the first output's window shown.
+    blue = Window(conn, BLUE, (160, 120))
+    keys.wait_enter(blue)
+    if box(kiln, BLUE, start):
+        keys.press(SUPER | SHIFT, there)
+    wait_box(kiln, BLUE, "shown", f"a second window on {other}", output=other)
     keys.press(SUPER, "2")
-    wait_box(kiln, RED, None, "Super+2 hides it", output=start)
+    wait_box(kiln, BLUE, None, f"Super+2 with it focused hides it on {other}", output=other)
+    wait_box(kiln, RED, where, f"and {start} still shows its own workspace 1", output=start)
+    keys.press(SUPER, "1")
+    wait_box(kiln, BLUE, "shown", f"Super+1 shows {other}'s workspace 1 again", output=other)
 
 
 def main():

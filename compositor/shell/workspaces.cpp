@@ -76,8 +76,9 @@ void Workspaces::window_unmapped(Toplevel& toplevel)
     if (it == members_.end())
         return;
     Workspace* workspace = it->second->workspace;
+    // A hidden window stays hidden while unmapped (nothing to redraw as its client goes); mapped again, it joins
+    // the shown workspace and is shown.
     it->second->workspace = nullptr;
-    set_shown(toplevel, true);  // mapped again, it is shown on the active workspace
     drop_if_unused(workspace);
     changed();
 }

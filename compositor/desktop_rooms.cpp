@@ -20,6 +20,8 @@ void DesktopRooms::make(const Core& core, Context context)
 
     // The shell first: the seat watches its surfaces for what changes under the pointer.
     toplevels = std::make_unique<Toplevels>(core, desktop);
+    workspaces = std::make_unique<Workspaces>(core, desktop, *toplevels);
+    window_keys = std::make_unique<WindowKeys>(core, desktop, *toplevels, *workspaces);
     shell = std::make_unique<XdgShell>(core, desktop, *toplevels, display);
     window_policy = std::make_unique<WindowPolicy>(core, desktop, *toplevels);
     seat = std::make_unique<Seat>(core, desktop, *window_policy, std::move(context.session), core.backend,

@@ -32,6 +32,8 @@
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/shell/shell_desktop.hpp"
 #include "compositor/shell/toplevels.hpp"
+#include "compositor/shell/window_keys.hpp"
+#include "compositor/shell/workspaces.hpp"
 #include "compositor/shell/window_policy.hpp"
 #include "compositor/shell/xdg_activation.hpp"
 #include "compositor/shell/xdg_shell.hpp"
@@ -54,7 +56,7 @@ class RequestHooks;
 // filter (which only compares the rooms' globals' addresses), the buffer and commit protocols and the backend.
 struct DesktopRooms {
     explicit DesktopRooms(const Core& core)
-        : desktop(core, {toplevels, seat, shell, layer_shell, session_lock, xwayland})
+        : desktop(core, {toplevels, seat, shell, layer_shell, session_lock, xwayland, window_keys})
     {
     }
     DesktopRooms(const DesktopRooms&) = delete;
@@ -82,6 +84,9 @@ struct DesktopRooms {
     std::unique_ptr<XdgActivation> xdg_activation;
     // After the xdg and X11 windows it lists and the taskbar handles that follow them.
     std::unique_ptr<Toplevels> toplevels;
+    // Follow the windows (the shell and Xwayland, below, go first) and outputs; the keys act on them.
+    std::unique_ptr<Workspaces> workspaces;
+    std::unique_ptr<WindowKeys> window_keys;
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons;
     std::unique_ptr<XdgDialogV1> dialogs;
     std::unique_ptr<ExtImageCaptureSourceV1> capture_sources;

@@ -100,6 +100,18 @@ void Bindings::run(const Binding& binding)
     case BindingAction::command:
         run_command(binding.command);
         break;
+    case BindingAction::workspace:
+    case BindingAction::move_to_workspace:
+    case BindingAction::workspace_prev:
+    case BindingAction::workspace_next:
+    case BindingAction::snap_left:
+    case BindingAction::snap_right:
+    case BindingAction::move_to_output_left:
+    case BindingAction::move_to_output_right:
+    case BindingAction::move_to_output_up:
+    case BindingAction::move_to_output_down:
+        desktop_.window_key(binding.action, binding.vt);
+        break;
     }
 }
 

@@ -106,6 +106,19 @@ std::vector<Binding> default_bindings()
         make(modifier_super, XKB_KEY_Up, BindingAction::maximize),
         make(modifier_super | modifier_shift, XKB_KEY_e, BindingAction::quit),
     };
+    for (int n = 1; n <= 9; ++n) {
+        const uint32_t key = XKB_KEY_1 + static_cast<uint32_t>(n - 1);
+        bindings.push_back(make(modifier_super, key, BindingAction::workspace, n));
+        bindings.push_back(make(modifier_super | modifier_shift, key, BindingAction::move_to_workspace, n));
+    }
+    bindings.push_back(make(modifier_super | modifier_ctrl, XKB_KEY_Left, BindingAction::workspace_prev));
+    bindings.push_back(make(modifier_super | modifier_ctrl, XKB_KEY_Right, BindingAction::workspace_next));
+    bindings.push_back(make(modifier_super, XKB_KEY_Left, BindingAction::snap_left));
+    bindings.push_back(make(modifier_super, XKB_KEY_Right, BindingAction::snap_right));
+    bindings.push_back(make(modifier_super | modifier_shift, XKB_KEY_Left, BindingAction::move_to_output_left));
+    bindings.push_back(make(modifier_super | modifier_shift, XKB_KEY_Right, BindingAction::move_to_output_right));
+    bindings.push_back(make(modifier_super | modifier_shift, XKB_KEY_Up, BindingAction::move_to_output_up));
+    bindings.push_back(make(modifier_super | modifier_shift, XKB_KEY_Down, BindingAction::move_to_output_down));
     for (int vt = 1; vt <= 12; ++vt)
         bindings.push_back(make(modifier_ctrl | modifier_alt, XKB_KEY_F1 + static_cast<uint32_t>(vt - 1),
                                 BindingAction::switch_vt, vt));

@@ -4,6 +4,8 @@
 #include "compositor/input/key_combo.hpp"
 #include "compositor/session/config_values.hpp"
 
+#include <xkbcommon/xkbcommon.h>
+
 #include <algorithm>
 #include <charconv>
 #include <system_error>
@@ -230,6 +232,29 @@ KeyHandler action_key(BindingAction action)
     };
 }
 
+// Modifiers that, with each of `count` keys from `first` (F1..F12, 1..9), do `action` for that key's number.
+KeyHandler numbered_key(BindingAction action, uint32_t first, int count, const char* accepted)
+{
+    return [=](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
+        std::vector<Binding> added;
+        if (value != "none") {
+            std::string error;
+            // The modifiers with the first key, so the combo parser checks them.
+            char name[64];
+            xkb_keysym_get_name(first, name, sizeof(name));
+            auto combo = parse_key_combo(std::string(value) + "+" + name, error);
+            if (!combo || value.empty())
+                return std::string(accepted) + (error.empty() ? "" : " (" + error + ")");
+            for (int n = 1; n <= count; ++n)
+                added.push_back(Binding{.combo = {combo->modifiers, combo->keysym + static_cast<uint32_t>(n - 1)},
+                                        .action = action,
+                                        .vt = n,
+                                        .line = entry.line});
+        }
+        return bind(options, action, std::move(added));
+    };
+}
+
 const std::vector<KeySpec>& bindings_keys()
 {
     static const std::vector<KeySpec> keys = {
@@ -247,23 +272,22 @@ const std::vector<KeySpec>& bindings_keys()
         {"maximize", false, action_key(BindingAction::maximize)},
         {"quit", false, action_key(BindingAction::quit)},
         {"switch-vt", false,
-         [](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
-             const char* accepted = "modifiers that with F1..F12 switch VT, e.g. Ctrl+Alt, or none";
-             std::vector<Binding> added;
-             if (value != "none") {
-                 std::string error;
-                 // The modifiers with a key of F1, so the combo parser checks them.
-                 auto combo = parse_key_combo(std::string(value) + "+F1", error);
-                 if (!combo || value.empty())
-                     return std::string(accepted) + (error.empty() ? "" : " (" + error + ")");
-                 for (uint32_t vt = 1; vt <= 12; ++vt)
-                     added.push_back(Binding{.combo = {combo->modifiers, combo->keysym + vt - 1},
-                                             .action = BindingAction::switch_vt,
-                                             .vt = static_cast<int>(vt),
-                                             .line = entry.line});
-             }
-             return bind(options, BindingAction::switch_vt, std::move(added));
-         }},
+         numbered_key(BindingAction::switch_vt, XKB_KEY_F1, 12,
+                      "modifiers that with F1..F12 switch VT, e.g. Ctrl+Alt, or none")},
+        {"workspace", false,
+         numbered_key(BindingAction::workspace, XKB_KEY_1, 9,
+                      "modifiers that with 1..9 show that workspace, e.g. Super, or none")},
+        {"move-to-workspace", false,
+         numbered_key(BindingAction::move_to_workspace, XKB_KEY_1, 9,
+                      "modifiers that with 1..9 move the focused window to that workspace, e.g. Super+Shift, or none")},
+        {"workspace-prev", false, action_key(BindingAction::workspace_prev)},
+        {"workspace-next", false, action_key(BindingAction::workspace_next)},
+        {"snap-left", false, action_key(BindingAction::snap_left)},
+        {"snap-right", false, action_key(BindingAction::snap_right)},
+        {"move-to-output-left", false, action_key(BindingAction::move_to_output_left)},
+        {"move-to-output-right", false, action_key(BindingAction::move_to_output_right)},
+        {"move-to-output-up", false, action_key(BindingAction::move_to_output_up)},
+        {"move-to-output-down", false, action_key(BindingAction::move_to_output_down)},
         {"command", true,
          [](std::string_view value, Options& options, Entry entry) -> std::optional<std::string> {
              const char* accepted = "a key combination and a shell command, e.g. Super+D fuzzel";
@@ -373,11 +397,48 @@ const std::vector<KeySpec>& decorations_keys()
     return keys;
 }
 
+const std::vector<KeySpec>& workspaces_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        {"names", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             std::vector<std::string> names;
+             // Comma-separated, so a name may hold spaces ("web, mail, 3 chat").
+             for (size_t start = 0; start <= value.size();) {
+                 size_t comma = value.find(',', start);
+                 if (comma == std::string_view::npos)
+                     comma = value.size();
+                 const std::string_view name = trim(value.substr(start, comma - start));
+                 if (name.empty())
+                     return "names separated by commas, e.g. web, mail, code";
+                 if (std::find(names.begin(), names.end(), name) != names.end())
+                     return "names separated by commas, each once ('" + std::string(name) + "' twice)";
+                 names.emplace_back(name);
+                 start = comma + 1;
+             }
+             if (names.size() > 99)
+                 return "at most 99 names";
+             options.workspaces.names = std::move(names);
+             return std::nullopt;
+         }},
+        {"count", false,
+         [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
+             auto count = parse_int(value, 1, 99);
+             if (!count)
+                 return "how many numbered workspaces each output may have, 1 to 99";
+             options.workspaces.count = *count;
+             return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
 const SectionSpec section_specs[] = {
     {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
     {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
     {"bindings", bindings_keys}, {"input", input_keys},
     {"xwayland", xwayland_keys}, {"decorations", decorations_keys}, {"bell", bell_keys},
+    {"workspaces", workspaces_keys},
 };
 
 }  // namespace

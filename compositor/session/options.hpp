@@ -76,6 +76,7 @@ struct Options {
     std::vector<OutputSettings> outputs;  // kiln.ini [output NAME], one per name
     BackgroundSettings background;      // kiln.ini [background]
     BindingSettings bindings{.bindings = default_bindings()};  // kiln.ini [bindings]
+    WorkspaceSettings workspaces;       // kiln.ini [workspaces]
     InputSettings input;                // kiln.ini [input]: every device
     std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
     XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode

@@ -75,13 +75,33 @@ struct KeyCombo {
     bool operator==(const KeyCombo&) const = default;
 };
 
-enum class BindingAction { open_terminal, close, focus_next, fullscreen, maximize, quit, switch_vt, command };
+enum class BindingAction {
+    open_terminal,
+    close,
+    focus_next,
+    fullscreen,
+    maximize,
+    quit,
+    switch_vt,
+    command,
+    // Workspaces and window keys (shell/window_keys.hpp).
+    workspace,          // show workspace number `vt` (Binding::vt) on the current output
+    move_to_workspace,  // the focused window to workspace number `vt`
+    workspace_prev,
+    workspace_next,
+    snap_left,          // the focused window fills that half of its output's usable area (again: back)
+    snap_right,
+    move_to_output_left,  // the focused window to the output on that side
+    move_to_output_right,
+    move_to_output_up,
+    move_to_output_down,
+};
 
 struct Binding {
     KeyCombo combo;
     BindingAction action = BindingAction::command;
     std::string command;  // BindingAction::command: run with /bin/sh -c
-    int vt = 0;           // BindingAction::switch_vt: the VT's number
+    int vt = 0;           // BindingAction::switch_vt: the VT's number; workspace, move_to_workspace: its number
     int line = 0;         // the kiln.ini line that set it; 0: one of kiln's defaults
 };
 
@@ -92,8 +112,17 @@ struct BindingSettings {
 };
 
 // The bindings a newcomer expects: Super+Return terminal, Super+Q close, Alt+Tab and Super+Tab focus the next
-// window, Super+F fullscreen, Super+Up maximize, Super+Shift+E quit, Ctrl+Alt+F1..F12 switch VT.
+// window, Super+F fullscreen, Super+Up maximize, Super+Shift+E quit, Ctrl+Alt+F1..F12 switch VT; as in sway,
+// Super+1..9 show workspace N, Super+Shift+1..9 move the focused window there, Super+Ctrl+Left/Right the previous and
+// next workspace, Super+Left/Right snap the window to that half, Super+Shift+arrows move it to the next output.
 std::vector<Binding> default_bindings();
+
+// [workspaces]: each output's workspaces are numbered 1..count (Super+1..9), made when first shown and removed once
+// empty and hidden; `names` name the first ones instead, and those stay while empty.
+struct WorkspaceSettings {
+    std::vector<std::string> names;
+    int count = 9;
+};
 
 enum class AccelProfile { flat, adaptive };
 

@@ -2,6 +2,7 @@
 // usable area panels leave, X11 menus), kept by the composition root that knows which rooms answer it.
 #pragma once
 
+#include "compositor/session/settings.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {
@@ -35,6 +36,8 @@ public:
     // What covers the windows changed (a panel's place or opaque area, the session lock): which windows are hidden,
     // and so suspended, is worked out again.
     virtual void coverage_changed() = 0;
+    // A workspace or window key (BindingAction::workspace .. move_to_output_down; `number` for those with one).
+    virtual void window_key(BindingAction action, int number) = 0;
 
 protected:
     ~Desktop() = default;

@@ -5,6 +5,7 @@
 #include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/shell/toplevels.hpp"
+#include "compositor/shell/window_keys.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 #include "compositor/shell/xwayland.hpp"
 
@@ -14,6 +15,12 @@ void ShellDesktop::coverage_changed()
 {
     if (rooms_.shell)
         rooms_.shell->visibility_changed();
+}
+
+void ShellDesktop::window_key(BindingAction action, int number)
+{
+    if (rooms_.window_keys)
+        rooms_.window_keys->run(action, number);
 }
 
 void ShellDesktop::usable_area_changed(wlr_output* output)

@@ -13,6 +13,7 @@ class ExtSessionLockV1;
 class LayerShell;
 class Seat;
 class Toplevels;
+class WindowKeys;
 class XdgShell;
 class Xwayland;
 
@@ -27,6 +28,7 @@ public:
         const std::unique_ptr<LayerShell>& layer_shell;
         const std::unique_ptr<ExtSessionLockV1>& session_lock;
         const std::unique_ptr<Xwayland>& xwayland;
+        const std::unique_ptr<WindowKeys>& window_keys;
     };
 
     ShellDesktop(const Core& core, Rooms rooms) : core_(core), rooms_(rooms) {}
@@ -45,6 +47,7 @@ public:
     void usable_area_changed(wlr_output* output) override;
     void raise_x_menus() override;
     void coverage_changed() override;
+    void window_key(BindingAction action, int number) override;
 
 private:
     const Core& core_;

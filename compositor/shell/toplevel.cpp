@@ -13,12 +13,20 @@ void Toplevel::set_minimized(bool minimized)
     if (minimized == minimized_)
         return;
     minimized_ = minimized;
-    show_minimized(minimized);
+    show_minimized(minimized || off_workspace_);
     if (minimized) {
         set_activated(false);
         toplevels_.hidden(*this);
     }
     wl_signal_emit(&events.state, this);
+}
+
+void Toplevel::set_off_workspace(bool off)
+{
+    if (off == off_workspace_)
+        return;
+    off_workspace_ = off;
+    show_minimized(minimized_ || off);
 }
 
 void Toplevel::save_geometry()

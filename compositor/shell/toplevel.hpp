@@ -64,6 +64,12 @@ public:
     virtual void set_fullscreen(bool fullscreen, wlr_output* output) = 0;
     // Hidden until focused again: not drawn, not activated, and focus goes back to the window focused before it.
     void set_minimized(bool minimized);
+    // Its workspace is not the one shown on its output (Workspaces): hidden as a minimized window is, and suspended,
+    // with its state kept for when that workspace is shown again.
+    bool off_workspace() const { return off_workspace_; }
+    void set_off_workspace(bool off);
+    // kiln draws a border and title bar around it: a size asked of it leaves room for them.
+    bool decorated() const { return decoration_ != nullptr; }
     // The part of kiln's decoration (title bar, border, close box) under a layout point; none where kiln draws
     // none around this window.
     ServerDecoration::Part decoration_at(double lx, double ly) const;
@@ -81,8 +87,8 @@ public:
     } events;
 
 protected:
-    // The protocol's and the scene's part of (un)minimizing: the window's node hidden or shown again, and the
-    // program told where its protocol has a word for it.
+    // The protocol's and the scene's part of (un)minimizing, and of a workspace hidden or shown: the window's node
+    // hidden or shown again, and the program told where its protocol has a word for it.
     virtual void show_minimized(bool minimized) = 0;
     // Remembers where the window is, to go back there when it is neither maximized nor fullscreen again; while it is
     // already one of them, what it remembers stays. An unmapped window has nowhere to go back to.
@@ -111,6 +117,7 @@ protected:
     bool maximized_ = false;
     bool fullscreen_ = false;
     bool minimized_ = false;
+    bool off_workspace_ = false;
     bool activated_ = false;
     uint32_t resize_edges_ = 0;  // while an interactive resize lasts
     std::unique_ptr<ServerDecoration> decoration_;  // while kiln decorates the window

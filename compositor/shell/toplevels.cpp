@@ -69,7 +69,8 @@ void Toplevels::mapped(Toplevel& toplevel)
     // opens above it (as sway does).
     Toplevel* parent = toplevel.parent();
     for (Toplevel* other : all_) {
-        if (other == &toplevel || !other->mapped() || !other->fullscreen() || other->output() != toplevel.output())
+        if (other == &toplevel || !other->mapped() || !other->fullscreen() || other->off_workspace() ||
+            other->output() != toplevel.output())
             continue;
         if (other == parent)
             break;
@@ -90,7 +91,8 @@ void Toplevels::hidden(Toplevel& toplevel)
     if (!toplevel.surface() || seat->keyboard_state.focused_surface != toplevel.surface())
         return;
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized() && seat_->input_allowed((*it)->surface())) {
+        if ((*it)->mapped() && !(*it)->minimized() && !(*it)->off_workspace() &&
+            seat_->input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }
@@ -119,6 +121,8 @@ void Toplevels::focus(Toplevel* toplevel)
 {
     // The parent comes up with its dialog, which gets the keys; dialogs of dialogs alike (bounded: a client could
     // make parents a loop).
+    if (toplevel->off_workspace() && reveal_)
+        reveal_(*toplevel);
     for (size_t hops = 0; hops < all_.size(); ++hops) {
         Toplevel* dialog = modal_dialog_of(*toplevel);
         if (!dialog)
@@ -174,17 +178,41 @@ void Toplevels::focus_next()
     for (size_t n = 0; n < all_.size(); ++n, ++it) {
         if (it == all_.end())
             it = all_.begin();
-        if ((*it)->mapped() && *it != current) {
+        // Alt+Tab stays on the workspaces shown.
+        if ((*it)->mapped() && *it != current && !(*it)->off_workspace()) {
             focus(*it);
             return;
         }
     }
 }
 
+Toplevel* Toplevels::most_recent(const std::function<bool(const Toplevel&)>& pick) const
+{
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+        if ((*it)->mapped() && pick(**it))
+            return *it;
+    return nullptr;
+}
+
+void Toplevels::clear_focus()
+{
+    if (Toplevel* old = focused())
+        old->set_activated(false);
+    wlr_seat_keyboard_notify_clear_focus(seat_->wlr());
+}
+
+wlr_output* Toplevels::output_under_pointer() const
+{
+    wlr_cursor* cursor = seat_->cursor();
+    wlr_output* output = wlr_output_layout_output_at(core_.layout, cursor->x, cursor->y);
+    return output ? output : wlr_output_layout_get_center_output(core_.layout);
+}
+
 void Toplevels::focus_latest()
 {
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        if ((*it)->mapped() && !(*it)->minimized() && seat_->input_allowed((*it)->surface())) {
+        if ((*it)->mapped() && !(*it)->minimized() && !(*it)->off_workspace() &&
+            seat_->input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }

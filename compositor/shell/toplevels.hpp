@@ -6,6 +6,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <functional>
 #include <memory>
 
 namespace kiln::compositor {
@@ -46,6 +47,14 @@ public:
     void focus_next();
     // Focus to the most recently focused window still shown (after a lock or a panel's grab ends).
     void focus_latest();
+    // The most recently focused window `pick` accepts, or null.
+    Toplevel* most_recent(const std::function<bool(const Toplevel&)>& pick) const;
+    // No window has keyboard focus (the one that had it is told it is no longer activated).
+    void clear_focus();
+    // Called before focus goes to a window on a hidden workspace, so that Workspaces shows it (null: none).
+    void on_reveal(std::function<void(Toplevel&)> reveal) { reveal_ = std::move(reveal); }
+    // The output under the pointer, or the layout's centre one.
+    wlr_output* output_under_pointer() const;
     // The window showing `surface`, if any.
     Toplevel* find(wlr_surface* surface) const;
 
@@ -77,6 +86,7 @@ private:
     IndexedList<Toplevel*> all_;    // in the order they appeared
     IndexedList<Toplevel*> order_;  // most recently focused last
     std::unique_ptr<InteractiveGrab> grab_;
+    std::function<void(Toplevel&)> reveal_;
     wl::Listener layout_change_;
 };
 

@@ -4,7 +4,8 @@ import sys
 
 # Core modifier bits in every xkb keymap (Shift Lock Control Mod1..Mod5) and evdev key codes.
 SHIFT, CTRL, ALT, SUPER = 1, 4, 8, 64
-KEY = {"F2": 60, "Return": 28, "Tab": 15, "q": 16, "e": 18, "f": 33, "a": 30, "Up": 103, "x": 45, "t": 20}
+KEY = {"F2": 60, "Return": 28, "Tab": 15, "q": 16, "e": 18, "f": 33, "a": 30, "Up": 103, "x": 45, "t": 20,
+       "Left": 105, "Right": 106, "Down": 108, **{str(n): n + 1 for n in range(1, 10)}}
 BTN_LEFT, BTN_RIGHT = 0x110, 0x111
 
 

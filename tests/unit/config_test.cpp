@@ -421,6 +421,46 @@ TEST_CASE("[bindings]: kiln's defaults without a file")
     REQUIRE(vts.size() == 12);
     CHECK(vts.front() == "Ctrl+Alt+F1");
     CHECK(vts.back() == "Ctrl+Alt+F12");
+    // The workspace and window keys, as sway has them.
+    const auto workspaces = bound(options, BindingAction::workspace);
+    REQUIRE(workspaces.size() == 9);
+    CHECK(workspaces.front() == "Super+1");
+    CHECK(workspaces.back() == "Super+9");
+    CHECK(bound(options, BindingAction::move_to_workspace).front() == "Super+Shift+1");
+    CHECK(bound(options, BindingAction::workspace_prev) == std::vector<std::string>{"Super+Ctrl+Left"});
+    CHECK(bound(options, BindingAction::workspace_next) == std::vector<std::string>{"Super+Ctrl+Right"});
+    CHECK(bound(options, BindingAction::snap_left) == std::vector<std::string>{"Super+Left"});
+    CHECK(bound(options, BindingAction::snap_right) == std::vector<std::string>{"Super+Right"});
+    CHECK(bound(options, BindingAction::move_to_output_left) == std::vector<std::string>{"Super+Shift+Left"});
+    CHECK(bound(options, BindingAction::move_to_output_down) == std::vector<std::string>{"Super+Shift+Down"});
+    // No combination is bound twice: a key press runs one action.
+    std::vector<std::string> all;
+    for (const auto& binding : options.bindings.bindings)
+        all.push_back(describe(binding.combo));
+    std::sort(all.begin(), all.end());
+    CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());
+}
+
+TEST_CASE("[workspaces] names and count; [bindings] workspace keys take modifiers")
+{
+    const Options defaults;
+    CHECK(defaults.workspaces.names.empty());
+    CHECK(defaults.workspaces.count == 9);
+    auto applied = apply("[workspaces]\nnames=web, mail , 3 chat\ncount=4\n[bindings]\nworkspace=Alt\n"
+                         "move-to-workspace=none\nsnap-left=Super+H\n");
+    INFO((applied.problems.empty() ? "" : describe(applied.problems[0])));
+    REQUIRE(applied.problems.empty());
+    CHECK(applied.options.workspaces.names == std::vector<std::string>{"web", "mail", "3 chat"});
+    CHECK(applied.options.workspaces.count == 4);
+    const auto workspaces = bound(applied.options, BindingAction::workspace);
+    REQUIRE(workspaces.size() == 9);
+    CHECK(workspaces.front() == "Alt+1");
+    CHECK(bound(applied.options, BindingAction::move_to_workspace).empty());
+    CHECK(bound(applied.options, BindingAction::snap_left) == std::vector<std::string>{"Super+h"});
+    check_one_problem("[workspaces]\ncount=0\n", 2, "1 to 99");
+    check_one_problem("[workspaces]\nnames=web,,mail\n", 2, "names separated by commas");
+    check_one_problem("[workspaces]\nnames=web, web\n", 2, "'web' twice");
+    check_one_problem("[bindings]\nworkspace=Super+Hyper\n", 2, "unknown modifier 'Hyper'");
 }
 
 TEST_CASE("[bindings] keys replace an action's defaults; none turns one off; command adds")

@@ -1,0 +1,321 @@
+// Workspaces behaviour: one set per output as outputs come and go, windows joining the active one as they map,
+// switching (hide, show, focus) and moving windows between workspaces and outputs.
+#include "compositor/shell/workspaces.hpp"
+
+#include "compositor/core.hpp"
+#include "compositor/shell/desktop.hpp"
+#include "compositor/shell/placement.hpp"
+#include "compositor/shell/toplevel.hpp"
+#include "compositor/shell/toplevels.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <tuple>
+
+namespace kiln::compositor {
+
+// A window's membership, and the listeners that keep it as the window maps and unmaps.
+struct Workspaces::Member {
+    Workspace* workspace = nullptr;  // null while unmapped
+    wl::Listener map;
+    wl::Listener unmap;
+};
+
+Workspaces::Workspaces(const Core& core, Desktop& desktop, Toplevels& toplevels)
+    : core_(core), desktop_(desktop), toplevels_(toplevels)
+{
+    // After Toplevels' own layout listener (made first), which has moved windows off a gone output already.
+    layout_change_.connect(&core.layout->events.change, [this](void*) { outputs_changed(); });
+    toplevel_add_.connect(&toplevels.events.add, [this](void* data) { add_window(*static_cast<Toplevel*>(data)); });
+    toplevel_remove_.connect(&toplevels.events.remove, [this](void* data) {
+        auto* toplevel = static_cast<Toplevel*>(data);
+        auto it = members_.find(toplevel);
+        if (it == members_.end())
+            return;
+        Workspace* workspace = it->second->workspace;
+        members_.erase(it);
+        drop_if_unused(workspace);
+        changed();
+    });
+    toplevels.on_reveal([this](Toplevel& toplevel) {
+        // A hidden workspace's window asked for focus (a taskbar, xdg-activation): its workspace is shown first.
+        if (Workspace* workspace = of(toplevel); workspace && active(workspace->output) != workspace)
+            show(*workspace);  // focus then goes to that window
+    });
+    outputs_changed();
+}
+
+Workspaces::~Workspaces()
+{
+    toplevels_.on_reveal(nullptr);
+}
+
+void Workspaces::add_window(Toplevel& toplevel)
+{
+    auto member = std::make_unique<Member>();
+    member->map.connect(&toplevel.events.map, [this, &toplevel](void*) { window_mapped(toplevel); });
+    member->unmap.connect(&toplevel.events.unmap, [this, &toplevel](void*) { window_unmapped(toplevel); });
+    members_[&toplevel] = std::move(member);
+}
+
+void Workspaces::window_mapped(Toplevel& toplevel)
+{
+    // Placed on the output under the pointer (or beside its parent): it opens on that output's active workspace.
+    auto it = members_.find(&toplevel);
+    if (it == members_.end())
+        return;
+    it->second->workspace = active(toplevel.output());
+    set_shown(toplevel, true);
+    changed();
+}
+
+void Workspaces::window_unmapped(Toplevel& toplevel)
+{
+    auto it = members_.find(&toplevel);
+    if (it == members_.end())
+        return;
+    Workspace* workspace = it->second->workspace;
+    // A hidden window stays hidden while unmapped (nothing to redraw as its client goes); mapped again, it joins
+    // the shown workspace and is shown.
+    it->second->workspace = nullptr;
+    drop_if_unused(workspace);
+    changed();
+}
+
+void Workspaces::set_shown(Toplevel& toplevel, bool shown)
+{
+    toplevel.set_off_workspace(!shown);
+}
+
+std::string Workspaces::name_of(int number) const
+{
+    const WorkspaceSettings& settings = core_.options.workspaces;
+    if (number < 1 || number > settings.count)
+        return {};
+    if (static_cast<size_t>(number) <= settings.names.size())
+        return settings.names[static_cast<size_t>(number - 1)];
+    return std::to_string(number);
+}
+
+void Workspaces::outputs_changed()
+{
+    wlr_output_layout* layout = core_.layout;
+    // Outputs gone from the layout: their windows join the workspace now shown where Toplevels moved them.
+    std::vector<wlr_output*> gone;
+    for (const auto& [output, workspace] : active_)
+        if (!wlr_output_layout_get(layout, output))
+            gone.push_back(output);
+    // New outputs: kiln.ini's named workspaces, and the first one shown.
+    wlr_output_layout_output* entry = nullptr;
+    std::vector<wlr_output*> added;
+    wl_list_for_each(entry, &layout->outputs, link)
+    {
+        if (!active_.contains(entry->output))
+            added.push_back(entry->output);
+    }
+    for (wlr_output* output : added) {
+        for (const std::string& name : core_.options.workspaces.names)
+            create(output, name)->named = true;
+        active_[output] = create(output, name_of(1).empty() ? std::string("1") : name_of(1));
+    }
+    for (wlr_output* output : gone) {
+        active_.erase(output);
+        if (last_shown_on_ == output)
+            last_shown_on_ = nullptr;
+        for (auto& [toplevel, member] : members_) {
+            if (!member->workspace || member->workspace->output != output)
+                continue;
+            member->workspace = active(toplevel->output());
+            set_shown(const_cast<Toplevel&>(*toplevel), member->workspace != nullptr);
+        }
+        std::erase_if(all_, [output](const auto& workspace) { return workspace->output == output; });
+    }
+    if (!added.empty() || !gone.empty())
+        changed();
+}
+
+std::vector<Workspace*> Workspaces::on(wlr_output* output) const
+{
+    const auto& names = core_.options.workspaces.names;
+    // kiln.ini's names in its order, then numbers in theirs, then the rest as they were made.
+    const auto key = [&names](const Workspace* workspace) {
+        const auto named = std::find(names.begin(), names.end(), workspace->name);
+        int number = std::numeric_limits<int>::max();
+        const std::string& name = workspace->name;
+        int parsed = 0;
+        auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), parsed);
+        if (ec == std::errc{} && end == name.data() + name.size() && parsed > 0)
+            number = parsed;
+        return std::tuple(named - names.begin(), number, workspace->serial);
+    };
+    std::vector<Workspace*> list;
+    for (const auto& workspace : all_)
+        if (workspace->output == output)
+            list.push_back(workspace.get());
+    std::sort(list.begin(), list.end(), [&key](Workspace* a, Workspace* b) { return key(a) < key(b); });
+    return list;
+}
+
+Workspace* Workspaces::active(wlr_output* output) const
+{
+    auto it = active_.find(output);
+    return it == active_.end() ? nullptr : it->second;
+}
+
+Workspace* Workspaces::of(const Toplevel& toplevel) const
+{
+    auto it = members_.find(&toplevel);
+    return it == members_.end() ? nullptr : it->second->workspace;
+}
+
+Workspace* Workspaces::find(wlr_output* output, std::string_view name) const
+{
+    for (const auto& workspace : all_)
+        if (workspace->output == output && workspace->name == name)
+            return workspace.get();
+    return nullptr;
+}
+
+Workspace* Workspaces::create(wlr_output* output, std::string_view name)
+{
+    if (Workspace* known = find(output, name))
+        return known;
+    if (!output || !wlr_output_layout_get(core_.layout, output) || name.empty())
+        return nullptr;
+    const auto& names = core_.options.workspaces.names;
+    all_.push_back(std::make_unique<Workspace>(Workspace{
+        .name = std::string(name),
+        .output = output,
+        .named = std::find(names.begin(), names.end(), name) != names.end(),
+        .serial = serial_++,
+    }));
+    changed();
+    return all_.back().get();
+}
+
+size_t Workspaces::windows_on(const Workspace& workspace) const
+{
+    return static_cast<size_t>(std::count_if(members_.begin(), members_.end(), [&workspace](const auto& member) {
+        return member.second->workspace == &workspace;
+    }));
+}
+
+bool Workspaces::remove(Workspace& workspace)
+{
+    if (active(workspace.output) == &workspace || windows_on(workspace) > 0)
+        return false;
+    std::erase_if(all_, [&workspace](const auto& w) { return w.get() == &workspace; });
+    changed();
+    return true;
+}
+
+void Workspaces::drop_if_unused(Workspace* workspace)
+{
+    if (workspace && !workspace->named)
+        remove(*workspace);
+}
+
+void Workspaces::activate(Workspace& workspace)
+{
+    last_shown_on_ = workspace.output;
+    if (show(workspace))
+        refocus(workspace.output);
+}
+
+bool Workspaces::show(Workspace& workspace)
+{
+    follow_outputs();
+    Workspace* before = active(workspace.output);
+    if (before == &workspace)
+        return false;
+    active_[workspace.output] = &workspace;
+    for (auto& [toplevel, member] : members_)
+        if (member->workspace && member->workspace->output == workspace.output)
+            set_shown(const_cast<Toplevel&>(*toplevel), member->workspace == &workspace);
+    drop_if_unused(before);
+    changed();
+    return true;
+}
+
+void Workspaces::follow_outputs()
+{
+    // A shown window dragged onto another output now belongs to the workspace shown there.
+    for (auto& [toplevel, member] : members_) {
+        Workspace* workspace = member->workspace;
+        if (!workspace || active(workspace->output) != workspace)
+            continue;
+        wlr_output* output = toplevel->output();
+        if (output == workspace->output || !active(output))
+            continue;
+        member->workspace = active(output);
+        drop_if_unused(workspace);
+        changed();
+    }
+}
+
+void Workspaces::refocus(wlr_output* output)
+{
+    if (desktop_.focus_held_elsewhere())
+        return;  // the lock or a panel holds the keyboard: restore_focus() picks a window when it lets go
+    Toplevel* latest = toplevels_.most_recent([this, output](const Toplevel& toplevel) {
+        const Workspace* workspace = of(toplevel);
+        return workspace && workspace->output == output && active(output) == workspace && !toplevel.minimized();
+    });
+    if (latest)
+        toplevels_.focus(latest);
+    else if (Toplevel* focused = toplevels_.focused(); focused && focused->off_workspace())
+        toplevels_.clear_focus();
+}
+
+void Workspaces::move(Toplevel& toplevel, Workspace& workspace)
+{
+    follow_outputs();
+    auto it = members_.find(&toplevel);
+    if (it == members_.end() || !it->second->workspace || it->second->workspace == &workspace)
+        return;
+    Workspace* from = it->second->workspace;
+    if (from->output != workspace.output) {
+        // The same place within the new output's usable area, as far as it fits there.
+        const wlr_box old_area = desktop_.usable_area(from->output);
+        const wlr_box new_area = desktop_.usable_area(workspace.output);
+        const wlr_box box = toplevel.geometry();
+        const placement::Point spot =
+            placement::clamp_into({new_area.x, new_area.y, new_area.width, new_area.height},
+                                  {new_area.x + box.x - old_area.x, new_area.y + box.y - old_area.y}, box.width,
+                                  box.height);
+        toplevel.move_to(spot.x, spot.y);
+        if (toplevel.fullscreen())
+            toplevel.set_fullscreen(true, workspace.output);
+        else if (toplevel.maximized()) {
+            toplevel.set_maximized(false);  // fitted again to the new output's usable area
+            toplevel.set_maximized(true);
+        }
+    }
+    it->second->workspace = &workspace;
+    const bool shown = active(workspace.output) == &workspace;
+    set_shown(toplevel, shown);
+    if (!shown && toplevels_.focused() == &toplevel)
+        refocus(from->output);
+    drop_if_unused(from);
+    changed();
+}
+
+wlr_output* Workspaces::current_output()
+{
+    follow_outputs();
+    if (Toplevel* focused = toplevels_.focused())
+        if (Workspace* workspace = of(*focused))
+            return workspace->output;
+    if (last_shown_on_ && active(last_shown_on_))
+        return last_shown_on_;
+    return toplevels_.output_under_pointer();
+}
+
+void Workspaces::changed()
+{
+    for (const auto& observer : observers_)
+        observer();
+}
+
+}  // namespace kiln::compositor

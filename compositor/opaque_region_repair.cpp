@@ -9,8 +9,14 @@ public:
         : owner_(owner), surface_(surface), last_(surface->opaque_region)
     {
         commit_.connect(&surface->events.commit, [this](void*) { committed(); });
-        // wlroots finishes the region itself when the surface goes.
-        destroy_.connect(&surface->events.destroy, [this](void*) { owner_.watches_.erase(this); });
+        // wlroots finishes the region itself when the surface goes, but a synchronized subsurface's cached state is
+        // still applied then (its role's destroy listener, after this one), with the same overwrite and no watch
+        // left to see it: emptied here, the region has no boxes to lose. Nothing reads it any more but that last
+        // commit, which sets it anew.
+        destroy_.connect(&surface->events.destroy, [this](void*) {
+            pixman_region32_clear(&surface_->opaque_region);
+            owner_.watches_.erase(this);
+        });
     }
 
 private:

@@ -363,6 +363,10 @@ def main():
     with Kiln(*lasting, size="640x480", timeout=60) as kiln:
         for script in sorted((HERE / "corpus" / "protocol").glob("*.json")):
             replay(kiln, interfaces, script)
+        known = RedrawClient(Path(kiln.runtime) / kiln.socket, random.Random(0), interfaces, Stats())
+        check(known.connect() and known.opaque_switch_at_destroy() and known.error is None,
+              f"redraw: a synchronized subsurface destroyed with an opaque buffer cached ({known.error})")
+        known.conn.close()
         print(f"protocol fuzzer: seed {seed} (KILN_FUZZ_SEED={seed} repeats it), {SECONDS:.0f} s", flush=True)
         fuzz(kiln, interfaces, seed, stats, seconds=SECONDS)
         # With every fuzz client gone, the bystander is on screen again.

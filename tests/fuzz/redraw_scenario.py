@@ -464,6 +464,34 @@ class RedrawClient:
         if callback is not None and self.rng.random() < 0.5:
             self.wait_frame(callback, 0.1)
 
+    def opaque_switch_at_destroy(self):
+        """The sequence behind a leak the random runs found about once in four minutes (kiln's log, at exit): a
+        synchronized subsurface shown with an argb buffer and an opaque region of two rectangles, then given an
+        xrgb buffer its parent never commits, then destroyed: wlroots applies that cached state while the surface
+        goes, recomputing the opaque region over the old one. Run once per fuzz run, before the random sessions."""
+        parent = Surface(self.new_id("wl_surface"))
+        self.send(self.global_id("wl_compositor"), "create_surface", parent.id)
+        child = Surface(self.new_id("wl_surface"))
+        self.send(self.global_id("wl_compositor"), "create_surface", child.id)
+        subsurface = self.new_id("wl_subsurface")
+        self.send(self.global_id("wl_subcompositor"), "get_subsurface", subsurface, child.id, parent.id)
+        argb, xrgb = self.buffers[0][0], self.buffers[1][0]  # the first size, in both formats
+        region = self.new_id("wl_region")
+        self.send(self.global_id("wl_compositor"), "create_region", region)
+        self.send(region, "add", 0, 0, 10, 10)
+        self.send(region, "add", 20, 20, 10, 10)
+        self.send(child.id, "attach", argb, 0, 0)
+        self.send(child.id, "set_opaque_region", region)
+        self.send(child.id, "commit")
+        self.send(parent.id, "commit")  # applies the child's state: an opaque region of two boxes
+        self.send(child.id, "attach", xrgb, 0, 0)
+        self.send(child.id, "commit")   # cached until the parent commits, which it never does
+        self.send(child.id, "destroy")
+        self.send(subsurface, "destroy")
+        self.send(parent.id, "destroy")
+        self.send(region, "destroy")
+        return self.roundtrip()
+
     def run(self, steps):
         """Maps 1-3 toplevels and redraws them `steps` times; then leaves in order or just hangs up."""
         self.stats.redraw_sessions += 1

@@ -6,9 +6,9 @@ Requests follow the protocol XML signatures (valid header and size, object ids t
 sequence, fds where the signature has them) with random opcodes and argument values; a few break the signature on
 purpose (unknown opcodes, wrong object types). About one connection in four is instead the redraw scenario
 (redraw_scenario.py): toplevels mapped with wl_shm buffers and redrawn while their scale, transform, regions,
-viewports, damage and subsurfaces change, which random requests never reach. KILN_FUZZ_SECONDS bounds the run (default 30), KILN_FUZZ_SEED picks
-the seed (default: random, printed). The request scripts in corpus/protocol/*.json (each a minimised input that once
-broke kiln) are replayed first.
+viewports, damage and subsurfaces change, which random requests never reach. KILN_FUZZ_SECONDS bounds the run
+(default 30), KILN_FUZZ_SEED picks the seed (default: random, printed). The request scripts in corpus/protocol/*.json
+(each a minimised input that once broke kiln) are replayed first, then the redraw sequence that once leaked.
 """
 import json
 import os

@@ -93,6 +93,7 @@ bool Server::start(std::string& error)
     CoreObjects core_objects{compositor_, layout_, scene_, layers_};
     if (!core_objects.make(display_, renderer_, error))
         return false;
+    opaque_regions_ = std::make_unique<OpaqueRegionRepair>(compositor_);
     // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
     auto alpha_changed = [this](wlr_surface*) {
         wlr_scene_output* scene_output;

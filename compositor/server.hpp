@@ -4,6 +4,7 @@
 #include "compositor/core.hpp"
 #include "compositor/desktop_rooms.hpp"
 #include "compositor/listener.hpp"
+#include "compositor/opaque_region_repair.hpp"
 #include "compositor/bridge/render_start.hpp"
 #include "compositor/output/frame_stats.hpp"
 #include "compositor/protocols/buffer_protocols.hpp"
@@ -124,6 +125,7 @@ private:
     wlr_backend* backend_ = nullptr;  // null once the backend went away by itself
     Core core_{options_, stats_, display_, backend_, scene_, layers_, layout_};
     wlr_compositor* compositor_ = nullptr;  // freed with the display
+    std::unique_ptr<OpaqueRegionRepair> opaque_regions_;  // wlroots 0.15's opaque-region leak, for every surface
     std::string socket_;
     int exit_status_ = 0;
     bool backend_started_ = false;

@@ -4,13 +4,16 @@ kiln must stay alive and answering, and a bystander client must keep getting fra
 
 Requests follow the protocol XML signatures (valid header and size, object ids the client created, new ids in
 sequence, fds where the signature has them) with random opcodes and argument values; a few break the signature on
-purpose (unknown opcodes, wrong object types). KILN_FUZZ_SECONDS bounds the run (default 30), KILN_FUZZ_SEED picks
-the seed (default: random, printed). The request scripts in corpus/protocol/*.json (each a minimised input that once
-broke kiln) are replayed first.
+purpose (unknown opcodes, wrong object types). About one connection in four is instead the redraw scenario
+(redraw_scenario.py): toplevels mapped with wl_shm buffers and redrawn while their scale, transform, regions,
+viewports, damage and subsurfaces change, which random requests never reach. KILN_FUZZ_SECONDS bounds the run
+(default 30), KILN_FUZZ_SEED picks the seed (default: random, printed). The request scripts in corpus/protocol/*.json
+(each a minimised input that once broke kiln) are replayed first, then the redraw sequence that once leaked.
 """
 import json
 import os
 import random
+import re
 import struct
 import sys
 import time
@@ -21,6 +24,7 @@ sys.path.insert(0, str(HERE.parents[0] / "lib"))
 sys.path.insert(0, str(HERE))
 from kiln_harness import Kiln, check, client_binary, rgb, run_test  # noqa: E402
 import wire  # noqa: E402
+from redraw_scenario import RedrawClient  # noqa: E402
 
 SECONDS = float(os.environ.get("KILN_FUZZ_SECONDS", "30"))
 BYSTANDER_COLOR = "3366cc"
@@ -32,6 +36,8 @@ EDGE_INTEGERS = [0, 1, 2, 3, -1, 0x7FFFFFFF, -0x80000000, 4095, 4096, 16384, 163
 class Stats:
     def __init__(self):
         self.connections = self.requests = self.protocol_errors = self.cut_off = self.bystander_rounds = 0
+        self.redraw_sessions = self.redraw_maps = self.redraw_commits = self.redraw_shown = 0
+        self.redraw_errors = []  # protocol errors the well-formed redraw client got: printed, for a look
 
 
 class FuzzClient:
@@ -281,10 +287,15 @@ def fuzz(kiln, interfaces, seed, stats, seconds=None, connections=None):
         if not kiln.alive():
             raise AssertionError(f"kiln died (seed {seed}, connection {done}):\n{kiln.logs()}")
         try:
-            client = FuzzClient(path, rng, interfaces, stats)
             stats.connections += 1
-            if client.start():
-                client.run(rng.choice([5, 20, 80, 300]))
+            if rng.random() < 0.25:
+                redraw = RedrawClient(path, rng, interfaces, stats)
+                if redraw.connect():
+                    redraw.run(rng.choice([20, 60, 150]))
+            else:
+                client = FuzzClient(path, rng, interfaces, stats)
+                if client.start():
+                    client.run(rng.choice([5, 20, 80, 300]))
         except TimeoutError:
             if kiln.alive():
                 raise AssertionError(f"kiln stopped answering wl_display.sync (seed {seed}, connection {done})")
@@ -352,6 +363,10 @@ def main():
     with Kiln(*lasting, size="640x480", timeout=60) as kiln:
         for script in sorted((HERE / "corpus" / "protocol").glob("*.json")):
             replay(kiln, interfaces, script)
+        known = RedrawClient(Path(kiln.runtime) / kiln.socket, random.Random(0), interfaces, Stats())
+        check(known.connect() and known.opaque_switch_at_destroy() and known.error is None,
+              f"redraw: a synchronized subsurface destroyed with an opaque buffer cached ({known.error})")
+        known.conn.close()
         print(f"protocol fuzzer: seed {seed} (KILN_FUZZ_SEED={seed} repeats it), {SECONDS:.0f} s", flush=True)
         fuzz(kiln, interfaces, seed, stats, seconds=SECONDS)
         # With every fuzz client gone, the bystander is on screen again.
@@ -362,8 +377,14 @@ def main():
     print(f"protocol fuzzer: {stats.requests} requests over {stats.connections} connections in "
           f"{time.monotonic() - start:.0f} s; {stats.protocol_errors} ended by a protocol error, {stats.cut_off} cut "
           f"off otherwise; bystander drew {stats.bystander_rounds} rounds of {BYSTANDER_FRAMES} frames")
+    print(f"redraw scenario: {stats.redraw_sessions} sessions mapped toplevels {stats.redraw_maps} times, "
+          f"{stats.redraw_commits} redraws, {stats.redraw_shown} surfaces entered an output; "
+          f"{len(stats.redraw_errors)} protocol errors")
+    for error in sorted(set(re.sub(r"\d+", "N", e) for e in stats.redraw_errors)):
+        print(f"  redraw client's protocol error: {error}")
     check(status == 0, f"kiln exits 0 on SIGTERM after fuzzing (got {status})")
     check(stats.requests > 0 and stats.bystander_rounds > 0, "requests were sent and the bystander kept drawing")
+    check(stats.redraw_commits > 0 and stats.redraw_shown > 0, "the redraw scenario redrew surfaces kiln showed")
 
 
 run_test(main)

@@ -3,7 +3,7 @@
 #include "compositor/bridge/gl_frame.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
-#include "compositor/output/frame_composer.hpp"
+#include "compositor/bridge/texture_handle.hpp"
 #include "renderer/render_fence.hpp"
 #include "renderer/renderer.hpp"
 

@@ -3,7 +3,7 @@
 // rectangle, software cursors at finish).
 #pragma once
 
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/output/visible_set.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/frame.hpp"

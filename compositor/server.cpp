@@ -88,8 +88,8 @@ bool Server::start(std::string& error)
 
     buffers_.make_dmabuf(display_, backend_, *bridge_,
                          [this]() { return outputs_ ? outputs_->primary_formats() : nullptr; });
-    commits_.make_gate(display_, requests_);
-    buffers_.make_sync(display_, backend_, *bridge_, *commits_.commit_gate);
+    commits_.make_gate(display_, requests_, *bridge_);
+    buffers_.make_sync(display_, backend_, *commits_.commit_gate, *commits_.releases);
     CoreObjects core_objects{compositor_, layout_, scene_, layers_};
     if (!core_objects.make(display_, renderer_, error))
         return false;
@@ -129,6 +129,7 @@ bool Server::start(std::string& error)
         core_, Outputs::Pipeline{
                    .bridge = *bridge_,
                    .fences = *commits_.fence_events,
+                   .releases = *commits_.releases,
                    .allocator = allocator_,
                    .renderer = renderer_,
                    .presentation = &commits_.presentation->feedback(),

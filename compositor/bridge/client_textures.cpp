@@ -32,16 +32,16 @@ struct DmabufTextureCache {
 // wlr_texture handed to wlroots; several may share one imported dma-buf texture.
 //
 // wlroots 0.15 unlocks a client's buffer right after wrapping it in a wlr_client_buffer, which sends
-// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture owns the
-// BufferRelease that keeps the client's buffer; the texture lives as long as the wlr_client_buffer (one per commit),
-// which the surface, the frames that sample it and an output showing it keep, and its end is the release. An shm
-// buffer composed on the CPU is read in place the same way (Texture::over_shm). (Other shm textures are copies: the
-// upload is the last read of the client's memory, so wlroots may release those at commit.)
+// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture keeps the
+// client's buffer (`source`) while it reads it and tells InPlaceReads, which decides the release; the texture lives
+// as long as the wlr_client_buffer (one per commit), which the surface, the frames that sample it and an output
+// showing it keep. An shm buffer composed on the CPU is read in place the same way (Texture::over_shm). (Other shm
+// textures are copies: the upload is the last read of the client's memory, so wlroots may release those at commit.)
 struct BridgeTexture {
     wlr_texture base;
     std::shared_ptr<renderer::Texture> texture;
-    std::unique_ptr<BufferRelease> release;
-    bool shm_in_place = false;  // an shm buffer read in place (Texture::over_shm), not a dma-buf
+    wlr_buffer* source = nullptr;  // locked while set
+    std::weak_ptr<InPlaceReads> reads;
 };
 
 namespace {
@@ -82,51 +82,37 @@ const wlr_texture_impl texture_impl{
     },
     [](wlr_texture* texture) noexcept {
         auto* wrapper = reinterpret_cast<BridgeTexture*>(texture);
-        // The wlr_client_buffer is gone: every holder of the commit's buffer has let go.
-        if (wrapper->release)
-            wrapper->release->release();
+        // The wlr_client_buffer is gone: every holder of the commit's buffer has let go. Told first, so a release
+        // that holds the buffer longer (with frame callbacks) still has it when this texture's own read ends.
+        if (wrapper->source) {
+            if (auto reads = wrapper->reads.lock())
+                reads->ended(texture);
+            wlr_buffer_unlock(wrapper->source);
+        }
         delete wrapper;
     },
 };
 
 }  // namespace
 
-void RenderBridge::release_shm_with_frames(wl_event_loop* loop)
-{
-    // Three refresh periods at 60 Hz: a composition normally comes within one; the bound is for when none does.
-    release_batch_ = std::make_unique<ReleaseBatch>(loop, std::chrono::milliseconds(50));
-}
-
-void RenderBridge::before_commit(wlr_surface* surface)
-{
-    if (!release_batch_ || !surface->buffer || !surface->buffer->texture ||
-        !(surface->pending.committed & WLR_SURFACE_STATE_BUFFER) ||
-        wl_list_empty(&surface->pending.frame_callback_list))
-        return;
-    auto* replaced = reinterpret_cast<BridgeTexture*>(surface->buffer->texture);
-    if (replaced->shm_in_place && replaced->release)
-        replaced->release->release_with_frame(release_batch_.get());
-}
-
-wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source)
+wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source, bool shm)
 {
     auto* wrapper = new BridgeTexture{};
     wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
                      static_cast<uint32_t>(texture->height()));
     wrapper->texture = std::move(texture);
-    if (source)
-        wrapper->release = std::make_unique<BufferRelease>(source, releases_);
+    if (source) {
+        wrapper->source = wlr_buffer_lock(source);
+        wrapper->reads = in_place_reads_;
+        if (auto reads = wrapper->reads.lock())
+            reads->began(&wrapper->base, source, shm);
+    }
     return &wrapper->base;
 }
 
 renderer::Texture& RenderBridge::texture(wlr_texture* texture)
 {
     return texture_of(texture);
-}
-
-BufferRelease* RenderBridge::buffer_release(wlr_texture* texture)
-{
-    return reinterpret_cast<BridgeTexture*>(texture)->release.get();
 }
 
 DmabufTextureCache* RenderBridge::cached_dmabuf(wlr_buffer* buffer)
@@ -231,7 +217,7 @@ RenderBridge* RenderBridge::from_owner(const void* owner)
 
 namespace {
 
-// Maps `buffer` (a client's wl_shm buffer, kept by the texture's BufferRelease) for one read. wlroots guards the
+// Maps `buffer` (a client's wl_shm buffer, kept by the texture while it reads it) for one read. wlroots guards the
 // access against a client that shrinks its pool (SIGBUS) and keeps the memory if the client destroys the wl_buffer.
 renderer::Texture::ShmReader shm_reader(wlr_buffer* buffer)
 {
@@ -294,10 +280,8 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
             wlr_log(WLR_ERROR, "kiln: shm buffer refused: %s", error.c_str());
             return nullptr;
         }
-        // Its release may go out with the client's next frame callbacks (before_commit).
-        wlr_texture* wrapped = wrap(std::move(texture), buffer);
-        reinterpret_cast<BridgeTexture*>(wrapped)->shm_in_place = true;
-        return wrapped;
+        // Its release may go out with the client's next frame callbacks (BufferReleases::before_commit).
+        return wrap(std::move(texture), buffer, true);
     }
     if (renderer_)
         texture = renderer_->create_shm_texture(description, error);

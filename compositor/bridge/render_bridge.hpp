@@ -2,7 +2,7 @@
 // outputs, wl_shm surfaces, screencopy and the scene all draw through kiln's GL code.
 #pragma once
 
-#include "compositor/output/sync/buffer_release.hpp"
+#include "compositor/bridge/in_place_reads.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/display_profile.hpp"
 #include "renderer/renderer_stats.hpp"
@@ -93,9 +93,6 @@ public:
     // be read.
     static bool has_cpu_image(wlr_texture* texture);
     static bool with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use);
-    // the release of the client buffer this texture reads in place (a dma-buf, or shm composed on the CPU), or null
-    // for kiln's own copy of one (shm): frames that sample it tell it, and it gives the buffer back (output/sync/buffer_release.hpp);
-    static BufferRelease* buffer_release(wlr_texture* texture);
     // copies these boxes of a CPU-backed buffer's GL frame into its memory, once the frame's fence has signalled.
     bool read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes);
     // (Frames themselves are drawn through GlFrame, compositor/bridge/gl_frame.hpp.)
@@ -110,23 +107,10 @@ public:
     // clears the mark when GL draws into it again; read_pixels (screencopy) reads from where the frame is.
     static void set_memory_current(wlr_buffer* buffer, bool current);
 
-    // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
-    uint64_t released_after_render() const { return releases_.after_render; }
-    uint64_t released_unsampled() const { return releases_.unsampled; }
-    // From now on, the wl_buffer.release of an shm buffer read in place, replaced by a commit that asks for a frame
-    // callback, goes out with the next frame callbacks (output/sync/release_batch.hpp), timed on `loop`; Output
-    // calls flush_releases() just before it sends them.
-    void release_shm_with_frames(wl_event_loop* loop);
-    // Before each wl_surface.commit runs: one that replaces the buffer and asks for a frame callback comes from a
-    // client pacing itself by them, so the buffer it replaces (if read in place) is released with the callback. A
-    // commit without one (a client drawing as fast as buffers come back) gets its release at once, as before.
-    void before_commit(wlr_surface* surface);
-    void flush_releases()
-    {
-        if (release_batch_)
-            release_batch_->flush();
-    }
-    const ReleaseBatch* release_batch() const { return release_batch_.get(); }
+    // Told of every texture that reads a client's buffer in place, and of its end: the buffer's release is decided
+    // there (output/sync/buffer_releases.hpp). Textures made before keep who was told then; an expired one hears
+    // nothing (kiln is going).
+    void tell_in_place_reads(std::weak_ptr<InPlaceReads> reads) { in_place_reads_ = std::move(reads); }
 
     // wlr_renderer_impl entry points (called through C trampolines).
     bool bind_buffer(wlr_buffer* buffer);
@@ -162,8 +146,9 @@ private:
     BufferTarget* target_for(wlr_buffer* buffer);
     // The bound buffer's GL target, made on first use where bind_buffer deferred it.
     BufferTarget* bound_target();
-    // `source`: the client dma-buf this texture samples in place, kept by its BufferRelease until the texture dies.
-    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
+    // `source`: the client buffer this texture reads in place (a dma-buf, or shm with `shm`), kept until the texture
+    // ends, whose start and end in_place_reads_ hears.
+    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr, bool shm = false);
     DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
     // A client dma-buf as a texture CPU composition reads through a mapping (dmabuf_mapping.hpp), no EGL: where
     // frames are composed on the CPU and the buffer is one linear plane pixman reads; else nullptr (EGL imports it).
@@ -198,8 +183,7 @@ private:
     uint64_t dmabuf_reimports_ = 0;
     std::map<DmabufIdentity, int> live_imports_;
     uint64_t dmabuf_texture_reuses_ = 0;
-    BufferRelease::Counters releases_;
-    std::unique_ptr<ReleaseBatch> release_batch_;  // its timer is on the display's loop, which outlives the bridge
+    std::weak_ptr<InPlaceReads> in_place_reads_;
     bool cpu_composition_ = false;
     bool shm_in_place_ = true;  // see frame_composed()
     std::chrono::steady_clock::time_point egl_ready_at_;

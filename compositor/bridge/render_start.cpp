@@ -136,8 +136,6 @@ bool RenderStart::start(int drm_fd, std::string& error)
     if (!create_renderer(drm_fd, error))
         return false;
     const bool cpu_composition = bridge_->enable_cpu_composition(options_.composition == CompositionMode::automatic);
-    if (cpu_composition)
-        bridge_->release_shm_with_frames(wl_display_get_event_loop(display_));
     stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
     precompile_ = options_.precompile;
     if (precompile_ == PrecompileMode::automatic)
@@ -256,12 +254,6 @@ void RenderStart::report(Stats& stats) const
         stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());
         stats.set("buffers.dmabuf_texture_reuses", bridge_->dmabuf_texture_reuses());
         stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);
-        stats.set("buffers.released_after_render", bridge_->released_after_render());
-        stats.set("buffers.released_unsampled", bridge_->released_unsampled());
-        if (const ReleaseBatch* batch = bridge_->release_batch()) {
-            stats.set("buffers.released_with_frame", batch->counters().with_frame);
-            stats.set("buffers.released_by_bound", batch->counters().by_bound);
-        }
         stats.set("buffers.readback_bytes", r.readback_bytes);
         stats.set("buffers.cpu_render_targets", r.cpu_targets);
     }

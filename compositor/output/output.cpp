@@ -10,7 +10,7 @@
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/frame_composer.hpp"
 #include "compositor/output/headless_frame_timer.hpp"
-#include "compositor/output/sync/buffer_release.hpp"
+#include "compositor/output/sync/buffer_releases.hpp"
 #include "renderer/render_fence.hpp"
 
 #include <algorithm>
@@ -29,11 +29,13 @@ double thread_cpu_ms()
 
 }  // namespace
 
-Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator,
-               wlr_output* output, wlr_scene_output* scene_output, CommitFeedback* presentation)
+Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, BufferReleases& releases,
+               wlr_allocator* allocator, wlr_output* output, wlr_scene_output* scene_output,
+               CommitFeedback* presentation)
     : hooks_(std::move(hooks)),
       bridge_(bridge),
       fences_(fences),
+      releases_(releases),
       output_(output),
       scene_output_(scene_output),
       presentation_(presentation),
@@ -184,7 +186,7 @@ void Output::compose()
     // The buffers these frames' commits replaced go back first, in the same flush as the callbacks: a client that
     // double-buffers redraws from its callback and must find the buffer it replaced free by then (weston-simple-damage
     // aborts otherwise), as weston and sway order it.
-    bridge_.flush_releases();
+    releases_.flush();
     wlr_scene_output_for_each_surface(
         scene_output_,
         [](wlr_surface* surface, int, int, void* data) noexcept {
@@ -287,7 +289,7 @@ void Output::render()
         // A dma-buf is read in place until the fence: its BufferRelease keeps it for this frame. An shm texture is
         // kiln's own copy, and GL orders a later upload into it after this frame's reads; holding it would only make
         // wlroots upload whole buffers.
-        BufferRelease* release = v.texture && v.surface ? RenderBridge::buffer_release(v.texture) : nullptr;
+        BufferRelease* release = v.texture && v.surface ? releases_.of(v.texture) : nullptr;
         if (release && std::find(frame->sampled.begin(), frame->sampled.end(), release) == frame->sampled.end()) {
             release->sampled_by({this, frame->id}, &v.surface->buffer->base);
             frame->sampled.push_back(release);
@@ -377,7 +379,7 @@ void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot,
     compose_frame(visible_, {output_->transform_matrix, hooks_.background(), hooks_.full_redraw()}, *cpu);
     cpu->finish();
     for (const auto& v : visible_.draws())
-        if (BufferRelease* release = v.texture && v.surface ? RenderBridge::buffer_release(v.texture) : nullptr)
+        if (BufferRelease* release = v.texture && v.surface ? releases_.of(v.texture) : nullptr)
             release->read_by_cpu_frame();  // read in place and done: released when a later commit replaces it
     for (const auto& v : visible_.on_output())
         if (v.surface)
@@ -425,7 +427,7 @@ bool Output::try_scanout(const VisibleSet& visible)
     if (presentation_)
         for (auto& feedback : presentation_->sampled(v.surface))
             feedback_.push_back({std::move(feedback), output_->commit_seq + 1, true});
-    if (BufferRelease* release = RenderBridge::buffer_release(v.texture))
+    if (BufferRelease* release = releases_.of(v.texture))
         release->shown();
     // The backend holds the buffer while it is on screen; the client gets it back when the next frame replaces it.
     Region carried;

@@ -6,7 +6,7 @@
 #include "compositor/listener.hpp"
 #include "compositor/output/output_hooks.hpp"
 #include "compositor/output/output_ring.hpp"
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/output/sync/commit_feedback.hpp"
 #include "compositor/output/virtual_vblank.hpp"
 #include "compositor/output/visible_set.hpp"
@@ -23,13 +23,15 @@ namespace kiln::compositor {
 class RenderBridge;
 class FenceEvents;
 class BufferRelease;
+class BufferReleases;
 
 class Output {
 public:
     // Draws `scene_output` (whose scene it walks) into `output` through `bridge`, on the output's display's event
     // loop; `presentation` may be null.
-    Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
-           wlr_scene_output* scene_output, CommitFeedback* presentation);
+    // `releases` tells which client buffers its frames read in place, and sends their releases.
+    Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, BufferReleases& releases,
+           wlr_allocator* allocator, wlr_output* output, wlr_scene_output* scene_output, CommitFeedback* presentation);
     ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
@@ -89,6 +91,7 @@ private:
     OutputHooks hooks_;
     RenderBridge& bridge_;
     FenceEvents& fences_;
+    BufferReleases& releases_;
     wlr_output* output_;
     wlr_scene_output* scene_output_;
     CommitFeedback* presentation_;

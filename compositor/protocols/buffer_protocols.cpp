@@ -2,6 +2,7 @@
 #include "compositor/protocols/buffer_protocols.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/output/sync/buffer_releases.hpp"
 
 #include <optional>
 #include <sys/stat.h>
@@ -28,15 +29,14 @@ void BufferProtocols::make_dmabuf(wl_display* display, wlr_backend* backend, Ren
     }
 }
 
-void BufferProtocols::make_sync(wl_display* display, wlr_backend* backend, RenderBridge& bridge, CommitGate& gate)
+void BufferProtocols::make_sync(wl_display* display, wlr_backend* backend, CommitGate& gate, BufferReleases& releases)
 {
     implicit_fences = std::make_unique<ImplicitFences>(gate, wl_display_get_event_loop(display));
-    release_pacing = std::make_unique<CommitGate::Source>(gate, [&bridge](wlr_surface* s) { bridge.before_commit(s); });
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf) {
         drm_syncobj = LinuxDrmSyncobjV1::create(
             display, wlr_backend_get_drm_fd(backend), gate,
-            [](wlr_client_buffer* b) { return RenderBridge::buffer_release(b->texture); });
+            [&releases](wlr_client_buffer* b) { return releases.of(b); });
         if (drm_syncobj)
             implicit_fences->set_explicit_sync(
                 [&syncobj = drm_syncobj](wlr_surface* s) { return syncobj->is_explicit(s); });

@@ -172,8 +172,8 @@ bool Server::start(std::string& error)
         return true;
 
     log::error("%s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s",
-               backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
-               bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
+               backend_name(choice), bridge_->egl().profile().kind_name(), bridge_->egl().profile().driver_name.c_str(),
+               bridge_->egl().started() ? "" : ", started when something first needs GL", socket_.c_str());
     if (rooms_.xwayland)
         log::error("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
                    x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");

@@ -1,9 +1,10 @@
-// Client buffers as wlr_textures: the texture vtable over kiln's textures, dma-buf imports cached on their
-// wlr_buffer (wlr_addon) so a buffer is imported once for its whole life (an EGLImage, or a mapping CPU composition
-// reads), and shm uploads.
-#include "compositor/bridge/render_bridge.hpp"
+// ClientTextures: the texture vtable over kiln's textures, dma-buf imports cached on their wlr_buffer, shm uploads
+// and in-place reads.
+#include "compositor/bridge/client_textures.hpp"
 
+#include "compositor/bridge/composition_choice.hpp"
 #include "compositor/bridge/dmabuf_attributes.hpp"
+#include "compositor/bridge/lazy_egl.hpp"
 #include "compositor/bridge/dmabuf_mapping.hpp"
 #include "compositor/log.hpp"
 #include "renderer/cpu_compositor.hpp"
@@ -26,7 +27,16 @@ using renderer::Box;
 struct DmabufTextureCache {
     wlr_addon addon;
     std::shared_ptr<renderer::Texture> texture;
-    RenderBridge::DmabufIdentity identity;  // which dma-buf it holds, so a second live import of it shows
+    ClientTextures::DmabufIdentity identity;  // which dma-buf it holds, so a second live import of it shows
+
+    // The buffer is gone: its import with it (the addon's owner is the ClientTextures that made it).
+    static void end(wlr_addon* addon) noexcept
+    {
+        auto* cache = reinterpret_cast<DmabufTextureCache*>(addon);
+        static_cast<ClientTextures*>(const_cast<void*>(addon->owner))->forget_import(cache->identity);
+        wlr_addon_finish(addon);
+        delete cache;
+    }
 };
 
 // wlr_texture handed to wlroots; several may share one imported dma-buf texture.
@@ -46,15 +56,7 @@ struct BridgeTexture {
 
 namespace {
 
-const wlr_addon_interface texture_addon_impl{
-    "kiln_dmabuf_texture",
-    [](wlr_addon* addon) noexcept {
-        auto* cache = reinterpret_cast<DmabufTextureCache*>(addon);
-        RenderBridge::from_owner(addon->owner)->forget_import(cache->identity);
-        wlr_addon_finish(addon);
-        delete cache;
-    },
-};
+const wlr_addon_interface texture_addon_impl{"kiln_dmabuf_texture", DmabufTextureCache::end};
 
 renderer::Texture& texture_of(wlr_texture* texture)
 {
@@ -95,7 +97,7 @@ const wlr_texture_impl texture_impl{
 
 }  // namespace
 
-wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source, bool shm)
+wlr_texture* ClientTextures::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source, bool shm)
 {
     auto* wrapper = new BridgeTexture{};
     wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
@@ -110,18 +112,36 @@ wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_
     return &wrapper->base;
 }
 
-renderer::Texture& RenderBridge::texture(wlr_texture* texture)
+renderer::Texture& ClientTextures::texture(wlr_texture* texture)
 {
     return texture_of(texture);
 }
 
-DmabufTextureCache* RenderBridge::cached_dmabuf(wlr_buffer* buffer)
+bool ClientTextures::has_cpu_image(wlr_texture* texture)
+{
+    const renderer::Texture& t = ClientTextures::texture(texture);
+    return t.cpu_pixels() || t.in_place();
+}
+
+bool ClientTextures::with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use)
+{
+    const renderer::Texture& t = ClientTextures::texture(texture);
+    if (t.cpu_pixels()) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), t.cpu_stride(), const_cast<uint8_t*>(t.cpu_pixels())});
+        return true;
+    }
+    return t.read_in_place([&](const void* data, uint32_t stride) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), stride, const_cast<void*>(data)});
+    });
+}
+
+DmabufTextureCache* ClientTextures::cached_dmabuf(wlr_buffer* buffer)
 {
     wlr_addon* addon = wlr_addon_find(&buffer->addons, this, &texture_addon_impl);
     return addon ? reinterpret_cast<DmabufTextureCache*>(addon) : nullptr;
 }
 
-bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
+bool ClientTextures::import_client_buffer(wlr_buffer* buffer, std::string& error)
 {
     if (cached_dmabuf(buffer))
         return true;
@@ -132,11 +152,11 @@ bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
     }
     std::shared_ptr<renderer::Texture> texture = map_for_cpu(dmabuf);
     if (!texture) {
-        if (!ensure_egl("a dma-buf import")) {
+        if (!egl_.ensure("a dma-buf import")) {
             error = "EGL cannot start";
             return false;
         }
-        texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
+        texture = egl_.renderer().import_dmabuf(to_attributes(dmabuf), error);
         if (!texture)
             return false;
     }
@@ -166,11 +186,11 @@ bool cpu_readable(const wlr_dmabuf_attributes& dmabuf)
 
 }  // namespace
 
-std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_attributes& dmabuf)
+std::shared_ptr<renderer::Texture> ClientTextures::map_for_cpu(const wlr_dmabuf_attributes& dmabuf)
 {
     // Where GL is llvmpipe an EGLImage of a linear dma-buf is a CPU mapping too, and EGL brings LLVM and Mesa
     // (~70 MiB resident) with it; a hardware display, or anything pixman cannot read, keeps the EGL import.
-    if (!cpu_composition_ || !cpu_readable(dmabuf))
+    if (!composition_.cpu() || !cpu_readable(dmabuf))
         return nullptr;
     const uint32_t bpp = renderer::format_info(dmabuf.format)->planes[0].bytes_per_pixel;
     const uint32_t row = static_cast<uint32_t>(dmabuf.width) * bpp;
@@ -186,13 +206,13 @@ std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_at
         renderer::DmabufAttributes attributes = to_attributes(dmabuf);
         attributes.planes[0].fd = mapping->fd();
         bool external_only = false;
-        for (const auto& fm : profile_.dmabuf_formats)
+        for (const auto& fm : egl_.profile().dmabuf_formats)
             if (fm.fourcc == dmabuf.format && fm.modifier == dmabuf.modifier)
                 external_only = fm.external_only;
         mapping->read([&](const void* data, uint32_t stride) {
             texture = renderer::Texture::over_dmabuf_mapping(
                 {dmabuf.format, dmabuf.width, dmabuf.height, stride, data, span}, reader, attributes, external_only,
-                renderer_ ? renderer_->stats() : early_stats_, error);
+                egl_.texture_stats(), error);
         });
     }
     // Said the first few times: a client making buffer after buffer must not flood the log.
@@ -203,16 +223,11 @@ std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_at
     return texture;
 }
 
-void RenderBridge::forget_import(const DmabufIdentity& identity)
+void ClientTextures::forget_import(const DmabufIdentity& identity)
 {
     auto it = live_imports_.find(identity);
     if (it != live_imports_.end() && --it->second <= 0)
         live_imports_.erase(it);
-}
-
-RenderBridge* RenderBridge::from_owner(const void* owner)
-{
-    return static_cast<RenderBridge*>(const_cast<void*>(owner));
 }
 
 namespace {
@@ -235,10 +250,9 @@ renderer::Texture::ShmReader shm_reader(wlr_buffer* buffer)
 
 }  // namespace
 
-wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
+wlr_texture* ClientTextures::texture_from_buffer(wlr_buffer* buffer)
 {
-    if (display_)
-        display_->make_current();
+    egl_.make_current_if_started();
     std::string error;
     wlr_dmabuf_attributes dmabuf{};
     if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
@@ -265,12 +279,12 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
     const renderer::ShmDescription description{format, buffer->width, buffer->height, static_cast<uint32_t>(stride),
                                                data, stride * static_cast<size_t>(buffer->height)};
     std::unique_ptr<renderer::Texture> texture;
-    if (cpu_composition_ && shm_in_place_) {
+    if (composition_.shm_in_place()) {
         // Frames are composed on the CPU: it reads the client's memory where it lies each frame (no copy; the
         // texture keeps the client's buffer, so wl_buffer.release comes once the frames that read it are done and a
         // newer commit replaced it); GL gets it whole if a GL frame samples it.
         texture = renderer::Texture::over_shm(description, shm_reader(buffer),
-                                              renderer_ ? renderer_->stats() : early_stats_, error);
+                                              egl_.texture_stats(), error);
         // Its last byte read while wlroots guards the access: a client that shrank its pool under the buffer gets
         // its protocol error at this commit, as a copy would give it (and a later shrink, at the frame that reads).
         if (texture)
@@ -283,13 +297,13 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
         // Its release may go out with the client's next frame callbacks (BufferReleases::before_commit).
         return wrap(std::move(texture), buffer, true);
     }
-    if (renderer_)
-        texture = renderer_->create_shm_texture(description, error);
-    else if (cpu_composition_)
+    if (egl_.started())
+        texture = egl_.renderer().create_shm_texture(description, error);
+    else if (composition_.cpu())
         // Before EGL: a CPU copy only, which CPU composition draws; GL gets it when a GL frame first samples it.
-        texture = renderer::Texture::from_shm(description, early_stats_, error, true);
-    else if (ensure_egl("an shm texture"))
-        texture = renderer_->create_shm_texture(description, error);
+        texture = renderer::Texture::from_shm(description, egl_.texture_stats(), error, true);
+    else if (egl_.ensure("an shm texture"))
+        texture = egl_.renderer().create_shm_texture(description, error);
     wlr_buffer_end_data_ptr_access(buffer);
     if (!texture) {
         log::error("shm upload failed: %s", error.c_str());

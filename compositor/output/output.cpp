@@ -257,8 +257,8 @@ void Output::render()
     }
 
     // Where GL is itself software, a frame of unscaled shm windows is composed by pixman, straight into the buffer.
-    const bool on_cpu = bridge_.cpu_composition() && can_compose_on_cpu(visible_, output_, slot->buffer);
-    bridge_.frame_composed(on_cpu);
+    const bool on_cpu = bridge_.composition().cpu() && can_compose_on_cpu(visible_, output_, slot->buffer);
+    bridge_.composition().frame_composed(on_cpu);
     if (on_cpu != composed_on_cpu_) {
         // The two paths keep a slot's pixels in different places (its memory, or GL's framebuffer for it): after a
         // switch no slot holds the other path's pixels where this one reads them, so each is redrawn whole once.

@@ -13,8 +13,8 @@ void BufferProtocols::make_dmabuf(wl_display* display, wlr_backend* backend, Ren
                                   std::function<const wlr_drm_format_set*()> primary_formats)
 {
     // kiln's own linux-dmabuf: clients' GPU buffers are sampled in place. Offered when the EGL display imports them.
-    if (bridge.profile().can_import_dmabuf()) {
-        std::optional<dev_t> main_device = bridge.profile().main_device;
+    if (bridge.egl().profile().can_import_dmabuf()) {
+        std::optional<dev_t> main_device = bridge.egl().profile().main_device;
         const int backend_fd = wlr_backend_get_drm_fd(backend);
         struct stat st {};
         if (backend_fd >= 0 && fstat(backend_fd, &st) == 0)
@@ -23,7 +23,7 @@ void BufferProtocols::make_dmabuf(wl_display* display, wlr_backend* backend, Ren
         // wl_drm names a device node; without one (headless, nested) it is not offered.
         std::string node = drm_node_for(backend_fd);
         if (node.empty())
-            node = bridge.profile().device_path;
+            node = bridge.egl().profile().device_path;
         if (!node.empty())
             wayland_drm = std::make_unique<WaylandDrm>(display, bridge, *linux_dmabuf, node);
     }

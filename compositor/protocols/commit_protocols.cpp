@@ -13,10 +13,10 @@ void CommitProtocols::make_gate(wl_display* display, RequestHooks& requests, Ren
     commit_gate = std::make_unique<CommitGate>();
     commit_gate->watch_commits(requests);
     releases = std::make_shared<BufferReleases>();
-    bridge.tell_in_place_reads(releases);
+    bridge.textures().tell_in_place_reads(releases);
     // Where frames are composed on the CPU, shm buffers are read in place and a frame-paced client gets them back
     // with its frame callbacks.
-    if (bridge.cpu_composition())
+    if (bridge.composition().cpu())
         releases->release_shm_with_frames(wl_display_get_event_loop(display), *commit_gate);
 }
 

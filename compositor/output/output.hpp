@@ -18,6 +18,10 @@
 #include <memory>
 #include <vector>
 
+namespace kiln::renderer {
+class RenderFence;
+}  // namespace kiln::renderer
+
 namespace kiln::compositor {
 
 class RenderBridge;
@@ -71,7 +75,14 @@ private:
     bool needs_frame() const;
     void render();
     bool try_scanout(const VisibleSet& visible);
-    void render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before);
+    // render()'s steps: the scene's damage into the ring; the CPU or GL path for this frame (a switch redraws
+    // every slot); the client buffers the frame read in place held (GL, until its render-done) or marked read (CPU);
+    // and the bookkeeping once drawn (feedback, the fence watched, the commit).
+    void take_scene_damage();
+    bool choose_path(OutputRing::Slot& slot, bool full_redraw);
+    void hold_sampled(Frame& frame, bool on_cpu);
+    void frame_drawn(std::unique_ptr<Frame> frame, std::shared_ptr<renderer::RenderFence> fence, bool on_cpu,
+                     double cpu_before);
     void render_done(uint64_t id);
     void delayed_done();
     void fence_signalled(uint64_t id);

@@ -4,8 +4,8 @@
 
 #include "compositor/bridge/composition_choice.hpp"
 #include "compositor/bridge/dmabuf_attributes.hpp"
-#include "compositor/bridge/lazy_egl.hpp"
 #include "compositor/bridge/dmabuf_mapping.hpp"
+#include "compositor/bridge/lazy_egl.hpp"
 #include "compositor/log.hpp"
 #include "renderer/cpu_compositor.hpp"
 #include "renderer/egl_display.hpp"

@@ -6,10 +6,10 @@
 #include "compositor/listener.hpp"
 #include "compositor/output/output_hooks.hpp"
 #include "compositor/output/output_ring.hpp"
-#include "compositor/region.hpp"
 #include "compositor/output/sync/commit_feedback.hpp"
 #include "compositor/output/virtual_vblank.hpp"
 #include "compositor/output/visible_set.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 
 #include <chrono>

@@ -88,8 +88,8 @@ bool Server::start(std::string& error)
 
     buffers_.make_dmabuf(display_, backend_, *bridge_,
                          [this]() { return outputs_ ? outputs_->primary_formats() : nullptr; });
-    commits_.make_gate(display_, requests_);
-    buffers_.make_sync(display_, backend_, *bridge_, *commits_.commit_gate);
+    commits_.make_gate(display_, requests_, *bridge_);
+    buffers_.make_sync(display_, backend_, *commits_.commit_gate, *commits_.releases);
     CoreObjects core_objects{compositor_, layout_, scene_, layers_};
     if (!core_objects.make(display_, renderer_, error))
         return false;
@@ -130,6 +130,7 @@ bool Server::start(std::string& error)
         core_, Outputs::Pipeline{
                    .bridge = *bridge_,
                    .fences = *commits_.fence_events,
+                   .releases = *commits_.releases,
                    .allocator = allocator_,
                    .renderer = renderer_,
                    .presentation = &commits_.presentation->feedback(),
@@ -172,8 +173,8 @@ bool Server::start(std::string& error)
         return true;
 
     log::error("%s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s",
-               backend_name(choice), bridge_->profile().kind_name(), bridge_->profile().driver_name.c_str(),
-               bridge_->egl_started() ? "" : ", started when something first needs GL", socket_.c_str());
+               backend_name(choice), bridge_->egl().profile().kind_name(), bridge_->egl().profile().driver_name.c_str(),
+               bridge_->egl().started() ? "" : ", started when something first needs GL", socket_.c_str());
     if (rooms_.xwayland)
         log::error("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
                    x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");

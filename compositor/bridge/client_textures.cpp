@@ -1,10 +1,11 @@
-// Client buffers as wlr_textures: the texture vtable over kiln's textures, dma-buf imports cached on their
-// wlr_buffer (wlr_addon) so a buffer is imported once for its whole life (an EGLImage, or a mapping CPU composition
-// reads), and shm uploads.
-#include "compositor/bridge/render_bridge.hpp"
+// ClientTextures: the texture vtable over kiln's textures, dma-buf imports cached on their wlr_buffer, shm uploads
+// and in-place reads.
+#include "compositor/bridge/client_textures.hpp"
 
+#include "compositor/bridge/composition_choice.hpp"
 #include "compositor/bridge/dmabuf_attributes.hpp"
 #include "compositor/bridge/dmabuf_mapping.hpp"
+#include "compositor/bridge/lazy_egl.hpp"
 #include "compositor/log.hpp"
 #include "renderer/cpu_compositor.hpp"
 #include "renderer/egl_display.hpp"
@@ -26,35 +27,36 @@ using renderer::Box;
 struct DmabufTextureCache {
     wlr_addon addon;
     std::shared_ptr<renderer::Texture> texture;
-    RenderBridge::DmabufIdentity identity;  // which dma-buf it holds, so a second live import of it shows
+    ClientTextures::DmabufIdentity identity;  // which dma-buf it holds, so a second live import of it shows
+
+    // The buffer is gone: its import with it (the addon's owner is the ClientTextures that made it).
+    static void end(wlr_addon* addon) noexcept
+    {
+        auto* cache = reinterpret_cast<DmabufTextureCache*>(addon);
+        static_cast<ClientTextures*>(const_cast<void*>(addon->owner))->forget_import(cache->identity);
+        wlr_addon_finish(addon);
+        delete cache;
+    }
 };
 
 // wlr_texture handed to wlroots; several may share one imported dma-buf texture.
 //
 // wlroots 0.15 unlocks a client's buffer right after wrapping it in a wlr_client_buffer, which sends
-// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture owns the
-// BufferRelease that keeps the client's buffer; the texture lives as long as the wlr_client_buffer (one per commit),
-// which the surface, the frames that sample it and an output showing it keep, and its end is the release. An shm
-// buffer composed on the CPU is read in place the same way (Texture::over_shm). (Other shm textures are copies: the
-// upload is the last read of the client's memory, so wlroots may release those at commit.)
+// wl_buffer.release at commit, before any frame sampled it. A dma-buf is sampled in place, so its texture keeps the
+// client's buffer (`source`) while it reads it and tells InPlaceReads, which decides the release; the texture lives
+// as long as the wlr_client_buffer (one per commit), which the surface, the frames that sample it and an output
+// showing it keep. An shm buffer composed on the CPU is read in place the same way (Texture::over_shm). (Other shm
+// textures are copies: the upload is the last read of the client's memory, so wlroots may release those at commit.)
 struct BridgeTexture {
     wlr_texture base;
     std::shared_ptr<renderer::Texture> texture;
-    std::unique_ptr<BufferRelease> release;
-    bool shm_in_place = false;  // an shm buffer read in place (Texture::over_shm), not a dma-buf
+    wlr_buffer* source = nullptr;  // locked while set
+    std::weak_ptr<InPlaceReads> reads;
 };
 
 namespace {
 
-const wlr_addon_interface texture_addon_impl{
-    "kiln_dmabuf_texture",
-    [](wlr_addon* addon) noexcept {
-        auto* cache = reinterpret_cast<DmabufTextureCache*>(addon);
-        RenderBridge::from_owner(addon->owner)->forget_import(cache->identity);
-        wlr_addon_finish(addon);
-        delete cache;
-    },
-};
+const wlr_addon_interface texture_addon_impl{"kiln_dmabuf_texture", DmabufTextureCache::end};
 
 renderer::Texture& texture_of(wlr_texture* texture)
 {
@@ -82,60 +84,64 @@ const wlr_texture_impl texture_impl{
     },
     [](wlr_texture* texture) noexcept {
         auto* wrapper = reinterpret_cast<BridgeTexture*>(texture);
-        // The wlr_client_buffer is gone: every holder of the commit's buffer has let go.
-        if (wrapper->release)
-            wrapper->release->release();
+        // The wlr_client_buffer is gone: every holder of the commit's buffer has let go. Told first, so a release
+        // that holds the buffer longer (with frame callbacks) still has it when this texture's own read ends.
+        if (wrapper->source) {
+            if (auto reads = wrapper->reads.lock())
+                reads->ended(texture);
+            wlr_buffer_unlock(wrapper->source);
+        }
         delete wrapper;
     },
 };
 
 }  // namespace
 
-void RenderBridge::release_shm_with_frames(wl_event_loop* loop)
-{
-    // Three refresh periods at 60 Hz: a composition normally comes within one; the bound is for when none does.
-    release_batch_ = std::make_unique<ReleaseBatch>(loop, std::chrono::milliseconds(50));
-}
-
-void RenderBridge::before_commit(wlr_surface* surface)
-{
-    if (!release_batch_ || !surface->buffer || !surface->buffer->texture ||
-        !(surface->pending.committed & WLR_SURFACE_STATE_BUFFER) ||
-        wl_list_empty(&surface->pending.frame_callback_list))
-        return;
-    auto* replaced = reinterpret_cast<BridgeTexture*>(surface->buffer->texture);
-    if (replaced->shm_in_place && replaced->release)
-        replaced->release->release_with_frame(release_batch_.get());
-}
-
-wlr_texture* RenderBridge::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source)
+wlr_texture* ClientTextures::wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source, bool shm)
 {
     auto* wrapper = new BridgeTexture{};
     wlr_texture_init(&wrapper->base, &texture_impl, static_cast<uint32_t>(texture->width()),
                      static_cast<uint32_t>(texture->height()));
     wrapper->texture = std::move(texture);
-    if (source)
-        wrapper->release = std::make_unique<BufferRelease>(source, releases_);
+    if (source) {
+        wrapper->source = wlr_buffer_lock(source);
+        wrapper->reads = in_place_reads_;
+        if (auto reads = wrapper->reads.lock())
+            reads->began(&wrapper->base, source, shm);
+    }
     return &wrapper->base;
 }
 
-renderer::Texture& RenderBridge::texture(wlr_texture* texture)
+renderer::Texture& ClientTextures::texture(wlr_texture* texture)
 {
     return texture_of(texture);
 }
 
-BufferRelease* RenderBridge::buffer_release(wlr_texture* texture)
+bool ClientTextures::has_cpu_image(wlr_texture* texture)
 {
-    return reinterpret_cast<BridgeTexture*>(texture)->release.get();
+    const renderer::Texture& t = ClientTextures::texture(texture);
+    return t.cpu_pixels() || t.in_place();
 }
 
-DmabufTextureCache* RenderBridge::cached_dmabuf(wlr_buffer* buffer)
+bool ClientTextures::with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use)
+{
+    const renderer::Texture& t = ClientTextures::texture(texture);
+    if (t.cpu_pixels()) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), t.cpu_stride(), const_cast<uint8_t*>(t.cpu_pixels())});
+        return true;
+    }
+    return t.read_in_place([&](const void* data, uint32_t stride) {
+        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), stride, const_cast<void*>(data)});
+    });
+}
+
+DmabufTextureCache* ClientTextures::cached_dmabuf(wlr_buffer* buffer)
 {
     wlr_addon* addon = wlr_addon_find(&buffer->addons, this, &texture_addon_impl);
     return addon ? reinterpret_cast<DmabufTextureCache*>(addon) : nullptr;
 }
 
-bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
+bool ClientTextures::import_client_buffer(wlr_buffer* buffer, std::string& error)
 {
     if (cached_dmabuf(buffer))
         return true;
@@ -146,11 +152,11 @@ bool RenderBridge::import_client_buffer(wlr_buffer* buffer, std::string& error)
     }
     std::shared_ptr<renderer::Texture> texture = map_for_cpu(dmabuf);
     if (!texture) {
-        if (!ensure_egl("a dma-buf import")) {
+        if (!egl_.ensure("a dma-buf import")) {
             error = "EGL cannot start";
             return false;
         }
-        texture = renderer_->import_dmabuf(to_attributes(dmabuf), error);
+        texture = egl_.renderer().import_dmabuf(to_attributes(dmabuf), error);
         if (!texture)
             return false;
     }
@@ -180,11 +186,11 @@ bool cpu_readable(const wlr_dmabuf_attributes& dmabuf)
 
 }  // namespace
 
-std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_attributes& dmabuf)
+std::shared_ptr<renderer::Texture> ClientTextures::map_for_cpu(const wlr_dmabuf_attributes& dmabuf)
 {
     // Where GL is llvmpipe an EGLImage of a linear dma-buf is a CPU mapping too, and EGL brings LLVM and Mesa
     // (~70 MiB resident) with it; a hardware display, or anything pixman cannot read, keeps the EGL import.
-    if (!cpu_composition_ || !cpu_readable(dmabuf))
+    if (!composition_.cpu() || !cpu_readable(dmabuf))
         return nullptr;
     const uint32_t bpp = renderer::format_info(dmabuf.format)->planes[0].bytes_per_pixel;
     const uint32_t row = static_cast<uint32_t>(dmabuf.width) * bpp;
@@ -200,13 +206,13 @@ std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_at
         renderer::DmabufAttributes attributes = to_attributes(dmabuf);
         attributes.planes[0].fd = mapping->fd();
         bool external_only = false;
-        for (const auto& fm : profile_.dmabuf_formats)
+        for (const auto& fm : egl_.profile().dmabuf_formats)
             if (fm.fourcc == dmabuf.format && fm.modifier == dmabuf.modifier)
                 external_only = fm.external_only;
         mapping->read([&](const void* data, uint32_t stride) {
             texture = renderer::Texture::over_dmabuf_mapping(
                 {dmabuf.format, dmabuf.width, dmabuf.height, stride, data, span}, reader, attributes, external_only,
-                renderer_ ? renderer_->stats() : early_stats_, error);
+                egl_.texture_stats(), error);
         });
     }
     // Said the first few times: a client making buffer after buffer must not flood the log.
@@ -217,21 +223,16 @@ std::shared_ptr<renderer::Texture> RenderBridge::map_for_cpu(const wlr_dmabuf_at
     return texture;
 }
 
-void RenderBridge::forget_import(const DmabufIdentity& identity)
+void ClientTextures::forget_import(const DmabufIdentity& identity)
 {
     auto it = live_imports_.find(identity);
     if (it != live_imports_.end() && --it->second <= 0)
         live_imports_.erase(it);
 }
 
-RenderBridge* RenderBridge::from_owner(const void* owner)
-{
-    return static_cast<RenderBridge*>(const_cast<void*>(owner));
-}
-
 namespace {
 
-// Maps `buffer` (a client's wl_shm buffer, kept by the texture's BufferRelease) for one read. wlroots guards the
+// Maps `buffer` (a client's wl_shm buffer, kept by the texture while it reads it) for one read. wlroots guards the
 // access against a client that shrinks its pool (SIGBUS) and keeps the memory if the client destroys the wl_buffer.
 renderer::Texture::ShmReader shm_reader(wlr_buffer* buffer)
 {
@@ -249,10 +250,9 @@ renderer::Texture::ShmReader shm_reader(wlr_buffer* buffer)
 
 }  // namespace
 
-wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
+wlr_texture* ClientTextures::texture_from_buffer(wlr_buffer* buffer)
 {
-    if (display_)
-        display_->make_current();
+    egl_.make_current_if_started();
     std::string error;
     wlr_dmabuf_attributes dmabuf{};
     if (wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
@@ -279,12 +279,12 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
     const renderer::ShmDescription description{format, buffer->width, buffer->height, static_cast<uint32_t>(stride),
                                                data, stride * static_cast<size_t>(buffer->height)};
     std::unique_ptr<renderer::Texture> texture;
-    if (cpu_composition_ && shm_in_place_) {
+    if (composition_.shm_in_place()) {
         // Frames are composed on the CPU: it reads the client's memory where it lies each frame (no copy; the
         // texture keeps the client's buffer, so wl_buffer.release comes once the frames that read it are done and a
         // newer commit replaced it); GL gets it whole if a GL frame samples it.
         texture = renderer::Texture::over_shm(description, shm_reader(buffer),
-                                              renderer_ ? renderer_->stats() : early_stats_, error);
+                                              egl_.texture_stats(), error);
         // Its last byte read while wlroots guards the access: a client that shrank its pool under the buffer gets
         // its protocol error at this commit, as a copy would give it (and a later shrink, at the frame that reads).
         if (texture)
@@ -294,18 +294,16 @@ wlr_texture* RenderBridge::texture_from_buffer(wlr_buffer* buffer)
             wlr_log(WLR_ERROR, "kiln: shm buffer refused: %s", error.c_str());
             return nullptr;
         }
-        // Its release may go out with the client's next frame callbacks (before_commit).
-        wlr_texture* wrapped = wrap(std::move(texture), buffer);
-        reinterpret_cast<BridgeTexture*>(wrapped)->shm_in_place = true;
-        return wrapped;
+        // Its release may go out with the client's next frame callbacks (BufferReleases::before_commit).
+        return wrap(std::move(texture), buffer, true);
     }
-    if (renderer_)
-        texture = renderer_->create_shm_texture(description, error);
-    else if (cpu_composition_)
+    if (egl_.started())
+        texture = egl_.renderer().create_shm_texture(description, error);
+    else if (composition_.cpu())
         // Before EGL: a CPU copy only, which CPU composition draws; GL gets it when a GL frame first samples it.
-        texture = renderer::Texture::from_shm(description, early_stats_, error, true);
-    else if (ensure_egl("an shm texture"))
-        texture = renderer_->create_shm_texture(description, error);
+        texture = renderer::Texture::from_shm(description, egl_.texture_stats(), error, true);
+    else if (egl_.ensure("an shm texture"))
+        texture = egl_.renderer().create_shm_texture(description, error);
     wlr_buffer_end_data_ptr_access(buffer);
     if (!texture) {
         log::error("shm upload failed: %s", error.c_str());

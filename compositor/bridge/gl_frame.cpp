@@ -3,7 +3,7 @@
 #include "compositor/bridge/gl_frame.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
-#include "compositor/output/frame_composer.hpp"
+#include "compositor/bridge/texture_handle.hpp"
 #include "renderer/render_fence.hpp"
 #include "renderer/renderer.hpp"
 
@@ -35,7 +35,7 @@ bool GlFrame::target_is_cpu() const
 
 void GlFrame::clear(std::span<const renderer::Box> boxes, renderer::Color color)
 {
-    renderer::Renderer& renderer = bridge_.renderer();
+    renderer::Renderer& renderer = bridge_.egl().renderer();
     for (const auto& box : boxes) {
         renderer.set_scissor(box);
         renderer.clear(color);
@@ -44,7 +44,7 @@ void GlFrame::clear(std::span<const renderer::Box> boxes, renderer::Color color)
 
 void GlFrame::draw_solid(const renderer::SolidDraw& draw)
 {
-    renderer::Renderer& renderer = bridge_.renderer();
+    renderer::Renderer& renderer = bridge_.egl().renderer();
     renderer.set_blending(false);
     for (const auto& box : draw.opaque) {
         renderer.set_scissor(box);
@@ -59,8 +59,8 @@ void GlFrame::draw_solid(const renderer::SolidDraw& draw)
 
 void GlFrame::draw_texture(const renderer::TextureDraw& draw)
 {
-    renderer::Renderer& renderer = bridge_.renderer();
-    renderer::Texture& texture = RenderBridge::texture(from_handle(draw.texture));
+    renderer::Renderer& renderer = bridge_.egl().renderer();
+    renderer::Texture& texture = ClientTextures::texture(from_handle(draw.texture));
     // One draw per damage rectangle: llvmpipe shades only the pixels inside the scissor.
     renderer.set_blending(false);
     for (const auto& box : draw.opaque) {
@@ -76,14 +76,14 @@ void GlFrame::draw_texture(const renderer::TextureDraw& draw)
 
 std::shared_ptr<renderer::RenderFence> GlFrame::finish()
 {
-    renderer::Renderer& renderer = bridge_.renderer();
+    renderer::Renderer& renderer = bridge_.egl().renderer();
     renderer.set_scissor(std::nullopt);
     renderer.set_blending(true);
     // Cursors without a plane of their own (headless, some KMS drivers) are drawn into an output's frame.
     if (output_)
         wlr_output_render_software_cursors(output_, damage_.get());
     end();
-    std::shared_ptr<renderer::RenderFence> fence = renderer::RenderFence::create(bridge_.display());
+    std::shared_ptr<renderer::RenderFence> fence = renderer::RenderFence::create(bridge_.egl().display());
     if (!fence)
         glFinish();  // no fence extension at all: the only way to know the frame is done
     return fence;

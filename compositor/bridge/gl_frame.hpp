@@ -2,7 +2,7 @@
 // ended with a fence (or glFinish where the display has no fence extension).
 #pragma once
 
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/frame.hpp"
 

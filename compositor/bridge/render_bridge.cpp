@@ -1,5 +1,5 @@
-// The wlr_renderer vtable over kiln's renderer: EGL start-up, render targets cached on their wlr_buffer (wlr_addon),
-// drawing and pixel reads. Client buffers as textures are in client_textures.cpp.
+// The wlr_renderer vtable over kiln's renderer: render targets cached on their wlr_buffer (wlr_addon), drawing and
+// pixel reads. EGL start-up is in lazy_egl.cpp, client buffers as textures in client_textures.cpp.
 #include "compositor/bridge/render_bridge.hpp"
 
 #include "compositor/bridge/dmabuf_attributes.hpp"
@@ -86,59 +86,58 @@ void destroy_bridge(wlr_renderer* renderer) noexcept
     delete RenderBridge::from_wlr(renderer);
 }
 
-namespace {
-
-const wlr_renderer_impl renderer_impl{
-    .bind_buffer = [](wlr_renderer* r, wlr_buffer* b) noexcept { return bridge(r).bind_buffer(b); },
-    .begin = [](wlr_renderer* r, uint32_t w, uint32_t h) noexcept { bridge(r).begin(w, h); },
-    .end = [](wlr_renderer* r) noexcept { bridge(r).end(); },
-    .clear = [](wlr_renderer* r, const float color[4]) noexcept { bridge(r).clear(color); },
-    .scissor = [](wlr_renderer* r, wlr_box* box) noexcept { bridge(r).scissor(box); },
-    .render_subtexture_with_matrix = [](wlr_renderer* r, wlr_texture* t, const wlr_fbox* box, const float m[9],
-                                        float alpha) noexcept { return bridge(r).render_subtexture(t, box, m, alpha); },
-    .render_quad_with_matrix = [](wlr_renderer* r, const float color[4], const float m[9]) noexcept {
-        bridge(r).render_quad(color, m);
-    },
-    .get_shm_texture_formats = [](wlr_renderer* r, size_t* len) noexcept { return bridge(r).shm_formats(len); },
-    .get_dmabuf_texture_formats = [](wlr_renderer* r) noexcept { return bridge(r).dmabuf_texture_formats(); },
-    .get_render_formats = [](wlr_renderer* r) noexcept { return bridge(r).render_formats(); },
-    .preferred_read_format = [](wlr_renderer*) noexcept -> uint32_t { return DRM_FORMAT_XRGB8888; },
-    .read_pixels = [](wlr_renderer* r, uint32_t fmt, uint32_t* flags, uint32_t stride, uint32_t w, uint32_t h,
-                      uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy, void* data) noexcept {
-        return bridge(r).read_pixels(fmt, flags, stride, w, h, sx, sy, dx, dy, data);
-    },
-    .destroy = destroy_bridge,
-    // kiln serves linux-dmabuf and wl_drm itself (compositor/linux_dmabuf_v1.*, wayland_drm.*), so wlroots must
-    // not create its own: no DRM fd is given out.
-    .get_drm_fd = [](wlr_renderer*) noexcept { return -1; },
-    .get_render_buffer_caps = [](wlr_renderer* r) noexcept { return bridge(r).render_buffer_caps(); },
-    .texture_from_buffer = [](wlr_renderer* r, wlr_buffer* b) noexcept { return bridge(r).texture_from_buffer(b); },
-};
-
-}  // namespace
+const wlr_renderer_impl* RenderBridge::vtable()
+{
+    // Defined in a member, so the entry points may stay private.
+    static const wlr_renderer_impl impl{
+        .bind_buffer = [](wlr_renderer* r, wlr_buffer* b) noexcept { return bridge(r).bind_buffer(b); },
+        .begin = [](wlr_renderer* r, uint32_t w, uint32_t h) noexcept { bridge(r).begin(w, h); },
+        .end = [](wlr_renderer* r) noexcept { bridge(r).end(); },
+        .clear = [](wlr_renderer* r, const float color[4]) noexcept { bridge(r).clear(color); },
+        .scissor = [](wlr_renderer* r, wlr_box* box) noexcept { bridge(r).scissor(box); },
+        .render_subtexture_with_matrix = [](wlr_renderer* r, wlr_texture* t, const wlr_fbox* box, const float m[9],
+                                            float alpha) noexcept { return bridge(r).render_subtexture(t, box, m, alpha); },
+        .render_quad_with_matrix = [](wlr_renderer* r, const float color[4], const float m[9]) noexcept {
+            bridge(r).render_quad(color, m);
+        },
+        .get_shm_texture_formats = [](wlr_renderer* r, size_t* len) noexcept { return bridge(r).shm_formats(len); },
+        .get_dmabuf_texture_formats = [](wlr_renderer* r) noexcept { return bridge(r).dmabuf_texture_formats(); },
+        .get_render_formats = [](wlr_renderer* r) noexcept { return bridge(r).render_formats(); },
+        .preferred_read_format = [](wlr_renderer*) noexcept -> uint32_t { return DRM_FORMAT_XRGB8888; },
+        .read_pixels = [](wlr_renderer* r, uint32_t fmt, uint32_t* flags, uint32_t stride, uint32_t w, uint32_t h,
+                          uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy, void* data) noexcept {
+            return bridge(r).read_pixels(fmt, flags, stride, w, h, sx, sy, dx, dy, data);
+        },
+        .destroy = destroy_bridge,
+        // kiln serves linux-dmabuf and wl_drm itself (compositor/linux_dmabuf_v1.*, wayland_drm.*), so wlroots must
+        // not create its own: no DRM fd is given out.
+        .get_drm_fd = [](wlr_renderer*) noexcept { return -1; },
+        .get_render_buffer_caps = [](wlr_renderer* r) noexcept { return bridge(r).render_buffer_caps(); },
+        .texture_from_buffer = [](wlr_renderer* r, wlr_buffer* b) noexcept {
+            return bridge(r).textures_.texture_from_buffer(b);
+        },
+    };
+    return &impl;
+}
 
 RenderBridge* RenderBridge::create(int drm_fd, renderer::ProgramCache& programs,
                                    std::optional<renderer::DisplayProfile> lazy, std::string& error)
 {
-    std::unique_ptr<RenderBridge> self(new RenderBridge());
-    self->drm_fd_ = drm_fd;
-    self->programs_ = &programs;
-    if (lazy) {
-        self->profile_ = std::move(*lazy);
-    } else {
-        if (!self->start_egl(error))
-            return nullptr;
-        self->profile_ = renderer::DisplayProfile::of(*self->display_);
-    }
+    std::unique_ptr<RenderBridge> self(new RenderBridge(drm_fd, programs));
+    if (lazy)
+        self->egl_.start_later(std::move(*lazy));
+    else if (!self->egl_.start_now(error))
+        return nullptr;
+    const renderer::DisplayProfile& profile = self->egl_.profile();
 
     // Everything wlroots asks of a renderer before it draws comes from the profile, so it works before EGL starts.
     for (uint32_t format : renderer::shm_formats())
         self->shm_formats_.push_back(format);
-    for (const auto& fm : self->profile_.dmabuf_formats)
+    for (const auto& fm : profile.dmabuf_formats)
         wlr_drm_format_set_add(&self->dmabuf_texture_formats_, fm.fourcc, fm.modifier);
     // Output buffers: dma-bufs the display can render into when there is a device to allocate them from, and CPU
     // memory (read back after each frame) otherwise.
-    for (const auto& fm : self->profile_.dmabuf_formats)
+    for (const auto& fm : profile.dmabuf_formats)
         if (!fm.external_only && renderer::format_info(fm.fourcc) && !renderer::format_info(fm.fourcc)->yuv)
             wlr_drm_format_set_add(&self->render_formats_, fm.fourcc, fm.modifier);
     for (uint32_t format : renderer::Renderer::cpu_target_formats()) {
@@ -146,71 +145,9 @@ RenderBridge* RenderBridge::create(int drm_fd, renderer::ProgramCache& programs,
         wlr_drm_format_set_add(&self->render_formats_, format, DRM_FORMAT_MOD_LINEAR);
     }
 
-    wlr_renderer_init(&self->base_.renderer, &renderer_impl);
+    wlr_renderer_init(&self->base_.renderer, vtable());
     self->base_.self = self.get();
     return self.release();
-}
-
-bool RenderBridge::start_egl(std::string& error)
-{
-    display_ = renderer::EglDisplay::open(renderer::DisplayOptions{drm_fd_, true}, error);
-    if (!display_)
-        return false;
-    egl_ready_at_ = std::chrono::steady_clock::now();
-    renderer_ = renderer::Renderer::create(*display_, *programs_, error);
-    if (!renderer_) {
-        display_.reset();
-        return false;
-    }
-    renderer_->set_shm_cpu_copies(cpu_composition_);
-    programs_ready_at_ = std::chrono::steady_clock::now();
-    return true;
-}
-
-bool RenderBridge::ensure_egl(const char* reason)
-{
-    if (display_)
-        return display_->make_current();
-    if (egl_failed_)
-        return false;
-    std::string error;
-    if (!start_egl(error)) {
-        egl_failed_ = true;
-        log::error("cannot start EGL for %s: %s; nothing that needs GL can be shown", reason,
-                   error.c_str());
-        return false;
-    }
-    started_by_ = reason;
-    log::info("EGL started for %s", reason);
-    const renderer::DisplayProfile live = renderer::DisplayProfile::of(*display_);
-    if (!live.same_as(profile_))
-        // Clients already bound were told the cached formats; imports are checked against the live ones.
-        log::error("the cached display profile (%s, %s, %zu formats) differs from the display EGL opened "
-                   "(%s, %s, %zu formats); using the live one",
-                   profile_.kind_name(), profile_.driver_name.c_str(), profile_.dmabuf_formats.size(), live.kind_name(),
-                   live.driver_name.c_str(), live.dmabuf_formats.size());
-    profile_ = live;
-    if (on_egl_started_)
-        on_egl_started_();
-    return display_->make_current();
-}
-
-renderer::RendererStats RenderBridge::renderer_stats() const
-{
-    renderer::RendererStats out = early_stats_;
-    if (renderer_) {
-        const auto& r = renderer_->stats();
-        out.shm_upload_bytes += r.shm_upload_bytes;
-        out.shm_textures += r.shm_textures;
-        out.dmabuf_imports += r.dmabuf_imports;
-        out.dmabuf_mapped += r.dmabuf_mapped;
-        out.dmabuf_rejected += r.dmabuf_rejected;
-        out.dmabuf_targets += r.dmabuf_targets;
-        out.cpu_targets += r.cpu_targets;
-        out.readback_bytes += r.readback_bytes;
-        out.frames += r.frames;
-    }
-    return out;
 }
 
 RenderBridge* RenderBridge::from_wlr(wlr_renderer* renderer)
@@ -218,40 +155,18 @@ RenderBridge* RenderBridge::from_wlr(wlr_renderer* renderer)
     return reinterpret_cast<Base*>(renderer)->self;
 }
 
-RenderBridge::RenderBridge() = default;
-
-bool RenderBridge::has_cpu_image(wlr_texture* texture)
+RenderBridge::RenderBridge(int drm_fd, renderer::ProgramCache& programs)
+    : egl_(drm_fd, programs, [this] { return composition_.cpu(); })
 {
-    const renderer::Texture& t = RenderBridge::texture(texture);
-    return t.cpu_pixels() || t.in_place();
-}
-
-bool RenderBridge::with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use)
-{
-    const renderer::Texture& t = RenderBridge::texture(texture);
-    if (t.cpu_pixels()) {
-        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), t.cpu_stride(), const_cast<uint8_t*>(t.cpu_pixels())});
-        return true;
-    }
-    return t.read_in_place([&](const void* data, uint32_t stride) {
-        use(renderer::CpuImage{t.fourcc(), t.width(), t.height(), stride, const_cast<void*>(data)});
-    });
-}
-
-uint64_t RenderBridge::dmabuf_imports() const
-{
-    return renderer_->stats().dmabuf_imports;
 }
 
 RenderBridge::~RenderBridge()
 {
     if (bound_)
         wlr_buffer_unlock(bound_);
-    if (display_)
-        display_->make_current();
     wlr_drm_format_set_finish(&dmabuf_texture_formats_);
     wlr_drm_format_set_finish(&render_formats_);
-    renderer_.reset();
+    // egl_ goes last of the members: the renderer with its context current, then the display.
 }
 
 uint32_t RenderBridge::render_buffer_caps() const
@@ -259,8 +174,8 @@ uint32_t RenderBridge::render_buffer_caps() const
     // CPU memory always works (read-back). Output dma-bufs only on a hardware GBM display: a software display draws
     // in CPU memory anyway, and wlroots' GBM allocator exports read-only fds that llvmpipe cannot map for writing,
     // so on KMS it gets mappable dumb buffers (wlroots' DRM dumb allocator) instead.
-    const bool hardware = profile_.kind == renderer::DisplayKind::gbm;
-    return WLR_BUFFER_CAP_DATA_PTR | (hardware && profile_.can_import_dmabuf() ? WLR_BUFFER_CAP_DMABUF : 0);
+    const bool hardware = egl_.profile().kind == renderer::DisplayKind::gbm;
+    return WLR_BUFFER_CAP_DATA_PTR | (hardware && egl_.profile().can_import_dmabuf() ? WLR_BUFFER_CAP_DMABUF : 0);
 }
 
 BufferTarget* RenderBridge::target_for(wlr_buffer* buffer)
@@ -282,9 +197,9 @@ BufferTarget* RenderBridge::target_for(wlr_buffer* buffer)
     // Our own output buffers follow render_buffer_caps(); a client's dma-buf bound here (a screencopy of a frame
     // scanned out directly) can only be a dma-buf target.
     if (is_dmabuf && (!has_memory || (render_buffer_caps() & WLR_BUFFER_CAP_DMABUF)))
-        target = renderer_->create_dmabuf_target(to_attributes(dmabuf), error);
+        target = egl_.renderer().create_dmabuf_target(to_attributes(dmabuf), error);
     else if (has_memory)
-        target = renderer_->create_cpu_target(format, buffer->width, buffer->height, error);
+        target = egl_.renderer().create_cpu_target(format, buffer->width, buffer->height, error);
     else
         error = "the buffer is neither CPU memory nor a dma-buf";
     if (!target) {
@@ -307,7 +222,7 @@ bool RenderBridge::bind_buffer(wlr_buffer* buffer)
     target_deferred_ = false;
     if (!buffer)
         return true;
-    if (cpu_composition_ && has_memory(buffer)) {
+    if (composition_.cpu() && has_memory(buffer)) {
         // A buffer bound to be read (screencopy) or only to be committed (each output frame, and wlroots making its
         // swapchain) needs no GL where frames may be composed on the CPU into its memory: its GL target, a
         // full-size render buffer (8 MiB at 1920x1080 on llvmpipe), is made only when GL draws into it or reads it
@@ -316,7 +231,7 @@ bool RenderBridge::bind_buffer(wlr_buffer* buffer)
         target_deferred_ = true;
         return true;
     }
-    if (!ensure_egl("rendering into a buffer through wlroots"))
+    if (!egl_.ensure("rendering into a buffer through wlroots"))
         return false;
     BufferTarget* target = target_for(buffer);
     if (!target)
@@ -328,7 +243,7 @@ bool RenderBridge::bind_buffer(wlr_buffer* buffer)
 
 BufferTarget* RenderBridge::bound_target()
 {
-    if (!target_ && target_deferred_ && bound_ && display_) {
+    if (!target_ && target_deferred_ && bound_ && egl_.started()) {
         target_ = target_for(bound_);
         target_deferred_ = false;
     }
@@ -339,7 +254,7 @@ void RenderBridge::begin(uint32_t, uint32_t)
 {
     if (!bound_target())
         return;
-    renderer_->begin(*target_->target);
+    egl_.renderer().begin(*target_->target);
 }
 
 void RenderBridge::end()
@@ -355,7 +270,7 @@ void RenderBridge::end()
                         wlr_buffer_begin_data_ptr_access(bound_, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride);
     if (mapped)
         target_->target->set_destination(data, static_cast<uint32_t>(stride));
-    renderer_->end();
+    egl_.renderer().end();
     if (mapped) {
         target_->target->set_destination(nullptr, 0);
         wlr_buffer_end_data_ptr_access(bound_);
@@ -366,41 +281,41 @@ void RenderBridge::end_flushed()
 {
     if (!target_)
         return;
-    renderer_->end(false);
+    egl_.renderer().end(false);
     target_ = nullptr;
     target_deferred_ = false;
 }
 
 void RenderBridge::clear(const float color[4])
 {
-    if (!renderer_)
+    if (!egl_.started())
         return;
-    renderer_->clear({color[0], color[1], color[2], color[3]});
+    egl_.renderer().clear({color[0], color[1], color[2], color[3]});
 }
 
 void RenderBridge::scissor(wlr_box* box)
 {
-    if (!renderer_)
+    if (!egl_.started())
         return;
     if (box)
-        renderer_->set_scissor(Box{box->x, box->y, box->width, box->height});
+        egl_.renderer().set_scissor(Box{box->x, box->y, box->width, box->height});
     else
-        renderer_->set_scissor(std::nullopt);
+        egl_.renderer().set_scissor(std::nullopt);
 }
 
 bool RenderBridge::render_subtexture(wlr_texture* texture, const wlr_fbox* box, const float matrix[9], float alpha)
 {
-    if (!renderer_)
+    if (!egl_.started())
         return false;
-    return renderer_->draw_texture(RenderBridge::texture(texture), {box->x, box->y, box->width, box->height},
+    return egl_.renderer().draw_texture(ClientTextures::texture(texture), {box->x, box->y, box->width, box->height},
                                    to_matrix(matrix), alpha);
 }
 
 void RenderBridge::render_quad(const float color[4], const float matrix[9])
 {
-    if (!renderer_)
+    if (!egl_.started())
         return;
-    renderer_->draw_solid({color[0], color[1], color[2], color[3]}, to_matrix(matrix));
+    egl_.renderer().draw_solid({color[0], color[1], color[2], color[3]}, to_matrix(matrix));
 }
 
 const uint32_t* RenderBridge::shm_formats(size_t* len)
@@ -430,7 +345,7 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
     auto* destination = static_cast<uint8_t*>(data) + static_cast<size_t>(dst_y) * stride + static_cast<size_t>(dst_x) * 4;
     const renderer::Box region{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y), static_cast<int32_t>(width),
                                static_cast<int32_t>(height)};
-    if (bound_ && (!display_ || wlr_addon_find(&bound_->addons, &memory_current_impl, &memory_current_impl))) {
+    if (bound_ && (!egl_.started() || wlr_addon_find(&bound_->addons, &memory_current_impl, &memory_current_impl))) {
         void* pixels = nullptr;
         uint32_t pixel_format = 0;
         size_t pixel_stride = 0;
@@ -447,10 +362,10 @@ bool RenderBridge::read_pixels(uint32_t format, uint32_t* flags, uint32_t stride
                                "x" + std::to_string(bound_->height) + " buffer, or its format cannot be read");
         return true;
     }
-    if (!ensure_egl("reading pixels with GL"))
+    if (!egl_.ensure("reading pixels with GL"))
         return refuse_read("EGL cannot be started");
     // A bound buffer (the output buffer being committed, for screencopy) is read from; else the last target.
-    const bool ok = renderer_->read_pixels(format, stride,
+    const bool ok = egl_.renderer().read_pixels(format, stride,
                                            Box{static_cast<int32_t>(src_x), static_cast<int32_t>(src_y),
                                                static_cast<int32_t>(width), static_cast<int32_t>(height)},
                                            destination, bound_target() ? target_->target.get() : nullptr);
@@ -469,7 +384,7 @@ bool RenderBridge::refuse_read(const std::string& why)
 
 renderer::RenderTarget* RenderBridge::render_target(wlr_buffer* buffer)
 {
-    if (!ensure_egl("a frame drawn with GL"))
+    if (!egl_.ensure("a frame drawn with GL"))
         return nullptr;
     BufferTarget* target = target_for(buffer);
     return target ? target->target.get() : nullptr;
@@ -484,7 +399,7 @@ bool RenderBridge::read_back(wlr_buffer* buffer, std::span<const renderer::Box> 
     if (!target || !wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride))
         return false;
     target->set_destination(data, static_cast<uint32_t>(stride));
-    const bool ok = renderer_->read_back(*target, boxes);
+    const bool ok = egl_.renderer().read_back(*target, boxes);
     target->set_destination(nullptr, 0);
     wlr_buffer_end_data_ptr_access(buffer);
     return ok;
@@ -492,10 +407,10 @@ bool RenderBridge::read_back(wlr_buffer* buffer, std::span<const renderer::Box> 
 
 bool RenderBridge::enable_cpu_composition(bool allowed)
 {
-    cpu_composition_ = allowed && profile_.software;
-    if (renderer_)
-        renderer_->set_shm_cpu_copies(cpu_composition_);
-    return cpu_composition_;
+    const bool cpu = composition_.choose(allowed, egl_.profile().software);
+    if (egl_.started())
+        egl_.renderer().set_shm_cpu_copies(cpu);
+    return cpu;
 }
 
 void RenderBridge::set_memory_current(wlr_buffer* buffer, bool current)

@@ -1,135 +1,80 @@
 // RenderBridge: kiln's renderer presented to wlroots 0.15 as a wlr_renderer (wlr/render/interface.h), so wlroots'
-// outputs, wl_shm surfaces, screencopy and the scene all draw through kiln's GL code.
+// outputs, wl_shm surfaces, screencopy and the scene all draw through kiln's GL code. It is the wlr_renderer face and
+// its render targets; what it is built on has a type each: EGL started at once or lazily (LazyEgl), client buffers as
+// textures (ClientTextures), and whether frames are composed on the CPU (CompositionChoice).
 #pragma once
 
-#include "compositor/output/sync/buffer_release.hpp"
+#include "compositor/bridge/client_textures.hpp"
+#include "compositor/bridge/composition_choice.hpp"
+#include "compositor/bridge/lazy_egl.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/display_profile.hpp"
-#include "renderer/renderer_stats.hpp"
 #include "renderer/types.hpp"
 
-#include <chrono>
-#include <functional>
-#include <map>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 // Named only: their headers carry GL and EGL, which the compositor outside bridge/ never sees.
 namespace kiln::renderer {
-class EglDisplay;
 class ProgramCache;
-class Renderer;
 class RenderTarget;
-class Texture;
-struct CpuImage;
 }  // namespace kiln::renderer
 
 namespace kiln::compositor {
 
 struct BufferTarget;
-struct DmabufTextureCache;
 
 class RenderBridge {
 public:
     // Opens the EGL display for the backend's DRM fd (-1 when none) and builds the renderer; or, given the cached
     // `lazy` profile of the display it would open, opens nothing yet: EGL starts when something first needs GL
-    // (ensure_egl). The returned bridge is owned by wlroots: wlr_renderer_destroy(bridge->wlr()) deletes it.
+    // (LazyEgl::ensure). The returned bridge is owned by wlroots: wlr_renderer_destroy(bridge->wlr()) deletes it.
     static RenderBridge* create(int drm_fd, renderer::ProgramCache& programs,
                                 std::optional<renderer::DisplayProfile> lazy, std::string& error);
     static RenderBridge* from_wlr(wlr_renderer* renderer);
 
     wlr_renderer* wlr() { return &base_.renderer; }
-    // Only once EGL has started (egl_started(), or ensure_egl() returned true).
-    renderer::Renderer& renderer() { return *renderer_; }
-    renderer::EglDisplay& display() { return *display_; }
-    // The display as clients and wlroots see it (kind, driver, device, dma-buf formats), EGL started or not.
-    const renderer::DisplayProfile& profile() const { return profile_; }
-
-    bool egl_started() const { return display_ != nullptr; }
-    // Starts EGL and the renderer if they are not yet (`reason` is logged and kept for --stats) and makes the
-    // context current; false if EGL cannot start (said once, and not tried again).
-    bool ensure_egl(const char* reason);
-    // Why EGL started late ("" when it started with kiln or not at all).
-    const std::string& egl_started_by() const { return started_by_; }
-    // Called once EGL has started late, with the display as it really is.
-    void on_egl_started(std::function<void()> callback) { on_egl_started_ = std::move(callback); }
-    // The renderer's counters, with those of textures made before EGL started.
-    renderer::RendererStats renderer_stats() const;
-
-    // Client dma-bufs imported (one per wl_buffer: an EGLImage, or a mapping read on the CPU, renderer_stats()'s
-    // dmabuf_mapped), and imports of memory that was already imported and still is.
-    uint64_t dmabuf_imports() const;
-    uint64_t dmabuf_reimports() const { return dmabuf_reimports_; }
-    uint64_t dmabuf_texture_reuses() const { return dmabuf_texture_reuses_; }
-    // When the EGL context existed (late, if it started late) and when the renderer was made, for start-up stats.
-    std::chrono::steady_clock::time_point egl_ready_at() const { return egl_ready_at_; }
-    std::chrono::steady_clock::time_point programs_ready_at() const { return programs_ready_at_; }
-
-    // Imports a client dma-buf (a wl_buffer from linux-dmabuf or wl_drm) now, so a bad one is refused at creation;
-    // the texture stays cached on the buffer and every later commit of it samples the same EGLImage.
-    bool import_client_buffer(wlr_buffer* buffer, std::string& error);
-
-    struct DmabufIdentity {
-        dev_t device = 0;
-        ino_t inode = 0;
-        uint32_t offset = 0;
-        auto operator<=>(const DmabufIdentity&) const = default;
-    };
-    void forget_import(const DmabufIdentity& identity);
-    static RenderBridge* from_owner(const void* owner);
-
-    // For kiln's frame pipeline (compositor/output/), which draws with the renderer directly:
-    // the render target of an output buffer (made on first use, cached on the buffer), or nullptr;
-    renderer::RenderTarget* render_target(wlr_buffer* buffer);
-    // kiln's texture behind a wlr_texture this bridge made;
-    static renderer::Texture& texture(wlr_texture* texture);
-    // For CPU composition, no GL: whether CpuCompositor can read a texture this bridge made (kiln's CPU copy of it,
-    // or the client's memory where it lies: shm, or a dma-buf kiln mapped, dmabuf_mapping.hpp); and `use` called
-    // with its pixels (the client's memory mapped, or synced, for the call), false if it has none or they could not
-    // be read.
-    static bool has_cpu_image(wlr_texture* texture);
-    static bool with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use);
-    // the release of the client buffer this texture reads in place (a dma-buf, or shm composed on the CPU), or null
-    // for kiln's own copy of one (shm): frames that sample it tell it, and it gives the buffer back (output/sync/buffer_release.hpp);
-    static BufferRelease* buffer_release(wlr_texture* texture);
-    // copies these boxes of a CPU-backed buffer's GL frame into its memory, once the frame's fence has signalled.
-    bool read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes);
-    // (Frames themselves are drawn through GlFrame, compositor/bridge/gl_frame.hpp.)
+    LazyEgl& egl() { return egl_; }
+    const LazyEgl& egl() const { return egl_; }
+    ClientTextures& textures() { return textures_; }
+    const ClientTextures& textures() const { return textures_; }
+    CompositionChoice& composition() { return composition_; }
+    const CompositionChoice& composition() const { return composition_; }
     // Whether frames may be composed on the CPU (renderer::CpuCompositor): asked for (`allowed`) and GL itself runs
     // on the CPU. shm textures are then read in place, or keep a CPU copy while frames go through GL.
     bool enable_cpu_composition(bool allowed);
-    bool cpu_composition() const { return cpu_composition_; }
-    // Which path an output's last frame took. While frames are composed on the CPU, shm commits are read where they
-    // lie (no copy); while GL draws them, they are copied as before, so GL uploads only their damage.
-    void frame_composed(bool on_cpu) { shm_in_place_ = on_cpu; }
+
+    // For kiln's frame pipeline (compositor/output/), which draws with the renderer directly (frames themselves
+    // through GlFrame, gl_frame.hpp): the render target of an output buffer (made on first use, cached on the
+    // buffer), or nullptr;
+    renderer::RenderTarget* render_target(wlr_buffer* buffer);
+    // copies these boxes of a CPU-backed buffer's GL frame into its memory, once the frame's fence has signalled.
+    bool read_back(wlr_buffer* buffer, std::span<const renderer::Box> boxes);
     // Marks an output buffer whose memory, not its GL framebuffer, holds its latest frame (composed on the CPU), or
     // clears the mark when GL draws into it again; read_pixels (screencopy) reads from where the frame is.
     static void set_memory_current(wlr_buffer* buffer, bool current);
-
-    // Client dma-bufs given back to their clients: after a frame that sampled them finished, or never sampled.
-    uint64_t released_after_render() const { return releases_.after_render; }
-    uint64_t released_unsampled() const { return releases_.unsampled; }
-    // From now on, the wl_buffer.release of an shm buffer read in place, replaced by a commit that asks for a frame
-    // callback, goes out with the next frame callbacks (output/sync/release_batch.hpp), timed on `loop`; Output
-    // calls flush_releases() just before it sends them.
-    void release_shm_with_frames(wl_event_loop* loop);
-    // Before each wl_surface.commit runs: one that replaces the buffer and asks for a frame callback comes from a
-    // client pacing itself by them, so the buffer it replaces (if read in place) is released with the callback. A
-    // commit without one (a client drawing as fast as buffers come back) gets its release at once, as before.
-    void before_commit(wlr_surface* surface);
-    void flush_releases()
-    {
-        if (release_batch_)
-            release_batch_->flush();
-    }
-    const ReleaseBatch* release_batch() const { return release_batch_.get(); }
-
-    // wlr_renderer_impl entry points (called through C trampolines).
+    // The formats output buffers may have (wlr_renderer's render formats), and binds one (a client's buffer scanned
+    // out directly, for screencopy) as wlroots' bind_buffer does.
+    const wlr_drm_format_set* render_formats();
     bool bind_buffer(wlr_buffer* buffer);
+
+    // Called by wlroots through wlr_renderer_destroy; nothing else deletes a bridge.
+    ~RenderBridge();
+
+private:
+    // GlFrame ends its frames with end_flushed().
+    friend class GlFrame;
+    RenderBridge(int drm_fd, renderer::ProgramCache& programs);
+    // The wlr_renderer_impl whose C entry points call the members below.
+    static const wlr_renderer_impl* vtable();
+
+    // Ends the frame a GlFrame drew into the bound buffer: its commands are only flushed (the pipeline fences them
+    // and reads back what is consumed), and the target is let go, so wlroots' end that follows only unbinds.
+    void end_flushed();
+
+    // wlr_renderer_impl entry points.
     void begin(uint32_t width, uint32_t height);
     void end();
     void clear(const float color[4]);
@@ -138,36 +83,16 @@ public:
     void render_quad(const float color[4], const float matrix[9]);
     const uint32_t* shm_formats(size_t* len);
     const wlr_drm_format_set* dmabuf_texture_formats();
-    const wlr_drm_format_set* render_formats();
     bool read_pixels(uint32_t format, uint32_t* flags, uint32_t stride, uint32_t width, uint32_t height,
                      uint32_t src_x, uint32_t src_y, uint32_t dst_x, uint32_t dst_y, void* data);
     // Logs why a read was refused (a reader such as screencopy only tells its client "failed"), the first few times
     // only: a client asking again and again must not flood the log. Returns false.
     bool refuse_read(const std::string& why);
     uint32_t render_buffer_caps() const;
-    wlr_texture* texture_from_buffer(wlr_buffer* buffer);
-
-    // Called by wlroots through wlr_renderer_destroy; nothing else deletes a bridge.
-    ~RenderBridge();
-
-private:
-    // GlFrame ends its frames with end_flushed().
-    friend class GlFrame;
-    RenderBridge();
-
-    // Ends the frame a GlFrame drew into the bound buffer: its commands are only flushed (the pipeline fences them
-    // and reads back what is consumed), and the target is let go, so wlroots' end that follows only unbinds.
-    void end_flushed();
 
     BufferTarget* target_for(wlr_buffer* buffer);
     // The bound buffer's GL target, made on first use where bind_buffer deferred it.
     BufferTarget* bound_target();
-    // `source`: the client dma-buf this texture samples in place, kept by its BufferRelease until the texture dies.
-    wlr_texture* wrap(std::shared_ptr<renderer::Texture> texture, wlr_buffer* source = nullptr);
-    DmabufTextureCache* cached_dmabuf(wlr_buffer* buffer);
-    // A client dma-buf as a texture CPU composition reads through a mapping (dmabuf_mapping.hpp), no EGL: where
-    // frames are composed on the CPU and the buffer is one linear plane pixman reads; else nullptr (EGL imports it).
-    std::shared_ptr<renderer::Texture> map_for_cpu(const wlr_dmabuf_attributes& dmabuf);
 
     // wlroots finds the bridge from the wlr_renderer pointer it hands back.
     struct Base {
@@ -175,35 +100,16 @@ private:
         RenderBridge* self;
     } base_{};
 
-    // Opens EGL and makes the renderer; false with `error`.
-    bool start_egl(std::string& error);
-
-    int drm_fd_ = -1;
-    renderer::ProgramCache* programs_ = nullptr;
-    renderer::DisplayProfile profile_;
-    std::unique_ptr<renderer::EglDisplay> display_;
-    std::unique_ptr<renderer::Renderer> renderer_;
-    renderer::RendererStats early_stats_;  // shm textures made before EGL started count here (they keep the pointer)
-    bool egl_failed_ = false;
+    CompositionChoice composition_;
+    LazyEgl egl_;  // after the choice, which it reads when the renderer is made
+    ClientTextures textures_{egl_, composition_};
     unsigned read_refusals_ = 0;
-    unsigned cpu_map_refusals_ = 0;  // dma-bufs map_for_cpu could not map
-    std::string started_by_;
-    std::function<void()> on_egl_started_;
     std::vector<uint32_t> shm_formats_;
     wlr_drm_format_set dmabuf_texture_formats_{};
     wlr_drm_format_set render_formats_{};
     wlr_buffer* bound_ = nullptr;
     BufferTarget* target_ = nullptr;
     bool target_deferred_ = false;  // bound_ has memory and gets a GL target only if GL draws into or reads it
-    uint64_t dmabuf_reimports_ = 0;
-    std::map<DmabufIdentity, int> live_imports_;
-    uint64_t dmabuf_texture_reuses_ = 0;
-    BufferRelease::Counters releases_;
-    std::unique_ptr<ReleaseBatch> release_batch_;  // its timer is on the display's loop, which outlives the bridge
-    bool cpu_composition_ = false;
-    bool shm_in_place_ = true;  // see frame_composed()
-    std::chrono::steady_clock::time_point egl_ready_at_;
-    std::chrono::steady_clock::time_point programs_ready_at_;
 };
 
 }  // namespace kiln::compositor

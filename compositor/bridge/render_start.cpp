@@ -112,18 +112,18 @@ bool RenderStart::create_renderer(int drm_fd, std::string& error)
     renderer_ = bridge_->wlr();
     display_profile_source_ = cached ? "cached" : !cache_usable ? "probed" : "probed, stored";
     auto remember = [this, cache_root, cache_usable, key, cached] {
-        if (!cache_usable || (cached && cached->same_as(bridge_->profile())))
+        if (!cache_usable || (cached && cached->same_as(bridge_->egl().profile())))
             return;
         std::string why;
-        if (!cache::store_display_profile(cache_root, key, bridge_->profile(), why)) {
+        if (!cache::store_display_profile(cache_root, key, bridge_->egl().profile(), why)) {
             log::error("cannot cache the display profile: %s", why.c_str());
             display_profile_source_ = "probed";
         }
     };
-    if (bridge_->egl_started())
+    if (bridge_->egl().started())
         remember();
-    bridge_->on_egl_started([this, remember] {
-        stats_.set("renderer.egl_started_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
+    bridge_->egl().on_started([this, remember] {
+        stats_.set("renderer.egl_started_ms", stats_.ms_since_start(bridge_->egl().ready_at()));
         remember();
         if (first_frame_drawn_)
             start_background_prepare();
@@ -136,16 +136,14 @@ bool RenderStart::start(int drm_fd, std::string& error)
     if (!create_renderer(drm_fd, error))
         return false;
     const bool cpu_composition = bridge_->enable_cpu_composition(options_.composition == CompositionMode::automatic);
-    if (cpu_composition)
-        bridge_->release_shm_with_frames(wl_display_get_event_loop(display_));
     stats_.set("renderer.composition", std::string(cpu_composition ? "cpu where possible, else gl" : "gl"));
     precompile_ = options_.precompile;
     if (precompile_ == PrecompileMode::automatic)
         precompile_ = cpu_composition ? PrecompileMode::background : PrecompileMode::fast;
-    if (bridge_->egl_started()) {
-        stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl_ready_at()));
-        stats_.set("startup.format_probe_ms", bridge_->display().format_probe_ms());
-        const auto& egl = bridge_->display().open_times();
+    if (bridge_->egl().started()) {
+        stats_.set("startup.egl_init_ms", stats_.ms_since_start(bridge_->egl().ready_at()));
+        stats_.set("startup.format_probe_ms", bridge_->egl().display().format_probe_ms());
+        const auto& egl = bridge_->egl().display().open_times();
         stats_.set("startup.egl.client_ms", egl.client_ms);
         stats_.set("startup.egl.devices_ms", egl.devices_ms);
         stats_.set("startup.egl.initialize_ms", egl.initialize_ms);
@@ -159,7 +157,7 @@ bool RenderStart::start(int drm_fd, std::string& error)
         prepare_programs(false);
         stats_.set("startup.programs_prepare_ms", stats_.ms_since(start));
         // Split so kiln's own program work (what its cache saves) is told apart from the driver's first-draw JIT.
-        const auto& times = bridge_->renderer().prepare_times();
+        const auto& times = bridge_->egl().renderer().prepare_times();
         stats_.set("startup.programs_fetch_ms", times.fetch_ms);
         stats_.set("startup.programs_first_draw_ms", times.first_draw_ms);
     }
@@ -179,7 +177,7 @@ void RenderStart::first_frame()
 
 bool RenderStart::prepare_programs(bool one_only)
 {
-    auto& renderer = bridge_->renderer();
+    auto& renderer = bridge_->egl().renderer();
     for (renderer::ShaderVariant variant : renderer.variants()) {
         if (renderer.prepared(variant) || prepare_failed_.contains(variant))
             continue;
@@ -199,7 +197,7 @@ bool RenderStart::prepare_programs(bool one_only)
 
 void RenderStart::start_background_prepare()
 {
-    if (background_started_ || precompile_ != PrecompileMode::background || !bridge_->egl_started())
+    if (background_started_ || precompile_ != PrecompileMode::background || !bridge_->egl().started())
         return;
     background_started_ = true;
     // After the first frame (and once EGL is up), one program per idle moment of the event loop.
@@ -235,33 +233,27 @@ void RenderStart::report(Stats& stats) const
         stats.set("driver_caches." + usage.subdir + ".bytes", usage.bytes);
     }
     if (bridge_) {
-        const bool started = bridge_->egl_started();
-        stats.set("renderer.egl_display", std::string(started ? bridge_->profile().kind_name() : "not started"));
-        stats.set("renderer.driver", started ? bridge_->profile().driver_name : std::string("not started"));
+        const bool started = bridge_->egl().started();
+        stats.set("renderer.egl_display", std::string(started ? bridge_->egl().profile().kind_name() : "not started"));
+        stats.set("renderer.driver", started ? bridge_->egl().profile().driver_name : std::string("not started"));
         if (started) {
             // What the driver says of itself, where renderer.driver is Mesa's short name.
-            const renderer::DriverIdentity& id = bridge_->display().driver_identity();
+            const renderer::DriverIdentity& id = bridge_->egl().display().driver_identity();
             stats.set("renderer.gl_vendor", id.gl_vendor);
             stats.set("renderer.gl_renderer", id.gl_renderer);
             stats.set("renderer.gl_version", id.gl_version);
             stats.set("renderer.egl_device", id.device_driver.empty() ? std::string("-")
                                                                       : id.device_driver + " " + id.device_renderer);
         }
-        stats.set("renderer.egl_started_by", bridge_->egl_started_by());
+        stats.set("renderer.egl_started_by", bridge_->egl().started_by());
         stats.set("renderer.display_profile", display_profile_source_);
-        const renderer::RendererStats r = bridge_->renderer_stats();
+        const renderer::RendererStats r = bridge_->egl().stats();
         stats.set("buffers.shm_upload_bytes", r.shm_upload_bytes);
         stats.set("buffers.dmabuf_imports", r.dmabuf_imports);
         stats.set("buffers.dmabuf_mapped", r.dmabuf_mapped);
-        stats.set("buffers.dmabuf_reimports", bridge_->dmabuf_reimports());
-        stats.set("buffers.dmabuf_texture_reuses", bridge_->dmabuf_texture_reuses());
+        stats.set("buffers.dmabuf_reimports", bridge_->textures().dmabuf_reimports());
+        stats.set("buffers.dmabuf_texture_reuses", bridge_->textures().dmabuf_texture_reuses());
         stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);
-        stats.set("buffers.released_after_render", bridge_->released_after_render());
-        stats.set("buffers.released_unsampled", bridge_->released_unsampled());
-        if (const ReleaseBatch* batch = bridge_->release_batch()) {
-            stats.set("buffers.released_with_frame", batch->counters().with_frame);
-            stats.set("buffers.released_by_bound", batch->counters().by_bound);
-        }
         stats.set("buffers.readback_bytes", r.readback_bytes);
         stats.set("buffers.cpu_render_targets", r.cpu_targets);
     }

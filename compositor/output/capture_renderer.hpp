@@ -3,7 +3,7 @@
 // buffer's memory there.
 #pragma once
 
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/types.hpp"
 

@@ -51,12 +51,12 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffe
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
     for (const auto& v : visible.on_output())
-        if (v.texture && (!v.exact || !RenderBridge::has_cpu_image(v.texture)))
+        if (v.texture && (!v.exact || !ClientTextures::has_cpu_image(v.texture)))
             return false;
     bool cursors_ok = true;
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {
         // The bridge's wlr_texture has its renderer texture's size.
-        cursors_ok = cursors_ok && RenderBridge::has_cpu_image(texture) &&
+        cursors_ok = cursors_ok && ClientTextures::has_cpu_image(texture) &&
                      static_cast<int>(texture->width) == box.width && static_cast<int>(texture->height) == box.height;
     });
     return cursors_ok;
@@ -148,7 +148,7 @@ public:
             blended = boxes_of(rest);
             owed_black_.subtract(covered);
         }
-        const bool drawn = RenderBridge::with_cpu_image(from_handle(draw.texture), [&](const renderer::CpuImage& image) {
+        const bool drawn = ClientTextures::with_cpu_image(from_handle(draw.texture), [&](const renderer::CpuImage& image) {
             compositor_.copy_boxes(image, sx, sy, draw.opaque, false);
             compositor_.copy_boxes(image, sx, sy, over_black, false);
             compositor_.copy_boxes(image, sx, sy, blended, true, draw.alpha);
@@ -164,7 +164,7 @@ public:
         for_each_software_cursor(output_, [&](wlr_texture* texture, const wlr_box& box) {
             Region over(box.x, box.y, box.width, box.height);
             over.intersect(damage_);
-            RenderBridge::with_cpu_image(texture, [&](const renderer::CpuImage& image) {
+            ClientTextures::with_cpu_image(texture, [&](const renderer::CpuImage& image) {
                 for (const auto& rect : over.rects())
                     compositor_.copy(image, rect.x1 - box.x, rect.y1 - box.y, to_box(rect), true);
             });

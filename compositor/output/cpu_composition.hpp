@@ -3,8 +3,8 @@
 // rectangle, software cursors at finish).
 #pragma once
 
-#include "compositor/output/region.hpp"
 #include "compositor/output/visible_set.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/frame.hpp"
 #include "renderer/types.hpp"

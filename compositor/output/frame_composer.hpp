@@ -2,6 +2,7 @@
 // covers the damage, then every node bottom to top, its opaque part unblended and the rest blended, per rectangle).
 #pragma once
 
+#include "compositor/bridge/texture_handle.hpp"
 #include "compositor/output/visible_set.hpp"
 #include "renderer/frame.hpp"
 
@@ -16,15 +17,5 @@ struct ComposeParams {
 };
 
 void compose_frame(const VisibleSet& visible, const ComposeParams& params, renderer::Frame& frame);
-
-// The opaque key a frame gets for a wlroots texture, and back (for the implementations in output/ and bridge/).
-inline renderer::TextureHandle texture_handle(wlr_texture* texture)
-{
-    return {texture};
-}
-inline wlr_texture* from_handle(renderer::TextureHandle handle)
-{
-    return static_cast<wlr_texture*>(const_cast<void*>(handle.id));
-}
 
 }  // namespace kiln::compositor

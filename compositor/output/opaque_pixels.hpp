@@ -2,7 +2,7 @@
 // scale, keeping only pixels it covers whole so culling never hides a pixel that shows through.
 #pragma once
 
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 
 namespace kiln::compositor {

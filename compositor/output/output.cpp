@@ -3,14 +3,14 @@
 // that sampled them are done, and presentation feedback are output_commit.cpp.
 #include "compositor/output/output.hpp"
 
-#include "compositor/bridge/gl_frame.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/log.hpp"
 #include "compositor/output/cpu_composition.hpp"
 #include "compositor/output/fence_events.hpp"
 #include "compositor/output/frame_composer.hpp"
+#include "compositor/output/frame_factory.hpp"
 #include "compositor/output/headless_frame_timer.hpp"
-#include "compositor/output/sync/buffer_release.hpp"
+#include "compositor/output/sync/buffer_releases.hpp"
 #include "renderer/render_fence.hpp"
 
 #include <algorithm>
@@ -29,11 +29,13 @@ double thread_cpu_ms()
 
 }  // namespace
 
-Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator,
-               wlr_output* output, wlr_scene_output* scene_output, CommitFeedback* presentation)
+Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, BufferReleases& releases,
+               wlr_allocator* allocator, wlr_output* output, wlr_scene_output* scene_output,
+               CommitFeedback* presentation)
     : hooks_(std::move(hooks)),
       bridge_(bridge),
       fences_(fences),
+      releases_(releases),
       output_(output),
       scene_output_(scene_output),
       presentation_(presentation),
@@ -184,7 +186,7 @@ void Output::compose()
     // The buffers these frames' commits replaced go back first, in the same flush as the callbacks: a client that
     // double-buffers redraws from its callback and must find the buffer it replaced free by then (weston-simple-damage
     // aborts otherwise), as weston and sway order it.
-    bridge_.flush_releases();
+    releases_.flush();
     wlr_scene_output_for_each_surface(
         scene_output_,
         [](wlr_surface* surface, int, int, void* data) noexcept {
@@ -221,7 +223,53 @@ void Output::render()
     const auto started = std::chrono::steady_clock::now();
     if (!output_->enabled || output_->width <= 0 || output_->height <= 0)
         return;
+    take_scene_damage();
+    OutputRing::Slot* slot = ring_.acquire();
+    if (!slot) {
+        // Every slot is on screen, queued or drawing: a release schedules the next frame.
+        wlr_output_schedule_frame(output_);
+        return;
+    }
+    const bool full_redraw = hooks_.full_redraw();
+    if (full_redraw)
+        slot->damage = Region(0, 0, output_->width, output_->height);
+    visible_.build(scene_output_->scene, output_, bridge_.wlr(), scene_output_->x, scene_output_->y, slot->damage,
+                   !full_redraw);
+    if (try_scanout(visible_)) {
+        hooks_.frame_culled(visible_.culled());
+        OutputRing::release(slot->buffer);
+        hooks_.frame_rendered(thread_cpu_ms() - cpu_before, true);
+        return;
+    }
+    const bool on_cpu = choose_path(*slot, full_redraw);
+    hooks_.frame_culled(visible_.culled());
 
+    auto frame = std::make_unique<Frame>();
+    frame->id = next_frame_id_++;
+    frame->buffer = slot->buffer;
+    frame->damage = slot->damage;
+    frame->started = started;
+    OutputFrame drawing = begin_output_frame(bridge_, on_cpu, output_, slot->buffer, frame->damage);
+    if (!drawing.frame) {
+        OutputRing::release(slot->buffer);
+        return;
+    }
+    compose_frame(visible_, {output_->transform_matrix, hooks_.background(), full_redraw}, *drawing.frame);
+    hold_sampled(*frame, on_cpu);
+    for (const auto& v : visible_.on_output())
+        if (v.surface)
+            frame->latched.push_back({v.surface, v.surface->current.seq});
+    std::shared_ptr<renderer::RenderFence> fence = drawing.frame->finish();
+    slot->damage.clear();
+    // Commit before the fence where nobody reads the buffer's memory: headless shows nothing, and a dma-buf
+    // target is ordered by the kernel's implicit fences. A CPU-backed target shown by a nested host or KMS is read
+    // back after its fence, only its damaged rectangles.
+    frame->readback = consumes_pixels_ && drawing.target_is_cpu;
+    frame_drawn(std::move(frame), std::move(fence), on_cpu, cpu_before);
+}
+
+void Output::take_scene_damage()
+{
     // The scene's damage since the last frame reaches every slot of the ring; the slot drawn now redraws what it
     // is missing (its age), nothing more.
     Region damage;
@@ -234,85 +282,61 @@ void Output::render()
     }
     damage.intersect_rect(0, 0, output_->width, output_->height);
     ring_.add_damage(damage);
+}
 
-    OutputRing::Slot* slot = ring_.acquire();
-    if (!slot) {
-        // Every slot is on screen, queued or drawing: a release schedules the next frame.
-        wlr_output_schedule_frame(output_);
-        return;
-    }
-    const bool full_redraw = hooks_.full_redraw();
-    if (full_redraw)
-        slot->damage = Region(0, 0, output_->width, output_->height);
-    visible_.build(scene_output_->scene, output_, bridge_.wlr(), scene_output_->x, scene_output_->y, slot->damage,
-                   !full_redraw);
-
-    if (try_scanout(visible_)) {
-        hooks_.frame_culled(visible_.culled());
-        OutputRing::release(slot->buffer);
-        hooks_.frame_rendered(thread_cpu_ms() - cpu_before, true);
-        return;
-    }
-
+bool Output::choose_path(OutputRing::Slot& slot, bool full_redraw)
+{
     // Where GL is itself software, a frame of unscaled shm windows is composed by pixman, straight into the buffer.
-    const bool on_cpu = bridge_.cpu_composition() && can_compose_on_cpu(visible_, output_, slot->buffer);
-    bridge_.frame_composed(on_cpu);
+    const bool on_cpu = bridge_.composition().cpu() && can_compose_on_cpu(visible_, output_, slot.buffer);
+    bridge_.composition().frame_composed(on_cpu);
     if (on_cpu != composed_on_cpu_) {
         // The two paths keep a slot's pixels in different places (its memory, or GL's framebuffer for it): after a
         // switch no slot holds the other path's pixels where this one reads them, so each is redrawn whole once.
         composed_on_cpu_ = on_cpu;
         ring_.add_damage(Region(0, 0, output_->width, output_->height));
-        visible_.build(scene_output_->scene, output_, bridge_.wlr(), scene_output_->x, scene_output_->y, slot->damage,
-                   !full_redraw);
+        visible_.build(scene_output_->scene, output_, bridge_.wlr(), scene_output_->x, scene_output_->y, slot.damage,
+                       !full_redraw);
     }
-    hooks_.frame_culled(visible_.culled());
+    return on_cpu;
+}
 
-    auto frame = std::make_unique<Frame>();
-    frame->id = next_frame_id_++;
-    frame->buffer = slot->buffer;
-    frame->damage = slot->damage;
-    frame->started = started;
-    if (on_cpu) {
-        render_on_cpu(std::move(frame), *slot, cpu_before);
-        return;
-    }
-    std::unique_ptr<GlFrame> gl = GlFrame::begin(bridge_, slot->buffer, output_, frame->damage);
-    if (!gl) {
-        OutputRing::release(slot->buffer);
-        log::error("output %s: cannot draw into its buffer", output_->name);
-        return;
-    }
-    compose_frame(visible_, {output_->transform_matrix, hooks_.background(), full_redraw}, *gl);
-    for (auto& v : visible_.draws()) {
+void Output::hold_sampled(Frame& frame, bool on_cpu)
+{
+    for (const auto& v : visible_.draws()) {
+        BufferRelease* release = v.texture && v.surface ? releases_.of(v.texture) : nullptr;
+        if (!release)
+            continue;
+        if (on_cpu) {
+            release->read_by_cpu_frame();  // read in place and done: released when a later commit replaces it
+            continue;
+        }
         // A dma-buf is read in place until the fence: its BufferRelease keeps it for this frame. An shm texture is
         // kiln's own copy, and GL orders a later upload into it after this frame's reads; holding it would only make
         // wlroots upload whole buffers.
-        BufferRelease* release = v.texture && v.surface ? RenderBridge::buffer_release(v.texture) : nullptr;
-        if (release && std::find(frame->sampled.begin(), frame->sampled.end(), release) == frame->sampled.end()) {
-            release->sampled_by({this, frame->id}, &v.surface->buffer->base);
-            frame->sampled.push_back(release);
+        if (std::find(frame.sampled.begin(), frame.sampled.end(), release) == frame.sampled.end()) {
+            release->sampled_by({this, frame.id}, &v.surface->buffer->base);
+            frame.sampled.push_back(release);
         }
     }
-    for (const auto& v : visible_.on_output())
-        if (v.surface)
-            frame->latched.push_back({v.surface, v.surface->current.seq});
-    std::shared_ptr<renderer::RenderFence> fence = gl->finish();
-    slot->damage.clear();
+}
 
+void Output::frame_drawn(std::unique_ptr<Frame> frame, std::shared_ptr<renderer::RenderFence> fence, bool on_cpu,
+                         double cpu_before)
+{
     if (presentation_)
         for (const auto& v : visible_.on_output())
             if (v.surface)
                 for (auto& feedback : presentation_->sampled(v.surface))
                     frame->feedback.push_back(std::move(feedback));
-
-    // Commit before the fence where nobody reads the buffer's memory: headless shows nothing, and a dma-buf
-    // target is ordered by the kernel's implicit fences. A CPU-backed target shown by a nested host or KMS is read
-    // back after its fence, only its damaged rectangles.
-    frame->readback = consumes_pixels_ && gl->target_is_cpu();
+    if (on_cpu)
+        RenderBridge::set_memory_current(frame->buffer, true);
     frame->cpu_ms = thread_cpu_ms() - cpu_before;
+    // Composed on the CPU, the pixels are in the buffer's memory already: nothing to fence or read back, and no
+    // client buffer to hold (what was read in place was read).
+    frame->fence_done = on_cpu;
     Frame* raw = frame.get();
     frames_.push_back(std::move(frame));
-    const bool fenced = fence != nullptr;  // `fence` is moved into the watch below
+    const bool fenced = !on_cpu && fence != nullptr;  // `fence` is moved into the watch below
     if (fenced) {
         std::weak_ptr<Output*> alive = alive_;
         const uint64_t id = raw->id;
@@ -322,14 +346,17 @@ void Output::render()
         });
     }  // without one, GlFrame waited for the frame (glFinish): it is done now (render_done below)
     raw->ready = std::chrono::steady_clock::now();
+    const uint64_t id = raw->id;
+    if (on_cpu)
+        hooks_.frame_composed_on_cpu();
     hooks_.frame_rendered(raw->cpu_ms, false);
     commit_ready();
-    if (!fenced)
-        render_done(raw->id);
+    if (on_cpu)
+        fence_signalled(id);
+    else if (!fenced)
+        render_done(id);
 }
 
-// The GPU is done with a frame. --debug-render-delay (tests) holds that news back until the frame is as old as the
-// delay, as a slower GPU would: the frame is not finished, read back or committed before then.
 void Output::render_done(uint64_t id)
 {
     const int delay_ms = hooks_.debug_render_delay_ms;
@@ -366,43 +393,6 @@ void Output::delayed_done()
     }
 }
 
-void Output::render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before)
-{
-    std::unique_ptr<renderer::Frame> cpu = begin_cpu_frame(output_, slot.buffer, frame->damage);
-    if (!cpu) {
-        log::error("output %s: cannot map its buffer to compose on the CPU", output_->name);
-        OutputRing::release(slot.buffer);
-        return;
-    }
-    compose_frame(visible_, {output_->transform_matrix, hooks_.background(), hooks_.full_redraw()}, *cpu);
-    cpu->finish();
-    for (const auto& v : visible_.draws())
-        if (BufferRelease* release = v.texture && v.surface ? RenderBridge::buffer_release(v.texture) : nullptr)
-            release->read_by_cpu_frame();  // read in place and done: released when a later commit replaces it
-    for (const auto& v : visible_.on_output())
-        if (v.surface)
-            frame->latched.push_back({v.surface, v.surface->current.seq});
-    RenderBridge::set_memory_current(slot.buffer, true);
-    slot.damage.clear();
-    if (presentation_)
-        for (const auto& v : visible_.on_output())
-            if (v.surface)
-                for (auto& feedback : presentation_->sampled(v.surface))
-                    frame->feedback.push_back(std::move(feedback));
-    // The pixels are in the buffer's memory already: nothing to fence or read back, and no client buffer to hold
-    // (what was read in place was read above).
-    frame->cpu_ms = thread_cpu_ms() - cpu_before;
-    frame->fence_done = true;
-    frame->ready = std::chrono::steady_clock::now();
-    const uint64_t id = frame->id;
-    const double cpu_ms = frame->cpu_ms;
-    frames_.push_back(std::move(frame));
-    hooks_.frame_composed_on_cpu();
-    hooks_.frame_rendered(cpu_ms, false);
-    commit_ready();
-    fence_signalled(id);
-}
-
 bool Output::try_scanout(const VisibleSet& visible)
 {
     if (visible.on_output().size() != 1)
@@ -425,7 +415,7 @@ bool Output::try_scanout(const VisibleSet& visible)
     if (presentation_)
         for (auto& feedback : presentation_->sampled(v.surface))
             feedback_.push_back({std::move(feedback), output_->commit_seq + 1, true});
-    if (BufferRelease* release = RenderBridge::buffer_release(v.texture))
+    if (BufferRelease* release = releases_.of(v.texture))
         release->shown();
     // The backend holds the buffer while it is on screen; the client gets it back when the next frame replaces it.
     Region carried;

@@ -6,10 +6,10 @@
 #include "compositor/listener.hpp"
 #include "compositor/output/output_hooks.hpp"
 #include "compositor/output/output_ring.hpp"
-#include "compositor/output/region.hpp"
 #include "compositor/output/sync/commit_feedback.hpp"
 #include "compositor/output/virtual_vblank.hpp"
 #include "compositor/output/visible_set.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 
 #include <chrono>
@@ -18,18 +18,24 @@
 #include <memory>
 #include <vector>
 
+namespace kiln::renderer {
+class RenderFence;
+}  // namespace kiln::renderer
+
 namespace kiln::compositor {
 
 class RenderBridge;
 class FenceEvents;
 class BufferRelease;
+class BufferReleases;
 
 class Output {
 public:
     // Draws `scene_output` (whose scene it walks) into `output` through `bridge`, on the output's display's event
     // loop; `presentation` may be null.
-    Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, wlr_allocator* allocator, wlr_output* output,
-           wlr_scene_output* scene_output, CommitFeedback* presentation);
+    // `releases` tells which client buffers its frames read in place, and sends their releases.
+    Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, BufferReleases& releases,
+           wlr_allocator* allocator, wlr_output* output, wlr_scene_output* scene_output, CommitFeedback* presentation);
     ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
@@ -69,7 +75,14 @@ private:
     bool needs_frame() const;
     void render();
     bool try_scanout(const VisibleSet& visible);
-    void render_on_cpu(std::unique_ptr<Frame> frame, OutputRing::Slot& slot, double cpu_before);
+    // render()'s steps: the scene's damage into the ring; the CPU or GL path for this frame (a switch redraws
+    // every slot); the client buffers the frame read in place held (GL, until its render-done) or marked read (CPU);
+    // and the bookkeeping once drawn (feedback, the fence watched, the commit).
+    void take_scene_damage();
+    bool choose_path(OutputRing::Slot& slot, bool full_redraw);
+    void hold_sampled(Frame& frame, bool on_cpu);
+    void frame_drawn(std::unique_ptr<Frame> frame, std::shared_ptr<renderer::RenderFence> fence, bool on_cpu,
+                     double cpu_before);
     void render_done(uint64_t id);
     void delayed_done();
     void fence_signalled(uint64_t id);
@@ -89,6 +102,7 @@ private:
     OutputHooks hooks_;
     RenderBridge& bridge_;
     FenceEvents& fences_;
+    BufferReleases& releases_;
     wlr_output* output_;
     wlr_scene_output* scene_output_;
     CommitFeedback* presentation_;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 
 #include <array>

@@ -74,7 +74,7 @@ void Outputs::show(wlr_output* output, std::optional<OutputPosition> position)
     OutputHooks hooks = pipeline_.hooks;
     hooks.destroyed = [this](Output* o) { remove(o); };
     outputs_.push_back(std::make_unique<Output>(std::move(hooks), pipeline_.bridge, pipeline_.fences,
-                                                pipeline_.allocator, output, scene_output, pipeline_.presentation));
+                                                pipeline_.releases, pipeline_.allocator, output, scene_output, pipeline_.presentation));
 }
 
 void Outputs::remove(Output* output)

@@ -4,7 +4,7 @@
 
 #include "compositor/core.hpp"
 #include "compositor/output/output_hooks.hpp"
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 
 namespace kiln::compositor {
 
+class BufferReleases;
 class CommitFeedback;
 class FenceEvents;
 class Output;
@@ -26,6 +27,7 @@ public:
     struct Pipeline {
         RenderBridge& bridge;
         FenceEvents& fences;
+        BufferReleases& releases;
         wlr_allocator* allocator;
         wlr_renderer* renderer;
         CommitFeedback* presentation;

@@ -3,7 +3,7 @@
 // opaque part (drawn without blending) and the rest.
 #pragma once
 
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/types.hpp"
 

@@ -2,6 +2,7 @@
 #include "compositor/protocols/buffer_protocols.hpp"
 
 #include "compositor/bridge/render_bridge.hpp"
+#include "compositor/output/sync/buffer_releases.hpp"
 
 #include <optional>
 #include <sys/stat.h>
@@ -12,8 +13,8 @@ void BufferProtocols::make_dmabuf(wl_display* display, wlr_backend* backend, Ren
                                   std::function<const wlr_drm_format_set*()> primary_formats)
 {
     // kiln's own linux-dmabuf: clients' GPU buffers are sampled in place. Offered when the EGL display imports them.
-    if (bridge.profile().can_import_dmabuf()) {
-        std::optional<dev_t> main_device = bridge.profile().main_device;
+    if (bridge.egl().profile().can_import_dmabuf()) {
+        std::optional<dev_t> main_device = bridge.egl().profile().main_device;
         const int backend_fd = wlr_backend_get_drm_fd(backend);
         struct stat st {};
         if (backend_fd >= 0 && fstat(backend_fd, &st) == 0)
@@ -22,21 +23,20 @@ void BufferProtocols::make_dmabuf(wl_display* display, wlr_backend* backend, Ren
         // wl_drm names a device node; without one (headless, nested) it is not offered.
         std::string node = drm_node_for(backend_fd);
         if (node.empty())
-            node = bridge.profile().device_path;
+            node = bridge.egl().profile().device_path;
         if (!node.empty())
             wayland_drm = std::make_unique<WaylandDrm>(display, bridge, *linux_dmabuf, node);
     }
 }
 
-void BufferProtocols::make_sync(wl_display* display, wlr_backend* backend, RenderBridge& bridge, CommitGate& gate)
+void BufferProtocols::make_sync(wl_display* display, wlr_backend* backend, CommitGate& gate, BufferReleases& releases)
 {
     implicit_fences = std::make_unique<ImplicitFences>(gate, wl_display_get_event_loop(display));
-    release_pacing = std::make_unique<CommitGate::Source>(gate, [&bridge](wlr_surface* s) { bridge.before_commit(s); });
     // Explicit sync where the device has timeline syncobjs (and clients can have dma-bufs to sync).
     if (linux_dmabuf) {
         drm_syncobj = LinuxDrmSyncobjV1::create(
             display, wlr_backend_get_drm_fd(backend), gate,
-            [](wlr_client_buffer* b) { return RenderBridge::buffer_release(b->texture); });
+            [&releases](wlr_client_buffer* b) { return releases.of(b); });
         if (drm_syncobj)
             implicit_fences->set_explicit_sync(
                 [&syncobj = drm_syncobj](wlr_surface* s) { return syncobj->is_explicit(s); });

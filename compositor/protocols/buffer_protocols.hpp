@@ -17,6 +17,7 @@
 
 namespace kiln::compositor {
 
+class BufferReleases;
 class RenderBridge;
 
 // The rooms, owned: a room not made (no dma-bufs, no syncobjs) is null.
@@ -29,15 +30,14 @@ struct BufferProtocols {
     std::unique_ptr<WaylandDrm> wayland_drm;  // uses linux_dmabuf, which outlives it
     std::unique_ptr<LinuxDrmSyncobjV1> drm_syncobj;
     std::unique_ptr<ImplicitFences> implicit_fences;  // asks drm_syncobj which surfaces are its own
-    std::unique_ptr<CommitGate::Source> release_pacing;  // frame-paced commits: RenderBridge::before_commit
 
     // linux-dmabuf and wl_drm, where the EGL display imports dma-bufs; `primary_formats` is linux-dmabuf's default
     // feedback.
     void make_dmabuf(wl_display* display, wlr_backend* backend, RenderBridge& bridge,
                      std::function<const wlr_drm_format_set*()> primary_formats);
-    // Implicit fences, the bridge's frame-paced releases, and explicit sync where the device has timeline syncobjs;
-    // all hold commits in `gate`.
-    void make_sync(wl_display* display, wlr_backend* backend, RenderBridge& bridge, CommitGate& gate);
+    // Implicit fences, and explicit sync where the device has timeline syncobjs, whose release points `releases`
+    // signal; both hold commits in `gate`.
+    void make_sync(wl_display* display, wlr_backend* backend, CommitGate& gate, BufferReleases& releases);
     // The buffers.* keys (linux-dmabuf's only once the renderer started) and explicit sync's fences.syncobj_* keys,
     // whose waits `gate` counted.
     void report(Stats& stats, bool renderer_started, const CommitGate* gate) const;

@@ -2,15 +2,22 @@
 // and their --stats keys.
 #include "compositor/protocols/commit_protocols.hpp"
 
+#include "compositor/bridge/render_bridge.hpp"
 #include "compositor/protocol_kit/request_hooks.hpp"
 
 namespace kiln::compositor {
 
-void CommitProtocols::make_gate(wl_display* display, RequestHooks& requests)
+void CommitProtocols::make_gate(wl_display* display, RequestHooks& requests, RenderBridge& bridge)
 {
     fence_events = std::make_unique<FenceEvents>(wl_display_get_event_loop(display));
     commit_gate = std::make_unique<CommitGate>();
     commit_gate->watch_commits(requests);
+    releases = std::make_shared<BufferReleases>();
+    bridge.textures().tell_in_place_reads(releases);
+    // Where frames are composed on the CPU, shm buffers are read in place and a frame-paced client gets them back
+    // with its frame callbacks.
+    if (bridge.composition().cpu())
+        releases->release_shm_with_frames(wl_display_get_event_loop(display), *commit_gate);
 }
 
 bool CommitProtocols::make(wl_display* display, wlr_backend* backend, RequestHooks& requests,
@@ -51,6 +58,8 @@ void CommitProtocols::hook_outputs(OutputHooks& hooks) const
 
 void CommitProtocols::report(Stats& stats) const
 {
+    if (releases)
+        releases->report(stats);
     if (surface_protocols)
         surface_protocols->report(stats);
     if (commit_gate) {

@@ -3,7 +3,7 @@
 
 #include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/shell/xdg/xdg_popup.hpp"
 #include "compositor/wlr.hpp"
 

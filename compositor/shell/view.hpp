@@ -3,7 +3,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "compositor/shell/placement.hpp"
 #include "compositor/shell/server_decoration.hpp"
 #include "compositor/shell/toplevel.hpp"

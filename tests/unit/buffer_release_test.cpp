@@ -1,12 +1,18 @@
-// BufferRelease and ReleaseBatch on fake buffers, no EGL: the client's buffer (its release event is what sends
-// wl_buffer.release) and the commit's buffer (a wlr_client_buffer stand-in whose end, like the texture's, calls
-// release()).
+// BufferRelease, ReleaseBatch and their owner BufferReleases on fake buffers, no EGL and no bridge: the client's
+// buffer (its release event is what sends wl_buffer.release) and the commit's buffer (a wlr_client_buffer stand-in
+// whose end, like the texture's, calls release()); and a frame on the recording fake finding what it sampled.
+#include "compositor/output/frame_composer.hpp"
 #include "compositor/output/sync/buffer_release.hpp"
+#include "compositor/output/sync/buffer_releases.hpp"
+#include "compositor/output/visible_set.hpp"
+#include "tests/unit/recording_frame.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
+#include <vector>
 
 using namespace kiln::compositor;
 
@@ -80,6 +86,64 @@ struct Commit {
 
 const int output_a = 0;
 const int output_b = 0;
+
+// A texture that only has a size (the bridge's BridgeTexture in kiln).
+const wlr_texture_impl fake_texture_impl = {
+    .is_opaque = [](wlr_texture*) noexcept { return true; },
+    .write_pixels = nullptr,
+    .destroy = [](wlr_texture* t) noexcept { delete t; },
+};
+
+wlr_texture* fake_texture()
+{
+    auto* texture = new wlr_texture{};
+    wlr_texture_init(texture, &fake_texture_impl, 4, 4);
+    return texture;
+}
+
+// A commit whose texture reads `client` in place, as the bridge makes one (client_textures.cpp): the texture keeps
+// the client's buffer while it reads it and tells `releases` at its start and its end, which is the wlr_client_buffer's.
+struct InPlaceCommit {
+    struct Committed {
+        wlr_buffer base;
+        InPlaceCommit* commit;
+    };
+    // The wlr_client_buffer's end: its texture ends with it.
+    static void end(wlr_buffer* b) noexcept;
+
+    InPlaceCommit(ClientBuffer& client, BufferReleases& releases, wlr_texture* texture = fake_texture())
+        : releases(releases), texture(texture), source(wlr_buffer_lock(client.buffer))
+    {
+        releases.began(texture, client.buffer, false);
+        committed = new Committed{{}, this};
+        static const wlr_buffer_impl impl = {
+            .destroy = end,
+            .get_dmabuf = nullptr,
+            .get_shm = nullptr,
+            .begin_data_ptr_access = nullptr,
+            .end_data_ptr_access = nullptr,
+        };
+        wlr_buffer_init(&committed->base, &impl, 4, 4);
+        wlr_buffer_lock(&committed->base);  // the surface's
+        wlr_buffer_drop(&committed->base);
+    }
+    void replace() { wlr_buffer_unlock(&committed->base); }
+
+    BufferReleases& releases;
+    wlr_texture* texture;
+    wlr_buffer* source;
+    Committed* committed = nullptr;
+};
+
+void InPlaceCommit::end(wlr_buffer* b) noexcept
+{
+    auto* committed = reinterpret_cast<Committed*>(b);
+    InPlaceCommit& c = *committed->commit;
+    c.releases.ended(c.texture);
+    wlr_buffer_unlock(c.source);
+    wlr_texture_destroy(c.texture);
+    delete committed;
+}
 
 }  // namespace
 
@@ -246,4 +310,77 @@ TEST_CASE("buffers still held when the batch ends are released then")
     }
     REQUIRE(client.released == 1);
     wl_event_loop_destroy(loop);
+}
+
+TEST_CASE("a buffer two outputs sampled is released once, after both render-done")
+{
+    ClientBuffer client;
+    BufferReleases releases;
+    InPlaceCommit commit(client, releases);
+    BufferRelease* release = releases.of(commit.texture);
+    REQUIRE(release != nullptr);
+    int signalled = 0;
+    release->signal_on_release([&] { ++signalled; });
+    // Each output's frame, as Output::render marks it, then the surface moves on to a later commit.
+    release->sampled_by({&output_a, 1}, &commit.committed->base);
+    release->sampled_by({&output_b, 1}, &commit.committed->base);
+    commit.replace();
+    release->render_done({&output_a, 1});
+    REQUIRE(client.released == 0);  // output B's frame still reads it
+    REQUIRE(signalled == 0);
+    release->render_done({&output_b, 1});
+    REQUIRE(client.released == 1);
+    REQUIRE(signalled == 1);
+    REQUIRE(releases.counters().after_render == 1);
+    REQUIRE(releases.counters().unsampled == 0);
+    REQUIRE(releases.held() == 0);
+}
+
+TEST_CASE("a frame on the recording fake finds the release of the buffer it sampled, with no bridge")
+{
+    wlr_log_init(WLR_ERROR, nullptr);
+    wl_display* display = wl_display_create();
+    wlr_backend* backend = wlr_headless_backend_create(display);
+    wlr_output* output = wlr_headless_add_output(backend, 100, 100);
+    wlr_scene* scene = wlr_scene_create();
+    ClientBuffer client;
+    {
+        BufferReleases releases;
+        // The scene shows the commit's texture (a buffer node, as a surface's is).
+        wlr_buffer* shown = new wlr_buffer{};
+        wlr_buffer_init(shown, &plain_impl, 50, 50);
+        wlr_scene_buffer* node = wlr_scene_buffer_create(&scene->node, shown);
+        wlr_buffer_drop(shown);
+        auto* texture = new wlr_texture{};
+        wlr_texture_init(texture, &fake_texture_impl, 50, 50);
+        node->texture = texture;
+        InPlaceCommit commit(client, releases, texture);
+
+        VisibleSet visible;
+        visible.build(scene, output, nullptr, 0, 0, Region(0, 0, 100, 100), true);
+        kiln::test::RecordingFrame frame;
+        compose_frame(visible, {output->transform_matrix, {0, 0, 0, 1}, false}, frame);
+        frame.finish();
+        node->texture = nullptr;  // the commit's: it ends with the wlr_client_buffer, not with the node
+
+        // What Output::render does after composing: the frame holds the release of each buffer it read in place.
+        std::vector<BufferRelease*> sampled;
+        for (const auto& call : frame.calls)
+            if (call.kind == kiln::test::RecordedCall::Kind::texture)
+                if (BufferRelease* release = releases.of(from_handle(call.texture));
+                    release && std::find(sampled.begin(), sampled.end(), release) == sampled.end()) {
+                    release->sampled_by({&output_a, 1}, &commit.committed->base);
+                    sampled.push_back(release);
+                }
+        REQUIRE(sampled.size() == 1);
+        REQUIRE(sampled.front() == releases.of(texture));
+        commit.replace();
+        REQUIRE(client.released == 0);  // the frame's render-done has not come
+        sampled.front()->render_done({&output_a, 1});
+        REQUIRE(client.released == 1);
+        REQUIRE(releases.counters().after_render == 1);
+    }
+    wlr_scene_node_destroy(&scene->node);
+    wlr_backend_destroy(backend);
+    wl_display_destroy(display);
 }

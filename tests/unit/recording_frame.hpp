@@ -2,7 +2,7 @@
 // pipeline asks a renderer to draw (no EGL, no pixels).
 #pragma once
 
-#include "compositor/output/region.hpp"
+#include "compositor/region.hpp"
 #include "renderer/frame.hpp"
 
 #include <pixman.h>

@@ -6,9 +6,9 @@
 // callbacks: release_batch.hpp). It happens exactly once.
 //
 // The chain: commit → CommitGate (acquire fence / syncobj point / fifo / target) → applied: wlroots wraps the
-// buffer in a wlr_client_buffer whose texture (bridge/client_textures.cpp) owns this BufferRelease → Output draws
-// it: sampled_by(F) → F's render-done: render_done(F) → the last holder gone, the wlr_client_buffer dies with its
-// texture → release().
+// buffer in a wlr_client_buffer whose texture reads it in place (bridge/client_textures.cpp) and tells
+// BufferReleases (buffer_releases.hpp), which makes this BufferRelease → Output draws it: sampled_by(F) → F's
+// render-done: render_done(F) → the last holder gone, the wlr_client_buffer dies with its texture → release().
 #pragma once
 
 #include "compositor/output/sync/release_batch.hpp"

@@ -134,7 +134,7 @@ LinuxDmabufV1::LinuxDmabufV1(wl_display* display, RenderBridge& bridge, std::opt
     : display_(display), bridge_(bridge), main_device_(main_device), scanout_formats_(std::move(scanout_formats))
 {
     // The profile's (cached or probed): known before EGL starts.
-    formats_ = bridge.profile().dmabuf_formats;
+    formats_ = bridge.egl().profile().dmabuf_formats;
     DmabufBuffer::register_resource_interface();
     if (main_device_ && build_format_table())
         version_ = 5;
@@ -280,7 +280,7 @@ void LinuxDmabufV1::create_buffer(Params& params, wl_resource* params_resource, 
     wl_client* client = wl_resource_get_client(params_resource);
     DmabufBuffer* buffer = unsupported ? nullptr : DmabufBuffer::create(client, immediate ? buffer_id : 0, attributes);
     std::string import_error;
-    if (buffer && !bridge_.import_client_buffer(buffer->wlr(), import_error)) {
+    if (buffer && !bridge_.textures().import_client_buffer(buffer->wlr(), import_error)) {
         wl_resource_destroy(buffer->resource());
         buffer = nullptr;
     } else if (unsupported) {

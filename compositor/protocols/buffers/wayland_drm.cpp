@@ -83,7 +83,7 @@ void WaylandDrm::bind(wl_client* client, uint32_t version, uint32_t id)
     }
     wl_resource_set_implementation(resource, &drm_requests, this, nullptr);
     wl_drm_send_device(resource, device_.c_str());
-    for (const auto& fm : bridge_.profile().dmabuf_formats)
+    for (const auto& fm : bridge_.egl().profile().dmabuf_formats)
         if (fm.modifier == DRM_FORMAT_MOD_INVALID)
             wl_drm_send_format(resource, fm.fourcc);
     if (version >= 2)
@@ -131,7 +131,7 @@ void WaylandDrm::create_prime_buffer(wl_resource* resource, uint32_t id, int32_t
     }
     DmabufBuffer* buffer = DmabufBuffer::create(wl_resource_get_client(resource), id, attributes);
     std::string error;
-    if (buffer && !bridge_.import_client_buffer(buffer->wlr(), error)) {
+    if (buffer && !bridge_.textures().import_client_buffer(buffer->wlr(), error)) {
         wl_resource_post_error(resource, WL_DRM_ERROR_INVALID_NAME, "cannot import the buffer: %s", error.c_str());
         wl_resource_destroy(buffer->resource());
     }

@@ -9,8 +9,8 @@
 #pragma once
 
 #include "compositor/listener.hpp"
-#include "compositor/output/region.hpp"
 #include "compositor/protocols/capture/ext_image_capture_source_v1.hpp"
+#include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/types.hpp"
 

@@ -1,4 +1,5 @@
-// Region: a pixman_region32_t that initialises and frees itself, for the frame pipeline's damage arithmetic.
+// Region: a pixman_region32_t that initialises and frees itself, for damage arithmetic (the frame pipeline, the
+// bridge's cursors, views and capture): a plain type every room may include.
 #pragma once
 
 #include <pixman.h>

@@ -1,0 +1,30 @@
+// begin_output_frame: GlFrame or the CPU frame, by the path chosen for the frame.
+#include "compositor/output/frame_factory.hpp"
+
+#include "compositor/bridge/gl_frame.hpp"
+#include "compositor/log.hpp"
+#include "compositor/output/cpu_composition.hpp"
+
+namespace kiln::compositor {
+
+OutputFrame begin_output_frame(RenderBridge& bridge, bool on_cpu, wlr_output* output, wlr_buffer* buffer,
+                               const Region& damage)
+{
+    OutputFrame out;
+    if (on_cpu) {
+        out.frame = begin_cpu_frame(output, buffer, damage);
+        if (!out.frame)
+            log::error("output %s: cannot map its buffer to compose on the CPU", output->name);
+        return out;
+    }
+    std::unique_ptr<GlFrame> gl = GlFrame::begin(bridge, buffer, output, damage);
+    if (!gl) {
+        log::error("output %s: cannot draw into its buffer", output->name);
+        return out;
+    }
+    out.target_is_cpu = gl->target_is_cpu();
+    out.frame = std::move(gl);
+    return out;
+}
+
+}  // namespace kiln::compositor

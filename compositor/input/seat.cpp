@@ -173,7 +173,7 @@ Seat::Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActi
                 pointer_follow(time_msec, true);
         });
     touch_ = std::make_unique<Touch>(
-        core, windows, *this, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
+        core, windows, *input_inhibit_, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
     // A tool over a surface that speaks no tablet-v2 works the pointer, through the same path as a mouse.
     Tablet::PointerEmulation emulation{
         [this](uint32_t time_msec) { pointer_moved(time_msec); },
@@ -186,7 +186,7 @@ Seat::Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActi
         },
         [this]() { wlr_seat_pointer_notify_frame(seat_); },
     };
-    tablet_ = std::make_unique<Tablet>(core, windows, *this, seat_, cursor_, *cursor_image_, std::move(emulation),
+    tablet_ = std::make_unique<Tablet>(core, windows, *input_inhibit_, seat_, cursor_, *cursor_image_, std::move(emulation),
                                        [this]() { notify_activity(); });
     text_input_ = std::make_unique<TextInputRelay>(core.display, seat_, core.scene, core.layout);
 

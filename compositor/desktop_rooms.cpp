@@ -106,7 +106,7 @@ void DesktopRooms::make_after_outputs(const Core& core, PrivilegedGlobals& privi
     });
     pointer_gestures = std::make_unique<PointerGestures>(display, seat->wlr(), seat->cursor());
     // After the output list's new_output listener: an output is set up there before output management describes it.
-    output_management = std::make_unique<OutputManagement>(core, std::move(show_output), core.backend);
+    output_management = std::make_unique<OutputManagement>(display, core.layout, std::move(show_output), core.backend);
     output_power = std::make_unique<OutputPower>(display);
     privileged.guard(output_management->global(), "output-management",
                      restricts(PrivilegedProtocol::output_management));

@@ -4,7 +4,7 @@
 
 #include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
-#include "compositor/shell/scene_layers.hpp"
+#include "compositor/scene_layers.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>

@@ -18,13 +18,13 @@ void DesktopRooms::make(const Core& core, Context context)
     PrivilegedGlobals& privileged = context.privileged;
     auto restricts = [&options](PrivilegedProtocol p) { return options.restricts(p); };
 
-    // The shell first: the seat watches its surfaces for what changes under the pointer.
-    toplevels = std::make_unique<Toplevels>(core, desktop);
-    shell = std::make_unique<XdgShell>(core, desktop, *toplevels, display);
+    // The shell first, with the seat as seat_focus answers it once made: the seat tells the window policy, which
+    // acts on the windows' list, of presses. Decorations before the shell, whose windows ask them.
+    decorations = std::make_unique<Decorations>(display, context.requests, options.decorations.mode);
+    toplevels = std::make_unique<Toplevels>(core, desktop, seat_focus);
+    shell = std::make_unique<XdgShell>(core, desktop, *toplevels, seat_focus, *decorations, display);
     window_policy = std::make_unique<WindowPolicy>(core, desktop, *toplevels);
-    seat = std::make_unique<Seat>(core, desktop, *window_policy, std::move(context.session), core.backend,
-                                  context.compositor, shell->wm_base());
-    toplevels->attach(*seat);
+    seat = std::make_unique<Seat>(core, *window_policy, std::move(context.session), core.backend, context.compositor);
     privileged.guard(seat->text_input().input_method_global(), "input-method",
                      restricts(PrivilegedProtocol::input_method));
     privileged.guard(seat->input_inhibit_global(), "input-inhibit", restricts(PrivilegedProtocol::input_inhibit));
@@ -50,8 +50,6 @@ void DesktopRooms::make(const Core& core, Context context)
         else
             log::error("--test-input works on the headless backend only; not offered");
     }
-    decorations = std::make_unique<Decorations>(display, context.requests, options.decorations.mode);
-    shell->attach(*seat, *decorations);
     idle = std::make_unique<Idle>(display, seat->wlr());
     seat->on_activity([&idle = idle]() { idle->activity(); });
     ext_idle_notify = std::make_unique<ExtIdleNotifyV1>(display);

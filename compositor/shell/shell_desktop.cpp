@@ -1,7 +1,7 @@
 // ShellDesktop's answers: each asks the room that knows (Toplevels, LayerShell, the session lock, Xwayland).
 #include "compositor/shell/shell_desktop.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/shell/toplevels.hpp"
@@ -79,8 +79,8 @@ void ShellDesktop::restore_focus()
     if (locked())
         return;
     wlr_surface* grab = rooms_.layer_shell->keyboard_grab();
-    if (grab && rooms_.seat->input_allowed(grab))
-        rooms_.seat->focus_keyboard(grab);
+    if (grab && rooms_.seat.input_allowed(grab))
+        rooms_.seat.focus_keyboard(grab);
     else
         focus_top_view();
 }

@@ -11,7 +11,7 @@ namespace kiln::compositor {
 
 class ExtSessionLockV1;
 class LayerShell;
-class Seat;
+class SeatFocus;
 class Toplevels;
 class XdgShell;
 class Xwayland;
@@ -22,7 +22,7 @@ public:
     // (no lock, no panels, no X11), as it was when these answers were Server's.
     struct Rooms {
         const std::unique_ptr<Toplevels>& toplevels;
-        const std::unique_ptr<Seat>& seat;
+        SeatFocus& seat;
         const std::unique_ptr<XdgShell>& shell;
         const std::unique_ptr<LayerShell>& layer_shell;
         const std::unique_ptr<ExtSessionLockV1>& session_lock;

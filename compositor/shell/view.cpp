@@ -2,7 +2,7 @@
 // position changes of an interactive resize.
 #include "compositor/shell/view.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/log.hpp"
 #include "compositor/shell/decorations.hpp"

@@ -53,7 +53,8 @@ void DesktopRooms::make(const Core& core, Context context)
     idle = std::make_unique<Idle>(display, seat->wlr());
     seat->on_activity([&idle = idle]() { idle->activity(); });
     ext_idle_notify = std::make_unique<ExtIdleNotifyV1>(display);
-    idle->also_notify(ext_idle_notify.get());
+    idle->also_notify({[ext = ext_idle_notify.get()]() { ext->activity(); },
+                       [ext = ext_idle_notify.get()](bool inhibited) { ext->set_inhibited(inhibited); }});
     xdg_activation = std::make_unique<XdgActivation>(display, desktop);
     foreign_toplevels = std::make_unique<ForeignToplevels>(core, *toplevels, desktop, *seat);
     privileged.guard(foreign_toplevels->global(), "foreign-toplevel-management", false);

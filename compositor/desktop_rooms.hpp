@@ -54,7 +54,8 @@ class RequestHooks;
 // filter (which only compares the rooms' globals' addresses), the buffer and commit protocols and the backend.
 struct DesktopRooms {
     explicit DesktopRooms(const Core& core)
-        : seat_focus(*this), desktop(core, {toplevels, seat_focus, shell, layer_shell, session_lock, xwayland})
+        : seat_focus(*this), desktop(core, {toplevels, seat_focus, shell, layer_shell,
+                         [this]() { return session_lock && session_lock->locked(); }, xwayland})
     {
     }
     DesktopRooms(const DesktopRooms&) = delete;

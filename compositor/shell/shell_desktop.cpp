@@ -2,7 +2,6 @@
 #include "compositor/shell/shell_desktop.hpp"
 
 #include "compositor/input/seat_focus.hpp"
-#include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/xdg_shell.hpp"
@@ -33,7 +32,7 @@ wlr_box ShellDesktop::usable_area(wlr_output* output) const
 
 bool ShellDesktop::locked() const
 {
-    return rooms_.session_lock && rooms_.session_lock->locked();
+    return rooms_.session_locked();
 }
 
 Toplevel* ShellDesktop::toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)

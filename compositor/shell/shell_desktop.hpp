@@ -5,11 +5,11 @@
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
 
+#include <functional>
 #include <memory>
 
 namespace kiln::compositor {
 
-class ExtSessionLockV1;
 class LayerShell;
 class SeatFocus;
 class Toplevels;
@@ -25,7 +25,9 @@ public:
         SeatFocus& seat;
         const std::unique_ptr<XdgShell>& shell;
         const std::unique_ptr<LayerShell>& layer_shell;
-        const std::unique_ptr<ExtSessionLockV1>& session_lock;
+        // Whether a session locker (ext-session-lock-v1, a protocol room above shell/) holds the session; false
+        // while the lock is not made.
+        std::function<bool()> session_locked;
         const std::unique_ptr<Xwayland>& xwayland;
     };
 

@@ -2,10 +2,10 @@
 // as plain references to what Server owns: no behaviour, and nothing a room could tear down.
 #pragma once
 
-#include "compositor/session/options.hpp"
-#include "compositor/shell/scene_layers.hpp"
+#include "compositor/scene_layers.hpp"
 #include "compositor/stats.hpp"
 #include "compositor/wlr.hpp"
+#include "compositor/session/options.hpp"
 
 namespace kiln::compositor {
 

@@ -3,7 +3,7 @@
 // that order into Server's members, which free them (their declaration order in server.hpp is the teardown order).
 #pragma once
 
-#include "compositor/shell/scene_layers.hpp"
+#include "compositor/scene_layers.hpp"
 #include "compositor/wlr.hpp"
 
 #include <string>

@@ -18,15 +18,15 @@ void DesktopRooms::make(const Core& core, Context context)
     PrivilegedGlobals& privileged = context.privileged;
     auto restricts = [&options](PrivilegedProtocol p) { return options.restricts(p); };
 
-    // The shell first: the seat watches its surfaces for what changes under the pointer.
-    toplevels = std::make_unique<Toplevels>(core, desktop);
+    // The shell first, with the seat as seat_focus answers it once made: the seat tells the window policy, which
+    // acts on the windows' list, of presses. Decorations before the shell, whose windows ask them.
+    decorations = std::make_unique<Decorations>(display, context.requests, options.decorations.mode);
+    toplevels = std::make_unique<Toplevels>(core, desktop, seat_focus);
     workspaces = std::make_unique<Workspaces>(core, desktop, *toplevels);
     window_keys = std::make_unique<WindowKeys>(core, desktop, *toplevels, *workspaces);
-    shell = std::make_unique<XdgShell>(core, desktop, *toplevels, display);
+    shell = std::make_unique<XdgShell>(core, desktop, *toplevels, seat_focus, *decorations, display);
     window_policy = std::make_unique<WindowPolicy>(core, desktop, *toplevels);
-    seat = std::make_unique<Seat>(core, desktop, *window_policy, std::move(context.session), core.backend,
-                                  context.compositor, shell->wm_base());
-    toplevels->attach(*seat);
+    seat = std::make_unique<Seat>(core, *window_policy, std::move(context.session), core.backend, context.compositor);
     privileged.guard(seat->text_input().input_method_global(), "input-method",
                      restricts(PrivilegedProtocol::input_method));
     privileged.guard(seat->input_inhibit_global(), "input-inhibit", restricts(PrivilegedProtocol::input_inhibit));
@@ -52,12 +52,11 @@ void DesktopRooms::make(const Core& core, Context context)
         else
             log::error("--test-input works on the headless backend only; not offered");
     }
-    decorations = std::make_unique<Decorations>(display, context.requests, options.decorations.mode);
-    shell->attach(*seat, *decorations);
     idle = std::make_unique<Idle>(display, seat->wlr());
     seat->on_activity([&idle = idle]() { idle->activity(); });
     ext_idle_notify = std::make_unique<ExtIdleNotifyV1>(display);
-    idle->also_notify(ext_idle_notify.get());
+    idle->also_notify({[ext = ext_idle_notify.get()]() { ext->activity(); },
+                       [ext = ext_idle_notify.get()](bool inhibited) { ext->set_inhibited(inhibited); }});
     xdg_activation = std::make_unique<XdgActivation>(display, desktop);
     foreign_toplevels = std::make_unique<ForeignToplevels>(core, *toplevels, desktop, *seat);
     privileged.guard(foreign_toplevels->global(), "foreign-toplevel-management", false);
@@ -108,7 +107,7 @@ void DesktopRooms::make_after_outputs(const Core& core, PrivilegedGlobals& privi
     });
     pointer_gestures = std::make_unique<PointerGestures>(display, seat->wlr(), seat->cursor());
     // After the output list's new_output listener: an output is set up there before output management describes it.
-    output_management = std::make_unique<OutputManagement>(core, std::move(show_output), core.backend);
+    output_management = std::make_unique<OutputManagement>(display, core.layout, std::move(show_output), core.backend);
     output_power = std::make_unique<OutputPower>(display);
     privileged.guard(output_management->global(), "output-management",
                      restricts(PrivilegedProtocol::output_management));

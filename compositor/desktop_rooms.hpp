@@ -56,12 +56,30 @@ class RequestHooks;
 // filter (which only compares the rooms' globals' addresses), the buffer and commit protocols and the backend.
 struct DesktopRooms {
     explicit DesktopRooms(const Core& core)
-        : desktop(core, {toplevels, seat, shell, layer_shell, session_lock, xwayland, window_keys})
+        : seat_focus(*this), desktop(core, {toplevels, seat_focus, shell, layer_shell,
+                         [this]() { return session_lock && session_lock->locked(); }, xwayland, window_keys})
     {
     }
     DesktopRooms(const DesktopRooms&) = delete;
     DesktopRooms& operator=(const DesktopRooms&) = delete;
 
+    // The seat as the shell sees it, answered by `seat` below: the windows' list and the shell are made before the
+    // seat (which tells the shell's window policy of presses), and no client can connect before both exist.
+    class SeatAnswers final : public SeatFocus {
+    public:
+        explicit SeatAnswers(const DesktopRooms& rooms) : rooms_(rooms) {}
+        wlr_seat* wlr() const override { return rooms_.seat->wlr(); }
+        wlr_cursor* cursor() const override { return rooms_.seat->cursor(); }
+        void focus_keyboard(wlr_surface* surface) override { rooms_.seat->focus_keyboard(surface); }
+        bool input_allowed(wlr_surface* surface) const override { return rooms_.seat->input_allowed(surface); }
+        void scene_changed() override { rooms_.seat->scene_changed(); }
+        void start_grab(PointerGrab& grab) override { rooms_.seat->start_grab(grab); }
+        void cancel_grab(PointerGrab& grab) override { rooms_.seat->cancel_grab(grab); }
+
+    private:
+        const DesktopRooms& rooms_;
+    };
+    SeatAnswers seat_focus;
     // What rooms ask of the desktop as a whole, answered from the rooms below; it outlives them all.
     ShellDesktop desktop;
     // The seat outlives everything that acts on it.

@@ -148,7 +148,7 @@ int run_kiln(int argc, char* argv[])
                                                                       : std::filesystem::path(options.cache_dir);
     const std::string driver_cache = kiln::cache::keep_driver_cache_in(cache_dir);
     if (options.debug)
-        log::error("%s", driver_cache.c_str());
+        log::notice("%s", driver_cache.c_str());
 
     // Before any thread: each client is an open file in kiln, and 1024 would cap a session at ~500 clients
     // (children get 1024 back).

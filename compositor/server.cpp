@@ -172,12 +172,12 @@ bool Server::start(std::string& error)
     if (options_.embedded)
         return true;
 
-    log::error("%s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s",
-               backend_name(choice), bridge_->egl().profile().kind_name(), bridge_->egl().profile().driver_name.c_str(),
-               bridge_->egl().started() ? "" : ", started when something first needs GL", socket_.c_str());
+    log::notice("%s backend, %s EGL display (%s%s); clients connect with WAYLAND_DISPLAY=%s",
+                backend_name(choice), bridge_->egl().profile().kind_name(), bridge_->egl().profile().driver_name.c_str(),
+                bridge_->egl().started() ? "" : ", started when something first needs GL", socket_.c_str());
     if (rooms_.xwayland)
-        log::error("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
-                   x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
+        log::notice("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
+                    x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
         if (options_.exit_with_startup)
@@ -225,7 +225,7 @@ void Server::reload(const Options& options)
     if (rooms_.decorations)
         rooms_.decorations->set_mode(options_.decorations.mode);
     outputs_->reload();
-    log::error("reloaded kiln.ini");
+    log::notice("reloaded kiln.ini");
 }
 
 std::string Server::x_display() const

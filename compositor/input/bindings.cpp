@@ -1,10 +1,9 @@
 // Matches key presses against [bindings] (modifiers and the key's unshifted keysym) and runs their actions.
 #include "compositor/input/bindings.hpp"
 
+#include "compositor/input/window_input.hpp"
 #include "compositor/log.hpp"
 #include "compositor/session/spawn.hpp"
-#include "compositor/shell/desktop.hpp"
-#include "compositor/shell/toplevel.hpp"
 
 #include <cstdio>
 
@@ -77,19 +76,16 @@ void Bindings::run(const Binding& binding)
         break;
     }
     case BindingAction::close:
-        if (Toplevel* toplevel = desktop_.focused_toplevel())
-            toplevel->close();
+        windows_.close_focused();
         break;
     case BindingAction::focus_next:
-        desktop_.focus_next();
+        windows_.focus_next();
         break;
     case BindingAction::fullscreen:
-        if (Toplevel* toplevel = desktop_.focused_toplevel())
-            toplevel->toggle_fullscreen();
+        windows_.toggle_fullscreen_focused();
         break;
     case BindingAction::maximize:
-        if (Toplevel* toplevel = desktop_.focused_toplevel())
-            toplevel->toggle_maximized();
+        windows_.toggle_maximized_focused();
         break;
     case BindingAction::quit:
         session_.terminate(0);
@@ -110,7 +106,7 @@ void Bindings::run(const Binding& binding)
     case BindingAction::move_to_output_right:
     case BindingAction::move_to_output_up:
     case BindingAction::move_to_output_down:
-        desktop_.window_key(binding.action, binding.vt);
+        windows_.window_key(binding.action, binding.vt);
         break;
     }
 }

@@ -9,7 +9,7 @@
 
 namespace kiln::compositor {
 
-class Desktop;
+class WindowInput;
 
 // What a binding asks of the session as a whole: kiln ends (with an exit status), or the VT changes.
 struct SessionActions {
@@ -20,8 +20,8 @@ struct SessionActions {
 class Bindings {
 public:
     // `options` is read at each key: SIGHUP's new [bindings] apply at once.
-    Bindings(const Options& options, Desktop& desktop, SessionActions session)
-        : options_(options), desktop_(desktop), session_(std::move(session))
+    Bindings(const Options& options, WindowInput& windows, SessionActions session)
+        : options_(options), windows_(windows), session_(std::move(session))
     {
     }
     Bindings(const Bindings&) = delete;
@@ -35,7 +35,7 @@ private:
     void run(const Binding& binding);
 
     const Options& options_;
-    Desktop& desktop_;
+    WindowInput& windows_;
     SessionActions session_;
 };
 

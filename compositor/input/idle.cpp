@@ -1,8 +1,6 @@
 // Idle timers and their inhibitors.
 #include "compositor/input/idle.hpp"
 
-#include "compositor/protocols/desktop/ext_idle_notify_v1.hpp"
-
 namespace kiln::compositor {
 
 // One client's inhibitor, for as long as it or its surface lives.
@@ -36,15 +34,15 @@ Idle::~Idle() = default;
 void Idle::activity()
 {
     wlr_idle_notify_activity(idle_, seat_);
-    if (ext_)
-        ext_->activity();
+    if (follower_.activity)
+        follower_.activity();
 }
 
-void Idle::also_notify(ExtIdleNotifyV1* ext)
+void Idle::also_notify(Follower follower)
 {
-    ext_ = ext;
-    if (ext_)
-        ext_->set_inhibited(!inhibitors_.empty());
+    follower_ = std::move(follower);
+    if (follower_.inhibited)
+        follower_.inhibited(!inhibitors_.empty());
 }
 
 void Idle::update_enabled()
@@ -52,8 +50,8 @@ void Idle::update_enabled()
     // Any inhibitor holds the timers: every mapped kiln window is shown, so whether its surface is visible is not
     // checked (an inhibitor on an unmapped surface also holds them).
     wlr_idle_set_enabled(idle_, seat_, inhibitors_.empty());
-    if (ext_)
-        ext_->set_inhibited(!inhibitors_.empty());
+    if (follower_.inhibited)
+        follower_.inhibited(!inhibitors_.empty());
 }
 
 }  // namespace kiln::compositor

@@ -7,12 +7,11 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <functional>
 #include <list>
 #include <memory>
 
 namespace kiln::compositor {
-
-class ExtIdleNotifyV1;
 
 class Idle {
 public:
@@ -23,8 +22,14 @@ public:
 
     // The user did something: idle timers start over, idle clients hear "resumed".
     void activity();
-    // ext-idle-notify hears the activity and the inhibitors too (null: no longer); it is told the inhibitors now.
-    void also_notify(ExtIdleNotifyV1* ext);
+    // What a second idle protocol (ext-idle-notify, which the composition root connects) hears from here: each
+    // activity, and whether an inhibitor holds the timers. Given through callbacks, so input/ needs no protocol.
+    struct Follower {
+        std::function<void()> activity;
+        std::function<void(bool inhibited)> inhibited;
+    };
+    // `follower` hears the activity and the inhibitors too (empty: no longer); it is told the inhibitors now.
+    void also_notify(Follower follower);
 
 private:
     class Inhibitor;
@@ -32,7 +37,7 @@ private:
 
     wlr_seat* seat_;
     wlr_idle* idle_;
-    ExtIdleNotifyV1* ext_ = nullptr;
+    Follower follower_;
     IndexedList<std::unique_ptr<Inhibitor>> inhibitors_;
     wl::Listener new_inhibitor_;
 };

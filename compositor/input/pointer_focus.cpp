@@ -3,8 +3,6 @@
 #include "compositor/input/pointer_focus.hpp"
 
 #include "compositor/input/scene_hit.hpp"
-#include "compositor/shell/xdg/xdg_surface.hpp"
-#include "compositor/shell/xdg/xdg_wm_base.hpp"
 
 #include <ctime>
 
@@ -30,43 +28,17 @@ private:
     wl::Listener destroy_;
 };
 
-// An xdg role destroyed without a commit (xdg_popup.destroy) unmaps its surface: that changes the scene too.
-class PointerFocus::XdgWatch {
-public:
-    XdgWatch(PointerFocus& focus, xdg::Surface* surface) : focus_(focus)
-    {
-        map_.connect(&surface->events.map, [this](void*) { focus_.scene_changed(); });
-        unmap_.connect(&surface->events.unmap, [this](void*) { focus_.scene_changed(); });
-        destroy_.connect(&surface->events.destroy, [this](void*) {
-            PointerFocus& focus = focus_;
-            focus.xdg_surfaces_.erase(this);
-        });
-    }
-
-private:
-    PointerFocus& focus_;
-    wl::Listener map_;
-    wl::Listener unmap_;
-    wl::Listener destroy_;
-};
-
-PointerFocus::PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, xdg::WmBase& xdg_shell,
-                           std::function<void(uint32_t)> update)
+PointerFocus::PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, std::function<void(uint32_t)> update)
     : loop_(loop), update_(std::move(update))
 {
     new_surface_.connect(&compositor->events.new_surface, [this](void* data) {
         surfaces_.push_back(std::make_unique<SurfaceWatch>(*this, static_cast<wlr_surface*>(data)));
-    });
-    new_xdg_surface_.connect(&xdg_shell.events.new_surface, [this](void* data) {
-        xdg_surfaces_.push_back(std::make_unique<XdgWatch>(*this, static_cast<xdg::Surface*>(data)));
     });
 }
 
 PointerFocus::~PointerFocus()
 {
     new_surface_.disconnect();
-    new_xdg_surface_.disconnect();
-    xdg_surfaces_.clear();
     surfaces_.clear();
     if (idle_)
         wl_event_source_remove(idle_);

@@ -1,6 +1,7 @@
 // PointerFocus: the surface under the pointer gets enter, motion and leave as the pointer moves, and again when the
 // scene moves under a pointer that stays still (a window maps, unmaps, moves, is raised or resized, a popup opens
-// or closes); such changes are gathered into one update per turn of the event loop.
+// or closes: every commit is watched here, the rest the shell tells through Seat::scene_changed); such changes are
+// gathered into one update per turn of the event loop.
 #pragma once
 
 #include "compositor/indexed_list.hpp"
@@ -11,16 +12,11 @@
 #include <memory>
 
 namespace kiln::compositor {
-namespace xdg {
-class WmBase;
-}  // namespace xdg
-
 
 class PointerFocus {
 public:
     // `update` runs once the loop is idle after one or more changes, with the time in milliseconds.
-    PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, xdg::WmBase& xdg_shell,
-                 std::function<void(uint32_t)> update);
+    PointerFocus(wl_event_loop* loop, wlr_compositor* compositor, std::function<void(uint32_t)> update);
     ~PointerFocus();
     PointerFocus(const PointerFocus&) = delete;
     PointerFocus& operator=(const PointerFocus&) = delete;
@@ -35,16 +31,13 @@ public:
 
 private:
     class SurfaceWatch;
-    class XdgWatch;
 
     wl_event_loop* loop_;
     std::function<void(uint32_t)> update_;
     wl_event_source* idle_ = nullptr;
     IndexedList<std::unique_ptr<SurfaceWatch>> surfaces_;  // one per wl_surface: removed in O(1)
-    IndexedList<std::unique_ptr<XdgWatch>> xdg_surfaces_;
 
     wl::Listener new_surface_;
-    wl::Listener new_xdg_surface_;
 };
 
 }  // namespace kiln::compositor

@@ -18,7 +18,6 @@
 #include "compositor/input/touch.hpp"
 #include "compositor/core.hpp"
 #include "compositor/log.hpp"
-#include "compositor/shell/desktop.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -49,7 +48,7 @@ public:
                 // While the session is locked or input inhibited only VT switching is kiln's: keys are the
                 // locker's.
                 if (seat_.bindings_->key_pressed(device_->keyboard, event->keycode,
-                                                 seat_.shortcuts_inhibit_->inhibited() || seat_.desktop_.locked() ||
+                                                 seat_.shortcuts_inhibit_->inhibited() || seat_.windows_.locked() ||
                                                      seat_.input_inhibited()))
                     return;
                 bound_keys_.erase(event->keycode);
@@ -153,27 +152,27 @@ private:
     wl::Listener destroy_;
 };
 
-Seat::Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActions session, wlr_backend* backend,
-           wlr_compositor* compositor, xdg::WmBase& xdg_shell)
-    : core_(core), desktop_(desktop), windows_(windows), seat_(wlr_seat_create(core.display, "seat0")),
+Seat::Seat(const Core& core, WindowInput& windows, SessionActions session, wlr_backend* backend,
+           wlr_compositor* compositor)
+    : core_(core), windows_(windows), seat_(wlr_seat_create(core.display, "seat0")),
       cursor_(wlr_cursor_create())
 {
     shortcuts_inhibit_ = std::make_unique<ShortcutsInhibit>(core.display, seat_);
     input_inhibit_ = std::make_unique<InputInhibit>(core.display,
                                                     [this](wl_client* client) { set_exclusive_client(client); });
-    bindings_ = std::make_unique<Bindings>(core.options, desktop, std::move(session));
+    bindings_ = std::make_unique<Bindings>(core.options, windows, std::move(session));
     wlr_cursor_attach_output_layout(cursor_, core.layout);
     cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, core.layout);
     held_ = std::make_unique<PointerImplicitGrab>(seat_, [this]() { scene_changed(); });
     pointer_focus_ = std::make_unique<PointerFocus>(
-        wl_display_get_event_loop(core.display), compositor, xdg_shell, [this](uint32_t time_msec) {
+        wl_display_get_event_loop(core.display), compositor, [this](uint32_t time_msec) {
             // While a window is moved or resized the pointer stays with it (no client has it). A pointer no device
             // has moved points nowhere (wlroots parks it at 100,100): it enters nothing until it is used.
             if (!grab_ && pointer_used_)
                 pointer_follow(time_msec, true);
         });
     touch_ = std::make_unique<Touch>(
-        core, windows, *this, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
+        core, windows, *input_inhibit_, seat_, cursor_, [this]() { update_capabilities(); }, [this]() { notify_activity(); });
     // A tool over a surface that speaks no tablet-v2 works the pointer, through the same path as a mouse.
     Tablet::PointerEmulation emulation{
         [this](uint32_t time_msec) { pointer_moved(time_msec); },
@@ -186,9 +185,9 @@ Seat::Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActi
         },
         [this]() { wlr_seat_pointer_notify_frame(seat_); },
     };
-    tablet_ = std::make_unique<Tablet>(core, windows, *this, seat_, cursor_, *cursor_image_, std::move(emulation),
+    tablet_ = std::make_unique<Tablet>(core, windows, *input_inhibit_, seat_, cursor_, *cursor_image_, std::move(emulation),
                                        [this]() { notify_activity(); });
-    text_input_ = std::make_unique<TextInputRelay>(core.display, seat_, core.scene, core.layout);
+    text_input_ = std::make_unique<TextInputRelay>(core.display, seat_, core.scene, core.layout, windows);
 
     new_input_.connect(&backend->events.new_input,
                        [this](void* data) { add_input(static_cast<wlr_input_device*>(data)); });
@@ -484,7 +483,7 @@ void Seat::set_exclusive_client(wl_client* client)
         // Focus goes back where it was: to the window or panel that had it, unless the inhibiting client's own
         // surface still has it; the pointer enters what is under it.
         if (!seat_->keyboard_state.focused_surface)
-            desktop_.restore_focus();
+            windows_.restore_focus();
         scene_changed();
         return;
     }
@@ -492,7 +491,7 @@ void Seat::set_exclusive_client(wl_client* client)
     if (focused && wl_resource_get_client(focused->resource) != client) {
         windows_.keyboard_taken(focused);
         wlr_seat_keyboard_clear_focus(seat_);
-        desktop_.restore_focus();  // the inhibiting client's own window or panel, if it has one
+        windows_.restore_focus();  // the inhibiting client's own window or panel, if it has one
     }
     wlr_seat_client* pointed = seat_->pointer_state.focused_client;
     if (pointed && pointed->client != client)

@@ -1,9 +1,10 @@
 // Seat: keyboards, the pointer and cursor, touch and tablets, through one wlr_seat; what a click does to windows is
-// the shell's (WindowInput).
+// the shell's (WindowInput), and the shell sees the seat only as SeatFocus.
 #pragma once
 
 #include "compositor/indexed_list.hpp"
 #include "compositor/input/bindings.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/input/window_input.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
@@ -14,14 +15,9 @@
 #include <span>
 
 namespace kiln::compositor {
-namespace xdg {
-class WmBase;
-}  // namespace xdg
-
 
 struct Core;
 class CursorImage;
-class Desktop;
 class InputInhibit;
 class PointerFocus;
 class PointerGrab;
@@ -31,26 +27,27 @@ class Tablet;
 class TextInputRelay;
 class Touch;
 
-class Seat {
+class Seat final : public SeatFocus {
 public:
-    // The compositor and xdg-shell are watched for surfaces that change what lies under the pointer.
-    // `windows` hears each button pressed where no grab has the pointer, and decides what it does to windows, and
-    // hears which surface an input inhibitor takes the keyboard from; `session` what bindings ask of it.
-    Seat(const Core& core, Desktop& desktop, WindowInput& windows, SessionActions session, wlr_backend* backend,
-         wlr_compositor* compositor, xdg::WmBase& xdg_shell);
+    // The compositor is watched for surfaces that change what lies under the pointer (the shell tells the rest
+    // through scene_changed). `windows` hears each button pressed where no grab has the pointer, and decides what it
+    // does to windows, hears which surface an input inhibitor takes the keyboard from, and does the bindings' window
+    // actions; `session` what bindings ask of the session.
+    Seat(const Core& core, WindowInput& windows, SessionActions session, wlr_backend* backend,
+         wlr_compositor* compositor);
     ~Seat();
     Seat(const Seat&) = delete;
     Seat& operator=(const Seat&) = delete;
 
-    wlr_seat* wlr() const { return seat_; }
-    wlr_cursor* cursor() const { return cursor_; }
+    wlr_seat* wlr() const override { return seat_; }
+    wlr_cursor* cursor() const override { return cursor_; }
     // A keyboard, pointer, touchscreen or tablet joins the seat: from the backend, or from a client (virtual-keyboard,
     // virtual-pointer).
     // `framed`: a pointer whose events wait for its frame (a virtual pointer; see FramedPointer).
     void add_input(wlr_input_device* device, bool framed = false);
     // The scene changed under the pointer (a view mapped, unmapped, moved, was raised or resized): the surface under
     // it is found again once this turn of the event loop is done, and told as a real move would tell it.
-    void scene_changed();
+    void scene_changed() override;
     // The headless backend's pointer, whose touchpad gestures --test-input drives; null elsewhere.
     wlr_input_device* headless_pointer() const;
     // The headless backend's touch device, which --test-input drives; null elsewhere.
@@ -61,12 +58,12 @@ public:
     void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
     // Trims each pointer move before the cursor makes it (pointer constraints: locked or confined).
     void constrain_motion(std::function<void(double& dx, double& dy)> constrain) { constrain_ = std::move(constrain); }
-    void focus_keyboard(wlr_surface* surface);
+    void focus_keyboard(wlr_surface* surface) override;
     // Pointer motion and buttons go to `grab` (not to clients) until a button is released or it is cancelled.
     // The client under the pointer gets a leave, as the protocol asks when the compositor takes the pointer.
-    void start_grab(PointerGrab& grab);
+    void start_grab(PointerGrab& grab) override;
     // Ends `grab` without a release (its window went away); pointer focus goes back to what is under the pointer.
-    void cancel_grab(PointerGrab& grab);
+    void cancel_grab(PointerGrab& grab) override;
     bool grabbed() const { return grab_ != nullptr; }
     // kiln.ini was read again: keyboards (not virtual ones, whose keymap is their client's) take the new keymap
     // and repeat, which wlroots sends to clients; libinput devices take the new [input] settings.
@@ -75,7 +72,7 @@ public:
     TextInputRelay& text_input() { return *text_input_; }
     // Whether `surface` may have input: every surface, except while a client holds the input inhibitor (a lock
     // screen), when only that client's do.
-    bool input_allowed(wlr_surface* surface) const;
+    bool input_allowed(wlr_surface* surface) const override;
     // A client holds the input inhibitor: kiln's bindings but VT switching and Super + drag stand aside too.
     bool input_inhibited() const;
     // cursor-shape-v1: `client` names the pointer's shape, or a tablet tool's, with `serial` (checked as
@@ -108,7 +105,6 @@ private:
     void pointer_button(wlr_event_pointer_button* event);
 
     const Core& core_;
-    Desktop& desktop_;
     WindowInput& windows_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;

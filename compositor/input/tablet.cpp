@@ -3,9 +3,10 @@
 #include "compositor/input/tablet.hpp"
 
 #include "compositor/input/cursor.hpp"
+#include "compositor/input/input_inhibit.hpp"
 #include "compositor/input/output_mapping.hpp"
 #include "compositor/input/scene_hit.hpp"
-#include "compositor/input/seat.hpp"
+#include "compositor/input/window_input.hpp"
 #include "compositor/core.hpp"
 
 #include <linux/input-event-codes.h>
@@ -88,11 +89,11 @@ private:
     wl::Listener destroy_;
 };
 
-Tablet::Tablet(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+Tablet::Tablet(const Core& core, WindowInput& windows, const InputInhibit& inhibit, wlr_seat* seat, wlr_cursor* cursor,
                CursorImage& image, PointerEmulation emulation, std::function<void()> activity)
     : core_(core),
       windows_(windows),
-      owner_(owner),
+      inhibit_(inhibit),
       seat_(seat),
       cursor_(cursor),
       image_(image),
@@ -162,17 +163,17 @@ Tablet::Tool* Tablet::tool_for(wlr_tablet_tool* tool, wlr_input_device* device)
 namespace {
 
 // The surface under the cursor that may have input now (not another client's while one holds the inhibitor).
-SceneHit hit_at(const Core& core, const Seat& seat, wlr_cursor* cursor)
+SceneHit hit_at(const Core& core, const InputInhibit& inhibit, wlr_cursor* cursor)
 {
     const SceneHit hit = scene_hit(core.scene, cursor->x, cursor->y);
-    return hit.surface && seat.input_allowed(hit.surface) ? hit : SceneHit{};
+    return hit.surface && inhibit.allows(hit.surface) ? hit : SceneHit{};
 }
 
 }  // namespace
 
 void Tablet::moved(Tool& tool, uint32_t time_msec)
 {
-    const SceneHit hit = hit_at(core_, owner_, cursor_);
+    const SceneHit hit = hit_at(core_, inhibit_, cursor_);
     wlr_tablet_v2_tablet_tool* v2 = tool.v2();
     // Once the tip went down on a tablet-v2 surface that surface has the tool until the tip is up, wherever it
     // goes; once it went down elsewhere the pointer has it.
@@ -273,7 +274,7 @@ void Tablet::tip(const wlr_event_tablet_tool_tip& event)
         wlr_tablet_v2_tablet_tool_notify_up(v2);
         return;
     }
-    const SceneHit hit = hit_at(core_, owner_, cursor_);
+    const SceneHit hit = hit_at(core_, inhibit_, cursor_);
     if (!hit.surface || !wlr_surface_accepts_tablet_v2(tool->tablet, hit.surface)) {
         // A click, for a client that knows no tablets (and for kiln's own: focus, Super + drag).
         emulating_tip_ = true;
@@ -299,7 +300,7 @@ void Tablet::button(const wlr_event_tablet_tool_button& event)
     Tool* tool = tool_for(event.tool, event.device);
     if (!tool)
         return;
-    const SceneHit hit = hit_at(core_, owner_, cursor_);
+    const SceneHit hit = hit_at(core_, inhibit_, cursor_);
     if (!hit.surface || !wlr_surface_accepts_tablet_v2(tool->tablet, hit.surface)) {
         // Every tool button is the right button for such a client, held while any of them is.
         if (event.state == WLR_BUTTON_PRESSED) {

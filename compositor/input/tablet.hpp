@@ -19,7 +19,7 @@ namespace kiln::compositor {
 
 class CursorImage;
 struct Core;
-class Seat;
+class InputInhibit;
 class WindowInput;
 
 class Tablet {
@@ -32,8 +32,8 @@ public:
     };
 
     // `activity` runs on every tool event (idle timers start over).
-    // Tools work surfaces `owner` lets have input; the tip on a window focuses it.
-    Tablet(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+    // Tools work surfaces `inhibit` lets have input; the tip on a window focuses it.
+    Tablet(const Core& core, WindowInput& windows, const InputInhibit& inhibit, wlr_seat* seat, wlr_cursor* cursor,
            CursorImage& image, PointerEmulation emulation, std::function<void()> activity);
     ~Tablet();
     Tablet(const Tablet&) = delete;
@@ -68,7 +68,7 @@ private:
 
     const Core& core_;
     WindowInput& windows_;
-    const Seat& owner_;
+    const InputInhibit& inhibit_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     CursorImage& image_;

@@ -1,6 +1,7 @@
 // TextInputRelay behaviour: text inputs follow keyboard focus, the input method's state travels both ways.
 #include "compositor/input/text_input.hpp"
-#include "compositor/shell/xdg/xdg_surface.hpp"
+
+#include "compositor/input/window_input.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -153,8 +154,9 @@ private:
     wl::Listener node_destroy_;
 };
 
-TextInputRelay::TextInputRelay(wl_display* display, wlr_seat* seat, wlr_scene* scene, wlr_output_layout* layout)
-    : seat_(seat), scene_(scene), layout_(layout), text_input_manager_(wlr_text_input_manager_v3_create(display)),
+TextInputRelay::TextInputRelay(wl_display* display, wlr_seat* seat, wlr_scene* scene, wlr_output_layout* layout,
+                               const WindowInput& windows)
+    : seat_(seat), scene_(scene), layout_(layout), windows_(windows), text_input_manager_(wlr_text_input_manager_v3_create(display)),
       input_method_manager_(wlr_input_method_manager_v2_create(display))
 {
     new_text_input_.connect(&text_input_manager_->events.text_input,
@@ -335,12 +337,10 @@ void TextInputRelay::place_popups()
         return;
     TextInput* input = focused();
     std::optional<wlr_box> cursor;
-    if (input && input->wlr()->current_enabled && xdg::Surface::from(input->wlr()->focused_surface)) {
-        // A toplevel's xdg surface carries its scene tree, whose origin is the surface's (View sets it).
-        xdg::Surface* xdg = xdg::Surface::from(input->wlr()->focused_surface);
+    if (input && input->wlr()->current_enabled) {
         int lx = 0;
         int ly = 0;
-        if (xdg && xdg->data && wlr_scene_node_coords(static_cast<wlr_scene_node*>(xdg->data), &lx, &ly)) {
+        if (windows_.window_origin(input->wlr()->focused_surface, &lx, &ly)) {
             wlr_box box{lx, ly, 0, 0};
             // Without a cursor rectangle from the application, the popup goes to the surface's top-left corner.
             if (input->wlr()->active_features & WLR_TEXT_INPUT_V3_FEATURE_CURSOR_RECTANGLE) {

@@ -14,11 +14,15 @@
 
 namespace kiln::compositor {
 
+class WindowInput;
+
 class TextInputRelay {
 public:
     // The managers' globals live as long as the display; popups are placed in `scene`, above the windows, and kept
     // on the output of `layout` that the text cursor is on.
-    TextInputRelay(wl_display* display, wlr_seat* seat, wlr_scene* scene, wlr_output_layout* layout);
+    // `windows` says where a window's surface lies, for input-method popups.
+    TextInputRelay(wl_display* display, wlr_seat* seat, wlr_scene* scene, wlr_output_layout* layout,
+                   const WindowInput& windows);
     ~TextInputRelay();
     TextInputRelay(const TextInputRelay&) = delete;
     TextInputRelay& operator=(const TextInputRelay&) = delete;
@@ -54,6 +58,7 @@ private:
     wlr_seat* seat_;
     wlr_scene* scene_;
     wlr_output_layout* layout_;
+    const WindowInput& windows_;
     wlr_text_input_manager_v3* text_input_manager_;
     wlr_input_method_manager_v2* input_method_manager_;
     wlr_input_method_v2* input_method_ = nullptr;

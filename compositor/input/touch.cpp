@@ -2,9 +2,10 @@
 // stays with that surface wherever the finger goes, and up or cancel ends it; a reused id is ignored while down.
 #include "compositor/input/touch.hpp"
 
+#include "compositor/input/input_inhibit.hpp"
 #include "compositor/input/output_mapping.hpp"
 #include "compositor/input/scene_hit.hpp"
-#include "compositor/input/seat.hpp"
+#include "compositor/input/window_input.hpp"
 #include "compositor/core.hpp"
 
 #include <algorithm>
@@ -71,9 +72,9 @@ struct Touch::Point {
     }
 };
 
-Touch::Touch(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+Touch::Touch(const Core& core, WindowInput& windows, const InputInhibit& inhibit, wlr_seat* seat, wlr_cursor* cursor,
              std::function<void()> changed, std::function<void()> activity)
-    : core_(core), windows_(windows), owner_(owner), seat_(seat), cursor_(cursor), changed_(std::move(changed)),
+    : core_(core), windows_(windows), inhibit_(inhibit), seat_(seat), cursor_(cursor), changed_(std::move(changed)),
       activity_(std::move(activity))
 {
     down_.connect(&cursor_->events.touch_down,
@@ -119,7 +120,7 @@ void Touch::down(const wlr_event_touch_down& event)
     double ly = 0;
     wlr_cursor_absolute_to_layout_coords(cursor_, event.device, event.x, event.y, &lx, &ly);
     const SceneHit hit = scene_hit(core_.scene, lx, ly);
-    if (!hit.surface || !owner_.input_allowed(hit.surface))
+    if (!hit.surface || !inhibit_.allows(hit.surface))
         return;
     if (hit.toplevel)
         windows_.touched(*hit.toplevel);

@@ -13,14 +13,14 @@
 namespace kiln::compositor {
 
 struct Core;
-class Seat;
+class InputInhibit;
 class WindowInput;
 
 class Touch {
 public:
     // `changed` runs when a device comes or goes (the seat's capabilities); `activity` on every touch event.
-    // Points go to surfaces `owner` lets have input; a point on a window focuses it.
-    Touch(const Core& core, WindowInput& windows, const Seat& owner, wlr_seat* seat, wlr_cursor* cursor,
+    // Points go to surfaces `inhibit` lets have input; a point on a window focuses it.
+    Touch(const Core& core, WindowInput& windows, const InputInhibit& inhibit, wlr_seat* seat, wlr_cursor* cursor,
           std::function<void()> changed, std::function<void()> activity);
     ~Touch();
     Touch(const Touch&) = delete;
@@ -49,7 +49,7 @@ private:
 
     const Core& core_;
     WindowInput& windows_;
-    const Seat& owner_;
+    const InputInhibit& inhibit_;
     wlr_seat* seat_;
     wlr_cursor* cursor_;
     std::function<void()> changed_;

@@ -1,8 +1,11 @@
 // WindowInput: what the seat tells the shell of input that concerns windows (a pointer button pressed where no grab
 // has the pointer, before any client hears it; a touch or a tablet tool's tip down on a window; the keyboard taken
-// from a surface by an input inhibitor); the shell decides what it does to windows (focus, raise, a move or resize,
-// activation).
+// from a surface by an input inhibitor; a key binding's window action) and the little it asks of the desktop; the
+// shell decides what it does to windows (focus, raise, a move or resize, activation). input/ sees windows only
+// through it, so no arrow runs from input/ up into shell/.
 #pragma once
+
+#include "compositor/session/settings.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -34,6 +37,21 @@ public:
     virtual void touched(Toplevel& toplevel) = 0;
     // A client took the input inhibitor, and with it the keyboard from `surface` (another client's).
     virtual void keyboard_taken(wlr_surface* surface) = 0;
+    // Key bindings: the focused window (if any) closes, or goes fullscreen or maximized (or back); focus goes to the
+    // next shown window (Alt+Tab).
+    virtual void close_focused() = 0;
+    virtual void toggle_fullscreen_focused() = 0;
+    virtual void toggle_maximized_focused() = 0;
+    virtual void focus_next() = 0;
+    // A workspace or window key (BindingAction::workspace .. move_to_output_down; `number` for those with one).
+    virtual void window_key(BindingAction action, int number) = 0;
+    // A session locker (ext-session-lock-v1) holds the session: kiln's shortcuts stand aside.
+    virtual bool locked() const = 0;
+    // An input inhibitor let go: the keyboard goes to the panel that still grabs it, else the topmost window.
+    virtual void restore_focus() = 0;
+    // Where an xdg window's surface `surface` has its origin, in layout coordinates (text-input popups are placed
+    // from it); false for any other surface.
+    virtual bool window_origin(wlr_surface* surface, int* lx, int* ly) const = 0;
 
 protected:
     ~WindowInput() = default;

@@ -1,8 +1,8 @@
 // kiln.ini's sections and keys: for each key, how its value is checked and where it lands in Options.
 #include "compositor/session/config_keys.hpp"
 
-#include "compositor/input/key_combo.hpp"
 #include "compositor/session/config_values.hpp"
+#include "compositor/session/key_combo.hpp"
 
 #include <xkbcommon/xkbcommon.h>
 

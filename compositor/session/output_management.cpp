@@ -2,7 +2,6 @@
 // committed together, put back as they were when any output refuses.
 #include "compositor/session/output_management.hpp"
 
-#include "compositor/core.hpp"
 #include "compositor/log.hpp"
 
 #include <cstdio>
@@ -87,8 +86,9 @@ bool acceptable(const wlr_output_head_v1_state& state, std::string& why)
 
 }  // namespace
 
-OutputManagement::OutputManagement(const Core& core, ShowOutput show_output, wlr_backend* backend)
-    : core_(core), show_output_(std::move(show_output)), manager_(wlr_output_manager_v1_create(core.display))
+OutputManagement::OutputManagement(wl_display* display, wlr_output_layout* layout, ShowOutput show_output,
+                                   wlr_backend* backend)
+    : layout_(layout), show_output_(std::move(show_output)), manager_(wlr_output_manager_v1_create(display))
 {
     // Server's own new_output listener came first: the output is set up (or left off) before it is tracked here.
     new_output_.connect(&backend->events.new_output, [this](void* data) {
@@ -98,7 +98,7 @@ OutputManagement::OutputManagement(const Core& core, ShowOutput show_output, wlr
         track(output);
         publish();
     });
-    layout_change_.connect(&core.layout->events.change, [this](void*) { publish(); });
+    layout_change_.connect(&layout->events.change, [this](void*) { publish(); });
     apply_.connect(&manager_->events.apply, [this](void* data) {
         auto* config = static_cast<wlr_output_configuration_v1*>(data);
         if (configure(config, false))
@@ -154,7 +154,7 @@ void OutputManagement::publish()
             continue;
         // Enabled as clients see it: on and in the layout (an output turned off by output-power is still on here,
         // as it keeps its place).
-        const wlr_box* box = wlr_output_layout_get_box(core_.layout, tracked->output);
+        const wlr_box* box = wlr_output_layout_get_box(layout_, tracked->output);
         head->state.enabled = box != nullptr;
         if (box) {
             head->state.x = box->x;
@@ -212,7 +212,7 @@ bool OutputManagement::configure(wlr_output_configuration_v1* config, bool test_
         if (h->state.enabled)
             show_output_(h->state.output, OutputPosition{h->state.x, h->state.y});
         else
-            wlr_output_layout_remove(core_.layout, h->state.output);
+            wlr_output_layout_remove(layout_, h->state.output);
     }
     return true;
 }

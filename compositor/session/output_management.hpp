@@ -13,8 +13,6 @@
 
 namespace kiln::compositor {
 
-struct Core;
-
 // The largest side a custom mode may have: past 8K a frame buffer alone is hundreds of MiB.
 inline constexpr int32_t max_output_side = 8192;
 
@@ -23,7 +21,9 @@ public:
     // Puts an enabled output in the layout at a position, giving it kiln's frame pipeline if it has none yet.
     using ShowOutput = std::function<void(wlr_output* output, std::optional<OutputPosition> position)>;
 
-    OutputManagement(const Core& core, ShowOutput show_output, wlr_backend* backend);
+    // `layout` is the output layout (the Core's), which outlives this; session/ sits below the Core, so it gets
+    // the display, the layout and the backend themselves.
+    OutputManagement(wl_display* display, wlr_output_layout* layout, ShowOutput show_output, wlr_backend* backend);
     ~OutputManagement();
     OutputManagement(const OutputManagement&) = delete;
     OutputManagement& operator=(const OutputManagement&) = delete;
@@ -39,7 +39,7 @@ private:
     // Tests (or tests and commits) the configuration; on any failure nothing changes.
     bool configure(wlr_output_configuration_v1* config, bool test_only);
 
-    const Core& core_;
+    wlr_output_layout* layout_;
     ShowOutput show_output_;
     wlr_output_manager_v1* manager_;
     std::list<std::unique_ptr<Tracked>> outputs_;

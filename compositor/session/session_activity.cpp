@@ -18,11 +18,11 @@ SessionActivity::SessionActivity(wl_display* display, wlr_backend* backend, wlr_
     active_.connect(&session_->events.active, [this](void*) {
         if (!session_->active) {
             ++deactivations_;
-            log::error("session paused (switched to another VT): no DRM master, no input devices");
+            log::notice("session paused (switched to another VT): no DRM master, no input devices");
             return;
         }
         ++activations_;
-        log::error("session active again: DRM master and input devices are back");
+        log::notice("session active again: DRM master and input devices are back");
         // After the signal, not inside it: the libinput backend is replaced, and it listens to this signal.
         if (!reopen_ && backend_ && wlr_backend_is_multi(backend_))
             reopen_ = wl_event_loop_add_idle(

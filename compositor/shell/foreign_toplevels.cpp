@@ -2,7 +2,7 @@
 // and minimized states, which a taskbar may also ask for.
 #include "compositor/shell/foreign_toplevels.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevel.hpp"
@@ -120,7 +120,7 @@ const void* ForeignToplevels::HandleKey::operator()(const std::unique_ptr<Handle
     return &handle->toplevel();
 }
 
-ForeignToplevels::ForeignToplevels(const Core& core, Toplevels& toplevels, Desktop& desktop, Seat& seat)
+ForeignToplevels::ForeignToplevels(const Core& core, Toplevels& toplevels, Desktop& desktop, SeatFocus& seat)
     : core_(core), desktop_(desktop), seat_(seat),
       manager_(wlr_foreign_toplevel_manager_v1_create(core.display))  // freed with the display
 {

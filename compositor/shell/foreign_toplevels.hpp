@@ -13,13 +13,13 @@ namespace kiln::compositor {
 
 struct Core;
 class Desktop;
-class Seat;
+class SeatFocus;
 class Toplevels;
 
 class ForeignToplevels {
 public:
     // Taskbars activate windows through `desktop`, and see the seat's keyboard focus.
-    ForeignToplevels(const Core& core, Toplevels& toplevels, Desktop& desktop, Seat& seat);
+    ForeignToplevels(const Core& core, Toplevels& toplevels, Desktop& desktop, SeatFocus& seat);
     ~ForeignToplevels();
     ForeignToplevels(const ForeignToplevels&) = delete;
     ForeignToplevels& operator=(const ForeignToplevels&) = delete;
@@ -36,7 +36,7 @@ private:
 
     const Core& core_;
     Desktop& desktop_;
-    Seat& seat_;
+    SeatFocus& seat_;
     wlr_foreign_toplevel_manager_v1* manager_;
     IndexedList<std::unique_ptr<Handle>, HandleKey> handles_;
     wl::Listener add_;

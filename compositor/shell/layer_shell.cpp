@@ -1,7 +1,7 @@
 // LayerShell: new layer surfaces, per-output arrangement (anchors, margins, exclusive zones) and keyboard focus.
 #include "compositor/shell/layer_shell.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/layer_geometry.hpp"
@@ -13,7 +13,7 @@
 
 namespace kiln::compositor {
 
-LayerShell::LayerShell(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers)
+LayerShell::LayerShell(const Core& core, Desktop& desktop, SeatFocus& seat, const SceneLayers& layers)
     : core_(core), desktop_(desktop), seat_(seat), layers_(layers), shell_(wlr_layer_shell_v1_create(core.display))
 {
     new_surface_.connect(&shell_->events.new_surface, [this](void* data) {

@@ -4,7 +4,7 @@
 
 #include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
-#include "compositor/shell/scene_layers.hpp"
+#include "compositor/scene_layers.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>
@@ -17,11 +17,11 @@ namespace kiln::compositor {
 struct Core;
 class Desktop;
 class LayerSurface;
-class Seat;
+class SeatFocus;
 
 class LayerShell {
 public:
-    LayerShell(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers);
+    LayerShell(const Core& core, Desktop& desktop, SeatFocus& seat, const SceneLayers& layers);
     ~LayerShell();
     LayerShell(const LayerShell&) = delete;
     LayerShell& operator=(const LayerShell&) = delete;
@@ -60,7 +60,7 @@ private:
 
     const Core& core_;
     Desktop& desktop_;
-    Seat& seat_;
+    SeatFocus& seat_;
     SceneLayers layers_;
     wlr_layer_shell_v1* shell_;
     IndexedList<std::unique_ptr<LayerSurface>> surfaces_;

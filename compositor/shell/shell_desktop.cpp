@@ -1,8 +1,7 @@
 // ShellDesktop's answers: each asks the room that knows (Toplevels, LayerShell, the session lock, Xwayland).
 #include "compositor/shell/shell_desktop.hpp"
 
-#include "compositor/input/seat.hpp"
-#include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/shell/layer_shell.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/window_keys.hpp"
@@ -40,7 +39,7 @@ wlr_box ShellDesktop::usable_area(wlr_output* output) const
 
 bool ShellDesktop::locked() const
 {
-    return rooms_.session_lock && rooms_.session_lock->locked();
+    return rooms_.session_locked();
 }
 
 Toplevel* ShellDesktop::toplevel_at(double lx, double ly, wlr_surface** surface, double* sx, double* sy)
@@ -86,8 +85,8 @@ void ShellDesktop::restore_focus()
     if (locked())
         return;
     wlr_surface* grab = rooms_.layer_shell->keyboard_grab();
-    if (grab && rooms_.seat->input_allowed(grab))
-        rooms_.seat->focus_keyboard(grab);
+    if (grab && rooms_.seat.input_allowed(grab))
+        rooms_.seat.focus_keyboard(grab);
     else
         focus_top_view();
 }

@@ -5,13 +5,13 @@
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
 
+#include <functional>
 #include <memory>
 
 namespace kiln::compositor {
 
-class ExtSessionLockV1;
 class LayerShell;
-class Seat;
+class SeatFocus;
 class Toplevels;
 class WindowKeys;
 class XdgShell;
@@ -23,10 +23,12 @@ public:
     // (no lock, no panels, no X11), as it was when these answers were Server's.
     struct Rooms {
         const std::unique_ptr<Toplevels>& toplevels;
-        const std::unique_ptr<Seat>& seat;
+        SeatFocus& seat;
         const std::unique_ptr<XdgShell>& shell;
         const std::unique_ptr<LayerShell>& layer_shell;
-        const std::unique_ptr<ExtSessionLockV1>& session_lock;
+        // Whether a session locker (ext-session-lock-v1, a protocol room above shell/) holds the session; false
+        // while the lock is not made.
+        std::function<bool()> session_locked;
         const std::unique_ptr<Xwayland>& xwayland;
         const std::unique_ptr<WindowKeys>& window_keys;
     };

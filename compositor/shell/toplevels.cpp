@@ -1,7 +1,7 @@
 // Toplevels behaviour: focus order, Alt+Tab, which window a new one may take focus from, and move/resize grabs.
 #include "compositor/shell/toplevels.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/interactive.hpp"
@@ -11,7 +11,8 @@
 
 namespace kiln::compositor {
 
-Toplevels::Toplevels(const Core& core, Desktop& desktop) : core_(core), desktop_(desktop)
+Toplevels::Toplevels(const Core& core, Desktop& desktop, SeatFocus& seat)
+    : core_(core), desktop_(desktop), seat_(seat)
 {
     wl_signal_init(&events.add);
     wl_signal_init(&events.remove);
@@ -87,12 +88,12 @@ void Toplevels::hidden(Toplevel& toplevel)
     if (grab_ && &grab_->toplevel() == &toplevel)
         end_grab();
     order_.remove(&toplevel);
-    wlr_seat* seat = seat_->wlr();
+    wlr_seat* seat = seat_.wlr();
     if (!toplevel.surface() || seat->keyboard_state.focused_surface != toplevel.surface())
         return;
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
         if ((*it)->mapped() && !(*it)->minimized() && !(*it)->off_workspace() &&
-            seat_->input_allowed((*it)->surface())) {
+            seat_.input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }
@@ -136,26 +137,26 @@ void Toplevels::focus(Toplevel* toplevel)
         toplevel->set_minimized(false);
     toplevel->raise();
     desktop_.raise_x_menus();
-    seat_->scene_changed();
+    seat_.scene_changed();
     order_.remove(toplevel);
     order_.push_back(toplevel);
     // Locked, or a panel holds the keyboard, or another client holds the input inhibitor: the window comes to the
     // front, next in line, unfocused.
-    if (desktop_.focus_held_elsewhere() || !seat_->input_allowed(toplevel->surface()))
+    if (desktop_.focus_held_elsewhere() || !seat_.input_allowed(toplevel->surface()))
         return;
-    wlr_seat* seat = seat_->wlr();
+    wlr_seat* seat = seat_.wlr();
     wlr_surface* previous = seat->keyboard_state.focused_surface;
     if (previous == toplevel->surface())
         return;
     if (Toplevel* old = find(previous))
         old->set_activated(false);
     toplevel->set_activated(true);
-    seat_->focus_keyboard(toplevel->surface());
+    seat_.focus_keyboard(toplevel->surface());
 }
 
 Toplevel* Toplevels::focused() const
 {
-    Toplevel* toplevel = find(seat_->wlr()->keyboard_state.focused_surface);
+    Toplevel* toplevel = find(seat_.wlr()->keyboard_state.focused_surface);
     return toplevel && toplevel->mapped() ? toplevel : nullptr;
 }
 
@@ -198,12 +199,12 @@ void Toplevels::clear_focus()
 {
     if (Toplevel* old = focused())
         old->set_activated(false);
-    wlr_seat_keyboard_notify_clear_focus(seat_->wlr());
+    wlr_seat_keyboard_notify_clear_focus(seat_.wlr());
 }
 
 wlr_output* Toplevels::output_under_pointer() const
 {
-    wlr_cursor* cursor = seat_->cursor();
+    wlr_cursor* cursor = seat_.cursor();
     wlr_output* output = wlr_output_layout_output_at(core_.layout, cursor->x, cursor->y);
     return output ? output : wlr_output_layout_get_center_output(core_.layout);
 }
@@ -212,7 +213,7 @@ void Toplevels::focus_latest()
 {
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
         if ((*it)->mapped() && !(*it)->minimized() && !(*it)->off_workspace() &&
-            seat_->input_allowed((*it)->surface())) {
+            seat_.input_allowed((*it)->surface())) {
             focus(*it);
             return;
         }
@@ -234,16 +235,16 @@ void Toplevels::begin_resize(Toplevel& toplevel, uint32_t edges)
 void Toplevels::start_grab(Toplevel& toplevel, uint32_t edges)
 {
     end_grab();
-    wlr_cursor* cursor = seat_->cursor();
+    wlr_cursor* cursor = seat_.cursor();
     grab_ = std::make_unique<InteractiveGrab>(*this, toplevel, edges, cursor->x, cursor->y);
-    seat_->start_grab(*grab_);
+    seat_.start_grab(*grab_);
 }
 
 void Toplevels::end_grab()
 {
     if (!grab_)
         return;
-    seat_->cancel_grab(*grab_);  // a no-op when the seat has already let go (the button's release)
+    seat_.cancel_grab(*grab_);  // a no-op when the seat has already let go (the button's release)
     grab_.reset();
 }
 

@@ -14,18 +14,15 @@ namespace kiln::compositor {
 struct Core;
 class Desktop;
 class InteractiveGrab;
-class Seat;
+class SeatFocus;
 class Toplevel;
 
 class Toplevels {
 public:
-    Toplevels(const Core& core, Desktop& desktop);
+    Toplevels(const Core& core, Desktop& desktop, SeatFocus& seat);
     ~Toplevels();
     Toplevels(const Toplevels&) = delete;
     Toplevels& operator=(const Toplevels&) = delete;
-    // The seat comes after the shell it watches, so after this list: it is attached as soon as it is made, before
-    // any window can be.
-    void attach(Seat& seat) { seat_ = &seat; }
 
     // A window's owner adds it as it is made and removes it before it goes (`remove` carries it too).
     void add(Toplevel& toplevel);
@@ -82,7 +79,7 @@ private:
 
     const Core& core_;
     Desktop& desktop_;
-    Seat* seat_ = nullptr;
+    SeatFocus& seat_;
     IndexedList<Toplevel*> all_;    // in the order they appeared
     IndexedList<Toplevel*> order_;  // most recently focused last
     std::unique_ptr<InteractiveGrab> grab_;

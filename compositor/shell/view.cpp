@@ -2,7 +2,7 @@
 // position changes of an interactive resize.
 #include "compositor/shell/view.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/log.hpp"
 #include "compositor/shell/decorations.hpp"
@@ -53,8 +53,8 @@ View::View(XdgShell& shell, xdg::Surface* surface)
     ping_timeout_.connect(&xdg_->events.ping_timeout, [this](void*) {
         // Nothing waits on the answer: the client is only marked, so a hung one blocks no one.
         if (!unresponsive_)
-            log::error("window '%s' is not responding",
-                       xdg_->toplevel()->title() ? xdg_->toplevel()->title() : "");
+            log::notice("window '%s' is not responding",
+                        xdg_->toplevel()->title() ? xdg_->toplevel()->title() : "");
         unresponsive_ = true;
     });
     request_move_.connect(&toplevel->events.request_move, [this](void* data) {

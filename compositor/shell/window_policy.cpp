@@ -1,5 +1,5 @@
 // WindowPolicy behaviour: a press on a decoration, then click to focus and Super + drag (window_press.hpp decides);
-// an input inhibitor's taking of the keyboard.
+// an input inhibitor's taking of the keyboard; the key bindings' window actions; what the seat asks of the desktop.
 #include "compositor/shell/window_policy.hpp"
 
 #include "compositor/core.hpp"
@@ -7,6 +7,7 @@
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/window_press.hpp"
+#include "compositor/shell/xdg/xdg_surface.hpp"
 
 namespace kiln::compositor {
 
@@ -86,6 +87,51 @@ bool WindowPolicy::press_decoration(const ButtonPress& press)
         break;
     }
     return true;
+}
+
+void WindowPolicy::close_focused()
+{
+    if (Toplevel* toplevel = desktop_.focused_toplevel())
+        toplevel->close();
+}
+
+void WindowPolicy::toggle_fullscreen_focused()
+{
+    if (Toplevel* toplevel = desktop_.focused_toplevel())
+        toplevel->toggle_fullscreen();
+}
+
+void WindowPolicy::toggle_maximized_focused()
+{
+    if (Toplevel* toplevel = desktop_.focused_toplevel())
+        toplevel->toggle_maximized();
+}
+
+void WindowPolicy::focus_next()
+{
+    desktop_.focus_next();
+}
+
+void WindowPolicy::window_key(BindingAction action, int number)
+{
+    desktop_.window_key(action, number);
+}
+
+bool WindowPolicy::locked() const
+{
+    return desktop_.locked();
+}
+
+void WindowPolicy::restore_focus()
+{
+    desktop_.restore_focus();
+}
+
+bool WindowPolicy::window_origin(wlr_surface* surface, int* lx, int* ly) const
+{
+    // A toplevel's xdg surface carries its scene tree, whose origin is the surface's (View sets it).
+    const xdg::Surface* xdg = xdg::Surface::from(surface);
+    return xdg && xdg->data && wlr_scene_node_coords(static_cast<wlr_scene_node*>(xdg->data), lx, ly);
 }
 
 }  // namespace kiln::compositor

@@ -23,6 +23,14 @@ public:
     bool pressed(const ButtonPress& press) override;
     void touched(Toplevel& toplevel) override;
     void keyboard_taken(wlr_surface* surface) override;
+    void close_focused() override;
+    void toggle_fullscreen_focused() override;
+    void toggle_maximized_focused() override;
+    void focus_next() override;
+    void window_key(BindingAction action, int number) override;
+    bool locked() const override;
+    void restore_focus() override;
+    bool window_origin(wlr_surface* surface, int* lx, int* ly) const override;
 
 private:
     // On kiln's decoration of a window (xdg or X11): the window is focused and the press does what that part does

@@ -1,7 +1,7 @@
 // XdgShell behaviour: new toplevels and popups, the grabs clients ask for, and the outputs windows go on.
 #include "compositor/shell/xdg_shell.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
 #include "compositor/shell/toplevels.hpp"
@@ -13,10 +13,31 @@
 
 namespace kiln::compositor {
 
-XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_display* display)
+// An xdg role destroyed without a commit (xdg_popup.destroy) unmaps its surface: that changes the scene under the
+// pointer too, which the seat (watching commits) would not see.
+class XdgShell::SceneWatch {
+public:
+    SceneWatch(XdgShell& shell, xdg::Surface* surface) : shell_(shell)
+    {
+        map_.connect(&surface->events.map, [this](void*) { shell_.seat_.scene_changed(); });
+        unmap_.connect(&surface->events.unmap, [this](void*) { shell_.seat_.scene_changed(); });
+        destroy_.connect(&surface->events.destroy, [this](void*) { shell_.scene_watches_.erase(this); });
+    }
+
+private:
+    XdgShell& shell_;
+    wl::Listener map_;
+    wl::Listener unmap_;
+    wl::Listener destroy_;
+};
+
+XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, SeatFocus& seat, Decorations& decorations,
+                   wl_display* display)
     : core_(core),
       desktop_(desktop),
       toplevels_(toplevels),
+      seat_(seat),
+      decorations_(decorations),
       wm_base_(std::make_unique<xdg::WmBase>(display)),
       normal_(core.layers.windows),
       fullscreen_(core.layers.fullscreen)
@@ -29,6 +50,7 @@ XdgShell::XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_
         } else if (surface->role() == xdg::Role::popup) {
             add_popup(*this, surface);
         }
+        scene_watches_.push_back(std::make_unique<SceneWatch>(*this, surface));
     });
     wl_signal_init(&events.windows_changed);
     layout_change_.connect(&core.layout->events.change, [this](void*) { visibility_changed(); });
@@ -42,6 +64,7 @@ XdgShell::~XdgShell()
     for (const auto& view : views_)
         toplevels_.remove(*view);
     views_.clear();
+    scene_watches_.clear();
 }
 
 wlr_scene_node* XdgShell::layer(Layer layer) const
@@ -59,7 +82,7 @@ void XdgShell::remove_view(View* view)
 void XdgShell::request_grab(View& view, wlr_seat_client* client, uint32_t serial, uint32_t edges)
 {
     // The edges are valid: xdg_toplevel.resize answers any other value with invalid_resize_edge.
-    wlr_seat* seat = seat_->wlr();
+    wlr_seat* seat = seat_.wlr();
     // Only the press that is still held (the one button down) and went to this client may start a grab; a stale or
     // forged serial, or a second grab, is a no-op.
     if (!view.mapped() || view.fullscreen() || view.maximized() || toplevels_.grabbing() || !client ||
@@ -72,7 +95,7 @@ void XdgShell::request_grab(View& view, wlr_seat_client* client, uint32_t serial
 
 wlr_output* XdgShell::output_under_pointer() const
 {
-    wlr_cursor* cursor = seat_->cursor();
+    wlr_cursor* cursor = seat_.cursor();
     wlr_output* output = wlr_output_layout_output_at(core_.layout, cursor->x, cursor->y);
     return output ? output : wlr_output_layout_get_center_output(core_.layout);
 }

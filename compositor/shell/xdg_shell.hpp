@@ -17,7 +17,7 @@ namespace kiln::compositor {
 struct Core;
 class Decorations;
 class Desktop;
-class Seat;
+class SeatFocus;
 class Toplevels;
 class View;
 
@@ -25,23 +25,19 @@ class XdgShell {
 public:
     enum class Layer { normal, fullscreen };
 
-    XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, wl_display* display);
+    // Every xdg surface's map and unmap is told to `seat` as a scene change (an xdg_popup.destroy unmaps without a
+    // commit, which the seat would not see).
+    XdgShell(const Core& core, Desktop& desktop, Toplevels& toplevels, SeatFocus& seat, Decorations& decorations,
+             wl_display* display);
     ~XdgShell();
     XdgShell(const XdgShell&) = delete;
     XdgShell& operator=(const XdgShell&) = delete;
-    // The seat watches this shell's surfaces, so it comes after, and decorations later still: both are attached
-    // as soon as they are made, before any client can connect.
-    void attach(Seat& seat, Decorations& decorations)
-    {
-        seat_ = &seat;
-        decorations_ = &decorations;
-    }
 
     // What its windows share.
     const Core& core() const { return core_; }
     Toplevels& toplevels() const { return toplevels_; }
-    Seat& seat() const { return *seat_; }
-    Decorations& decorations() const { return *decorations_; }
+    SeatFocus& seat() const { return seat_; }
+    Decorations& decorations() const { return decorations_; }
 
     // kiln's xdg_wm_base global; its new_surface announces toplevels and popups.
     xdg::WmBase& wm_base() const { return *wm_base_; }
@@ -72,12 +68,14 @@ private:
     const Core& core_;
     Desktop& desktop_;
     Toplevels& toplevels_;
-    Seat* seat_ = nullptr;
-    Decorations* decorations_ = nullptr;
+    SeatFocus& seat_;
+    Decorations& decorations_;
     std::unique_ptr<xdg::WmBase> wm_base_;
     wlr_scene_tree* normal_;
     wlr_scene_tree* fullscreen_;
     IndexedList<std::unique_ptr<View>> views_;
+    class SceneWatch;
+    IndexedList<std::unique_ptr<SceneWatch>> scene_watches_;  // one per xdg surface, toplevel or popup
     wl_event_source* visibility_idle_ = nullptr;
     // xdg_toplevel's suspended state: a window wholly under opaque windows above it, off every output, or
     // minimized is suspended (its frame callbacks wait, see xdg::frame_callbacks_held).

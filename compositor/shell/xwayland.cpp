@@ -1,7 +1,7 @@
 // Xwayland's life in kiln: the display, the seat it bridges selections through, and one XwaylandView per X window.
 #include "compositor/shell/xwayland.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/log.hpp"
 #include "compositor/shell/toplevels.hpp"
@@ -16,7 +16,7 @@
 
 namespace kiln::compositor {
 
-std::unique_ptr<Xwayland> Xwayland::create(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels,
+std::unique_ptr<Xwayland> Xwayland::create(const Core& core, Desktop& desktop, SeatFocus& seat, Toplevels& toplevels,
                                            wlr_compositor* compositor, bool lazy, std::string& error)
 {
     wlr_xwayland* xwayland = wlr_xwayland_create(core.display, compositor, lazy);
@@ -27,7 +27,7 @@ std::unique_ptr<Xwayland> Xwayland::create(const Core& core, Desktop& desktop, S
     return std::unique_ptr<Xwayland>(new Xwayland(core, desktop, seat, toplevels, compositor, xwayland));
 }
 
-Xwayland::Xwayland(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels, wlr_compositor* compositor,
+Xwayland::Xwayland(const Core& core, Desktop& desktop, SeatFocus& seat, Toplevels& toplevels, wlr_compositor* compositor,
                    wlr_xwayland* xwayland)
     : core_(core), desktop_(desktop), seat_(seat), toplevels_(toplevels), xwayland_(xwayland),
       unmanaged_(wlr_scene_tree_create(&core.layers.windows->node)), late_map_(core.display, compositor, xwayland)

@@ -15,7 +15,7 @@ namespace kiln::compositor {
 
 struct Core;
 class Desktop;
-class Seat;
+class SeatFocus;
 class Toplevels;
 class XwaylandView;
 
@@ -23,7 +23,7 @@ class Xwayland {
 public:
     // Opens an X display (sockets :N and a lock file) and, unless `lazy`, starts Xwayland now. nullptr (with
     // `error`) when wlroots cannot.
-    static std::unique_ptr<Xwayland> create(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels,
+    static std::unique_ptr<Xwayland> create(const Core& core, Desktop& desktop, SeatFocus& seat, Toplevels& toplevels,
                                             wlr_compositor* compositor, bool lazy, std::string& error);
     ~Xwayland();
     Xwayland(const Xwayland&) = delete;
@@ -45,17 +45,17 @@ public:
     // What its windows share.
     const Core& core() const { return core_; }
     Desktop& desktop() const { return desktop_; }
-    Seat& seat() const { return seat_; }
+    SeatFocus& seat() const { return seat_; }
     Toplevels& toplevels() const { return toplevels_; }
 
 private:
-    Xwayland(const Core& core, Desktop& desktop, Seat& seat, Toplevels& toplevels, wlr_compositor* compositor,
+    Xwayland(const Core& core, Desktop& desktop, SeatFocus& seat, Toplevels& toplevels, wlr_compositor* compositor,
              wlr_xwayland* xwayland);
     void ready();
 
     const Core& core_;
     Desktop& desktop_;
-    Seat& seat_;
+    SeatFocus& seat_;
     Toplevels& toplevels_;
     wlr_xwayland* xwayland_;
     wlr_scene_tree* unmanaged_;  // override-redirect windows, kept on top

@@ -3,7 +3,7 @@
 // toplevel; override-redirect windows are only shown, above everything, and never focused.
 #include "compositor/shell/xwayland_view.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/core.hpp"
 #include "compositor/log.hpp"
 #include "compositor/shell/desktop.hpp"
@@ -18,7 +18,7 @@ namespace kiln::compositor {
 namespace {
 
 // A move or resize asked for with _NET_WM_MOVERESIZE starts only while the press that asked for it is still held.
-bool button_held(Seat& seat)
+bool button_held(SeatFocus& seat)
 {
     return seat.wlr()->pointer_state.button_count > 0;
 }

@@ -1,6 +1,6 @@
 // kiln.ini: every section and key applies, every kind of mistake is reported once with its line, flags win.
 #include "compositor/session/config.hpp"
-#include "compositor/input/key_combo.hpp"
+#include "compositor/session/key_combo.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

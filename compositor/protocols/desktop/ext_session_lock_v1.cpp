@@ -2,7 +2,7 @@
 // before `locked` is sent.
 #include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
 
-#include "compositor/input/seat.hpp"
+#include "compositor/input/seat_focus.hpp"
 #include "compositor/output/output_ring.hpp"
 #include "compositor/core.hpp"
 #include "compositor/shell/desktop.hpp"
@@ -254,7 +254,7 @@ ExtSessionLockV1::LockSurface* SessionLockRequests::lock_surface_from(wlr_surfac
     return static_cast<LockSurface*>(surface->role_data);
 }
 
-ExtSessionLockV1::ExtSessionLockV1(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers)
+ExtSessionLockV1::ExtSessionLockV1(const Core& core, Desktop& desktop, SeatFocus& seat, const SceneLayers& layers)
     : core_(core),
       desktop_(desktop),
       seat_(seat),

@@ -8,7 +8,7 @@
 
 #include "compositor/indexed_list.hpp"
 #include "compositor/listener.hpp"
-#include "compositor/shell/scene_layers.hpp"
+#include "compositor/scene_layers.hpp"
 #include "compositor/wlr.hpp"
 
 #include <list>
@@ -18,12 +18,12 @@ namespace kiln::compositor {
 
 struct Core;
 class Desktop;
-class Seat;
+class SeatFocus;
 
 class ExtSessionLockV1 {
 public:
     // When the lock ends, `desktop` gives the keyboard back to the panel or window that should have it.
-    ExtSessionLockV1(const Core& core, Desktop& desktop, Seat& seat, const SceneLayers& layers);
+    ExtSessionLockV1(const Core& core, Desktop& desktop, SeatFocus& seat, const SceneLayers& layers);
     ~ExtSessionLockV1();
     ExtSessionLockV1(const ExtSessionLockV1&) = delete;
     ExtSessionLockV1& operator=(const ExtSessionLockV1&) = delete;
@@ -54,7 +54,7 @@ private:
 
     const Core& core_;
     Desktop& desktop_;
-    Seat& seat_;
+    SeatFocus& seat_;
     SceneLayers layers_;
     wl_global* global_;
     bool locked_ = false;

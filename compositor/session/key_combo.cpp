@@ -1,5 +1,5 @@
 // Parses and names key combinations, and holds kiln's default key bindings.
-#include "compositor/input/key_combo.hpp"
+#include "compositor/session/key_combo.hpp"
 
 #include <xkbcommon/xkbcommon.h>
 

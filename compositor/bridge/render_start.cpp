@@ -200,18 +200,21 @@ void RenderStart::start_background_prepare()
     if (background_started_ || precompile_ != PrecompileMode::background || !bridge_->egl().started())
         return;
     background_started_ = true;
-    // After the first frame (and once EGL is up), one program per idle moment of the event loop.
-    auto step = [](void* data) noexcept {
+    // After the first frame (and once EGL is up), one program per turn of the event loop. A timer rather than a
+    // chain of idle sources: libwayland runs idle sources until none is left, new ones included, so a chain linked
+    // every program before the loop served a client or a signal again (seconds on a slow machine: a SIGTERM in a
+    // VM waited for all of them).
+    auto step = [](void* data) noexcept -> int {
         auto* self = static_cast<RenderStart*>(data);
-        self->background_prepare_ = nullptr;
         if (self->prepare_programs(true))
-            self->background_prepare_ =
-                wl_event_loop_add_idle(wl_display_get_event_loop(self->display_), self->background_step_, self);
+            wl_event_source_timer_update(self->background_prepare_, 1);
         else
             self->stats_.mark_once("startup.programs_ready_ms");
+        return 0;
     };
-    background_step_ = step;
-    background_prepare_ = wl_event_loop_add_idle(wl_display_get_event_loop(display_), step, this);
+    background_prepare_ = wl_event_loop_add_timer(wl_display_get_event_loop(display_), step, this);
+    if (background_prepare_)
+        wl_event_source_timer_update(background_prepare_, 1);
 }
 
 void RenderStart::report(Stats& stats) const

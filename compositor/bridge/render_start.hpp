@@ -62,7 +62,6 @@ private:
     bool background_started_ = false;
     bool first_frame_drawn_ = false;
     std::string display_profile_source_;  // "cached", "probed, stored" or "probed"
-    wl_event_loop_idle_func_t background_step_ = nullptr;
 };
 
 }  // namespace kiln::compositor

@@ -88,8 +88,8 @@ bool Server::start(std::string& error)
 
     buffers_.make_dmabuf(display_, backend_, *bridge_,
                          [this]() { return outputs_ ? outputs_->primary_formats() : nullptr; });
-    commits_.make_gate(display_, requests_, *bridge_);
-    buffers_.make_sync(display_, backend_, *commits_.commit_gate, *commits_.releases);
+    buffer_life_.make(display_, requests_, *bridge_);
+    buffers_.make_sync(display_, backend_, *buffer_life_.gate, *buffer_life_.releases);
     CoreObjects core_objects{compositor_, layout_, scene_, layers_};
     if (!core_objects.make(display_, renderer_, error))
         return false;
@@ -99,7 +99,7 @@ bool Server::start(std::string& error)
         wlr_scene_output* scene_output;
         wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
     };
-    if (!commits_.make(display_, backend_, requests_, layout_, alpha_changed, error) ||
+    if (!commits_.make(display_, backend_, requests_, layout_, *buffer_life_.gate, alpha_changed, error) ||
         !privileged_setup_.make(display_, backend_, requests_, options_,
                                 [this](pid_t pid) { return startup_ && startup_->started(pid); }, error))
         return false;
@@ -129,8 +129,8 @@ bool Server::start(std::string& error)
     outputs_ = std::make_unique<Outputs>(
         core_, Outputs::Pipeline{
                    .bridge = *bridge_,
-                   .fences = *commits_.fence_events,
-                   .releases = *commits_.releases,
+                   .fences = *buffer_life_.fence_events,
+                   .releases = *buffer_life_.releases,
                    .allocator = allocator_,
                    .renderer = renderer_,
                    .presentation = &commits_.presentation->feedback(),
@@ -236,7 +236,8 @@ std::string Server::x_display() const
 void Server::report_stats(Stats& stats) const
 {
     render_.report(stats);
-    buffers_.report(stats, bridge_ != nullptr, commits_.commit_gate.get());
+    buffers_.report(stats, bridge_ != nullptr, buffer_life_.gate.get());
+    buffer_life_.report(stats);
     commits_.report(stats);
     rooms_.report(stats);
     frame_stats_.report(stats, outputs_ ? outputs_->ring_slots() : 0);

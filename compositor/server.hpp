@@ -8,6 +8,7 @@
 #include "compositor/scene_layers.hpp"
 #include "compositor/bridge/render_start.hpp"
 #include "compositor/output/frame_stats.hpp"
+#include "compositor/output/sync/buffer_life.hpp"
 #include "compositor/protocols/buffer_protocols.hpp"
 #include "compositor/protocols/commit_protocols.hpp"
 #include "compositor/protocols/privileged_setup.hpp"
@@ -131,8 +132,10 @@ private:
     bool backend_started_ = false;
     std::function<std::optional<Options>()> reread_;
 
-    // The commit gate, wp_presentation, the surface protocols, alpha-modifier and the fence events: they outlive the
-    // output list, whose frames use them (protocols/commit_protocols.hpp).
+    // A buffer's life (the fence events, the commit gate, the releases: output/sync/buffer_life.hpp), then
+    // wp_presentation, the surface protocols and alpha-modifier over its gate (protocols/commit_protocols.hpp): they
+    // outlive the output list, whose frames use them.
+    BufferLife buffer_life_;
     CommitProtocols commits_;
     FrameStats frame_stats_;
     std::unique_ptr<Outputs> outputs_;

@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from rig_time import time_scale  # noqa: F401  (tests take it from here too)
+
 SKIP = 77
 # What AddressSanitizer, LeakSanitizer and UBSan print (scripts/test-sanitizers): any of these in kiln's log fails the test.
 SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "WARNING: AddressSanitizer")
@@ -150,7 +152,7 @@ class Kiln:
         self.socket = socket
         self.stats_path = Path(self.tmp) / "stats.json" if stats else None
         self.log_path = Path(self.tmp) / "kiln.log"
-        self.timeout = timeout
+        self.timeout = timeout * time_scale()
         self.env = dict(os.environ)
         self.env.pop("WAYLAND_DISPLAY", None)
         self.env["XDG_RUNTIME_DIR"] = self.runtime
@@ -216,7 +218,7 @@ class Kiln:
             # SIGTERM first: a clean exit is where a sanitized kiln checks for leaks.
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(15)
+                self.proc.wait(15 * time_scale())
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -268,21 +270,21 @@ class Kiln:
     def run(self, argv, timeout=30, env=None):
         """Runs a client to completion; returns the CompletedProcess (stdout+stderr in .stdout)."""
         return subprocess.run(argv, env=dict(self.client_env, **(env or {})), stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=timeout, text=True)
+                              stderr=subprocess.STDOUT, timeout=timeout * time_scale(), text=True)
 
     def screenshot(self, output=None):
         """The whole layout, or with `output` that output alone (grim -o NAME), in its own pixels."""
         need("grim")
         where = ["-o", output] if output else []
         result = subprocess.run(["grim", "-t", "ppm", *where, "-"], env=self.client_env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, timeout=20)
+                                stderr=subprocess.PIPE, timeout=20 * time_scale())
         if result.returncode != 0:
             raise AssertionError(f"grim {' '.join(where)} failed: {result.stderr.decode(errors='replace')}")
         return Screenshot.from_ppm(result.stdout)
 
     def wait_for(self, predicate, what, timeout=10, interval=0.1):
         """Polls predicate() (typically on a screenshot) until it is true."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * time_scale()
         last = None
         while time.monotonic() < deadline:
             last = predicate()
@@ -297,10 +299,10 @@ class Kiln:
         """SIGTERM, then the exit status and stats (dict, or None without --stats)."""
         self.proc.send_signal(signal.SIGTERM)
         try:
-            status = self.proc.wait(15)
+            status = self.proc.wait(15 * time_scale())
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            raise AssertionError("kiln did not exit within 15 s of SIGTERM")
+            raise AssertionError(f"kiln did not exit within {15 * time_scale():g} s of SIGTERM")
         stats = None
         if self.stats_path and self.stats_path.exists():
             stats = json.loads(self.stats_path.read_text())
@@ -309,7 +311,7 @@ class Kiln:
 
 def wait_drawn(child, timeout=20):
     """Waits for a kiln demo client run with --stay to say it drew its frames."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + timeout * time_scale()
     line = b""
     while time.monotonic() < deadline:
         ready, _, _ = select.select([child.stdout], [], [], 0.2)

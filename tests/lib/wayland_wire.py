@@ -11,6 +11,8 @@ import socket
 import struct
 import time
 
+from rig_time import time_scale
+
 # (interface, event opcode) -> how many fds the event carries.
 FD_EVENTS = {
     ("wl_keyboard", 0): 1,                       # keymap
@@ -58,11 +60,11 @@ class Connection:
     def __init__(self, env, timeout=5.0):
         """`timeout`: how long a wait for an event lasts unless a call says otherwise (slow rigs, such as a VM
         under TCG, ask for more)."""
-        self.timeout = timeout
+        self.timeout = timeout * time_scale()
         path = os.path.join(env["XDG_RUNTIME_DIR"], env["WAYLAND_DISPLAY"])
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         # The socket file exists from bind(), a moment before the compositor listens on it.
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + self.timeout
         while True:
             try:
                 self.sock.connect(path)

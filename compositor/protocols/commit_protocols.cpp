@@ -28,9 +28,9 @@ std::function<float(wlr_surface*)> CommitProtocols::surface_alpha() const
 
 void CommitProtocols::hook_outputs(OutputHooks& hooks) const
 {
-    hooks.latched = [&surfaces = surface_protocols](wlr_output*, std::span<const LatchedSurface> s) {
+    hooks.latched = [&surfaces = surface_protocols](wlr_output* output, std::span<const LatchedSurface> s) {
         if (surfaces)
-            surfaces->latched(s);
+            surfaces->latched(output, s);
     };
     hooks.composing = [&surfaces = surface_protocols](wlr_output* o, int64_t at) {
         if (surfaces)

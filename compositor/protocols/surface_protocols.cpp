@@ -26,9 +26,9 @@ SurfaceProtocols::SurfaceProtocols(wl_display* display, RequestHooks& requests, 
 
 SurfaceProtocols::~SurfaceProtocols() = default;
 
-void SurfaceProtocols::latched(std::span<const LatchedSurface> surfaces)
+void SurfaceProtocols::latched(wlr_output* output, std::span<const LatchedSurface> surfaces)
 {
-    fifo_->latched(surfaces);
+    fifo_->latched(output, surfaces);
 }
 
 void SurfaceProtocols::composing(wlr_output* output, int64_t at)

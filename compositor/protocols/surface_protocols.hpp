@@ -33,7 +33,7 @@ public:
     SurfaceProtocols& operator=(const SurfaceProtocols&) = delete;
 
     // An output's frame latched these surfaces' content: FIFO's barriers clear.
-    void latched(std::span<const LatchedSurface> surfaces);
+    void latched(wlr_output* output, std::span<const LatchedSurface> surfaces);
     // An output starts composing a frame for `at` (ns), and presented one at `at` with `period`: commit timing's
     // targets are let go against them.
     void composing(wlr_output* output, int64_t at);

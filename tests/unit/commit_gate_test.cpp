@@ -34,6 +34,7 @@ struct FakeSurface {
         wl_list_init(&surface.current_outputs);
         if (on_output) {
             entered.surface = &surface;
+            entered.output = &output;
             wl_list_insert(&surface.current_outputs, &entered.link);
         }
         surface.pending.seq = 1;
@@ -50,6 +51,7 @@ struct FakeSurface {
     }
 
     wlr_surface surface{};
+    wlr_output output{};  // the one output it is on (when on one)
     wlr_surface_output entered{};
     bool destroyed = false;
 };
@@ -257,8 +259,14 @@ struct FifoRig {
     void latch(uint32_t seq)
     {
         const LatchedSurface shown{&s.surface, seq};
-        barriers.latched(std::span(&shown, 1));
+        barriers.latched(&s.output, std::span(&shown, 1));
         wl_event_loop_dispatch_idle(loop);  // barriers clear on the next idle turn
+    }
+    // A frame of the surface's output that did not draw it (it was composed before the update, or culled).
+    void frame_without_it()
+    {
+        barriers.latched(&s.output, {});
+        wl_event_loop_dispatch_idle(loop);
     }
 
     struct Next {
@@ -323,6 +331,34 @@ TEST_CASE("fifo: a barrier no frame latches clears for forward progress")
     REQUIRE(rig.states.applied == std::vector<uint32_t>{first, waiting});
 }
 
+TEST_CASE("fifo: while its output composes frames, however slowly, the clock does not clear a barrier")
+{
+    // On a busy host a 60 Hz output composed every half second; the quarter-second timer let the next FIFO update
+    // into the frame still to come (tests/protocol/fifo_commit_timing.py beside two builds: 26633496 twice).
+    FifoRig rig;
+    const uint32_t first = rig.commit(true, false);
+    const uint32_t waiting = rig.commit(false, true);
+    rig.frame_without_it();  // the output is composing: its frames, not the clock, decide
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
+    while (std::chrono::steady_clock::now() < until)
+        wl_event_loop_dispatch(rig.loop, 50);
+    REQUIRE_FALSE(applied(rig.states, waiting));
+    rig.latch(first);
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first, waiting});
+}
+
+TEST_CASE("fifo: four frames of its output that do not latch a barrier clear it")
+{
+    FifoRig rig;
+    const uint32_t first = rig.commit(true, false);
+    const uint32_t waiting = rig.commit(false, true);
+    for (int i = 0; i < 3; ++i)
+        rig.frame_without_it();
+    REQUIRE_FALSE(applied(rig.states, waiting));
+    rig.frame_without_it();
+    REQUIRE(rig.states.applied == std::vector<uint32_t>{first, waiting});
+}
+
 TEST_CASE("fifo: a surface on no output is latched by any output's frame")
 {
     FakeStates states;
@@ -337,7 +373,7 @@ TEST_CASE("fifo: a surface on no output is latched by any output's frame")
         set = false;
         const uint32_t second = states.commit(gate, &s.surface);
         REQUIRE(states.applied == std::vector<uint32_t>{first});
-        barriers.latched({});
+        barriers.latched(nullptr, {});
         wl_event_loop_dispatch_idle(loop);
         REQUIRE(states.applied == std::vector<uint32_t>{first, second});
     }

@@ -8,6 +8,8 @@ namespace kiln::compositor {
 namespace {
 
 constexpr int forward_progress_ms = 250;
+constexpr int forward_progress_frames = 4;  // the output ring's three slots in flight, and one
+constexpr std::chrono::milliseconds live_output{1000};
 
 }  // namespace
 
@@ -67,6 +69,7 @@ void FifoBarriers::applied(Surface& entry)
     }
     if (!raised)
         return;
+    entry.missed_frames = 0;
     if (!entry.timeout) {
         Surface* raw = &entry;
         entry.timeout = wl_event_loop_add_timer(
@@ -82,8 +85,10 @@ void FifoBarriers::applied(Surface& entry)
         wl_event_source_timer_update(entry.timeout, forward_progress_ms);
 }
 
-void FifoBarriers::latched(std::span<const Latched> states)
+void FifoBarriers::latched(wlr_output* output, std::span<const Latched> states)
 {
+    if (output)
+        last_frame_[output] = std::chrono::steady_clock::now();
     bool any = false;
     auto latch_upto = [&any](Surface& entry, uint32_t seq) {
         for (Barrier& barrier : entry.barriers) {
@@ -99,6 +104,8 @@ void FifoBarriers::latched(std::span<const Latched> states)
     for (auto& [surface, entry] : surfaces_)
         if (wl_list_empty(&surface->current_outputs))
             latch_upto(*entry, surface->current.seq);
+    if (output && count_missed_frame(output))
+        any = true;
     if (!any || clear_later_)
         return;
     clear_later_ = wl_event_loop_add_idle(
@@ -125,8 +132,48 @@ void FifoBarriers::clear_latched()
         release_waiting(surface);
 }
 
+bool FifoBarriers::count_missed_frame(wlr_output* output)
+{
+    bool any = false;
+    for (auto& [surface, entry] : surfaces_) {
+        auto pending = [](const Barrier& b) { return b.up && !b.latched; };
+        if (!std::any_of(entry->barriers.begin(), entry->barriers.end(), pending))
+            continue;
+        bool shown = false;
+        wlr_surface_output* entered;
+        wl_list_for_each(entered, &surface->current_outputs, link) shown = shown || entered->output == output;
+        if (!shown || ++entry->missed_frames < forward_progress_frames)
+            continue;
+        for (Barrier& barrier : entry->barriers)
+            barrier.latched = barrier.latched || barrier.up;
+        any = true;
+    }
+    return any;
+}
+
+bool FifoBarriers::shown_by_live_output(wlr_surface* surface) const
+{
+    const auto now = std::chrono::steady_clock::now();
+    wlr_surface_output* entered;
+    wl_list_for_each(entered, &surface->current_outputs, link)
+    {
+        auto it = last_frame_.find(entered->output);
+        if (it != last_frame_.end() && now - it->second < live_output)
+            return true;
+    }
+    return false;
+}
+
 void FifoBarriers::timed_out(Surface& entry)
 {
+    if (std::none_of(entry.barriers.begin(), entry.barriers.end(), [](const Barrier& b) { return b.up; }))
+        return;
+    // Frames still come where the surface is shown, however slowly: they latch it, or count towards forward
+    // progress above. Clearing by the clock here let the next FIFO update into the frame that was still to come.
+    if (shown_by_live_output(entry.surface)) {
+        wl_event_source_timer_update(entry.timeout, forward_progress_ms);
+        return;
+    }
     std::erase_if(entry.barriers, [](const Barrier& b) { return b.up; });
     release_waiting(entry.surface);
 }

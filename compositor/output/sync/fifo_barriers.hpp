@@ -3,14 +3,18 @@
 // output commits a frame holding that update (or, with nothing left to draw, sends its frame callbacks). An update
 // with wait_barrier is held while any update before it that sets a barrier has not had its barrier cleared, whatever
 // else holds either of them (an acquire fence, a timed commit), so each FIFO update is on screen for at least one
-// refresh. A surface on no output, or whose barrier no frame latches, is not held for ever: the barrier also clears a
-// quarter of a second after it went up ("forward progress").
+// refresh. A surface on no output, or whose barrier no frame latches, is not held for ever ("forward progress"): the
+// barrier also clears after four frames of an output showing the surface that did not latch it (more than the ring
+// has in flight), or a quarter of a second after it went up when no output showing the surface has composed a frame
+// for a second (switched off, session away). Counted in frames where frames come: on a busy host a 60 Hz output may
+// compose every half second, and a timer alone let the next FIFO update into the same frame.
 #pragma once
 
 #include "compositor/listener.hpp"
 #include "compositor/output/output_hooks.hpp"
 #include "compositor/output/sync/commit_gate.hpp"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <span>
@@ -33,7 +37,8 @@ public:
     // An output latched these surface states for presentation. Barriers they set clear on the next idle turn of the
     // event loop (outside the output's frame handler: clearing applies held updates, whose handlers should not run
     // inside it); those of surfaces on no output clear with any output's latch.
-    void latched(std::span<const Latched> states);
+    // `output` is the output whose frame it was (null: none in particular).
+    void latched(wlr_output* output, std::span<const Latched> states);
 
     // Barriers up or to come on the surface (for tests and --stats).
     size_t barriers(wlr_surface* surface) const;
@@ -49,6 +54,7 @@ private:
         wlr_surface* surface = nullptr;
         std::vector<Barrier> barriers;   // oldest first
         std::vector<uint32_t> waiting;   // updates held for a barrier, oldest first
+        int missed_frames = 0;           // frames of its outputs since a barrier went up that did not latch it
         wl_event_source* timeout = nullptr;  // forward progress for the barriers up
         wl::Listener applied;
         wl::Listener destroy;
@@ -59,6 +65,10 @@ private:
     void applied(Surface& entry);
     void clear_latched();
     void timed_out(Surface& entry);
+    // Forward progress by frames: counts `output`'s frame against the barriers up on the surfaces it shows.
+    bool count_missed_frame(wlr_output* output);
+    // An output showing the surface composed a frame within the last second: its frames, not the timer, decide.
+    bool shown_by_live_output(wlr_surface* surface) const;
     // Lets go of the held updates no barrier before them holds any more; may apply them (and destroy the surface).
     void release_waiting(wlr_surface* surface);
 
@@ -66,6 +76,9 @@ private:
     wl_event_loop* loop_;
     std::map<wlr_surface*, std::unique_ptr<Surface>> surfaces_;
     wl_event_source* clear_later_ = nullptr;
+    // Each output's last frame. Keyed by pointer and never pruned: only outputs a surface is on are looked up, and a
+    // stale entry for a reused address is at most one second of a timer re-armed.
+    std::map<const wlr_output*, std::chrono::steady_clock::time_point> last_frame_;
 };
 
 }  // namespace kiln::compositor

@@ -21,7 +21,10 @@ public:
     FifoV1& operator=(const FifoV1&) = delete;
 
     // An output latched these surface states for presentation (see FifoBarriers::latched).
-    void latched(std::span<const FifoBarriers::Latched> states) { barriers_.latched(states); }
+    void latched(wlr_output* output, std::span<const FifoBarriers::Latched> states)
+    {
+        barriers_.latched(output, states);
+    }
 
     // One wp_fifo_v1: the requests since its surface's last commit.
     struct Fifo : PerSurfaceObject {

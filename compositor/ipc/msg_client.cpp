@@ -154,9 +154,9 @@ bool read_line(int fd, std::string& buffer, std::string& line, int timeout_ms)
 // The reply said ok; otherwise its error goes to stderr.
 bool reply_ok(const std::string& reply)
 {
-    ParsedRequest parsed = parse_request(reply);  // an error reply is one flat object
-    if (reply.rfind("{\"ok\":true", 0) == 0)
+    if (reply.rfind("{\"ok\":true", 0) == 0)  // kiln writes "ok" first
         return true;
+    ParsedRequest parsed = parse_request(reply);  // an error reply is one flat object
     const std::string* error = parsed.request ? parsed.request->string("error") : nullptr;
     std::fprintf(stderr, "kiln msg: %s\n", error ? error->c_str() : ("unexpected reply: " + reply).c_str());
     return false;

@@ -1,6 +1,7 @@
-// kiln's entry point: read kiln.ini and the command line, run the server (reading kiln.ini again on SIGHUP), write
-// the stats; when kiln cannot start, the last log lines go to $XDG_STATE_HOME/kiln/.
+// kiln's entry point (and `kiln msg`'s): read kiln.ini and the command line, run the server (reading kiln.ini again on
+// SIGHUP), write the stats; when kiln cannot start, the last log lines go to $XDG_STATE_HOME/kiln/.
 #include "compositor/input/keymap.hpp"
+#include "compositor/ipc/msg_client.hpp"
 #include "compositor/log.hpp"
 #include "compositor/session/config.hpp"
 #include "compositor/session/failure_log.hpp"
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <exception>
 #include <pthread.h>
+#include <string_view>
 #include <unistd.h>
 
 namespace {
@@ -211,6 +213,10 @@ void block_handled_signals(int, char**, char**)
 int main(int argc, char* argv[])
 {
     block_handled_signals(argc, argv, environ);  // again, where no preinit_array ran it
+
+    // `kiln msg ...`: a client of a running kiln, not a compositor (compositor/ipc/msg_client.hpp).
+    if (argc > 1 && std::string_view(argv[1]) == "msg")
+        return kiln::compositor::ipc::run_msg(argc - 1, argv + 1);
 
     // An exception that reaches here (memory, a filesystem call that throws) is one line and exit 1, not an abort.
     try {

@@ -3,6 +3,7 @@
 
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/core_objects.hpp"
+#include "compositor/ipc/msg_server.hpp"
 #include "compositor/input/keymap.hpp"
 #include "compositor/log.hpp"
 #include "compositor/output/outputs.hpp"
@@ -154,12 +155,7 @@ bool Server::start(std::string& error)
     wl_event_loop* loop = wl_display_get_event_loop(display_);
     // Embedded (compositor/embedded.hpp), the host owns the process: its signals, its environment, its clients.
     if (!options_.embedded)
-        signals_ = std::make_unique<SignalHandlers>(loop, [this] { terminate(0); }, [this] {
-            if (!reread_)
-                return;
-            if (std::optional<Options> options = reread_())
-                reload(*options);
-        });
+        signals_ = std::make_unique<SignalHandlers>(loop, [this] { terminate(0); }, [this] { reload_from_file(); });
     // Embedded, no socket: the host adds clients by fd.
     if (!options_.embedded && !add_wayland_socket(display_, options_.socket, socket_, error))
         return false;
@@ -178,6 +174,22 @@ bool Server::start(std::string& error)
     if (rooms_.xwayland)
         log::notice("X11 clients connect with DISPLAY=%s (Xwayland starts %s)",
                     x_display().c_str(), options_.xwayland == XwaylandMode::lazy ? "on their first connection" : "now");
+
+    // `kiln msg`'s socket, named after the Wayland one; children find it in KILN_SOCKET. Without it kiln runs on.
+    std::string msg_error;
+    msg_ = ipc::MsgServer::start(loop, socket_,
+                                 {.toplevels = *rooms_.toplevels,
+                                  .workspaces = *rooms_.workspaces,
+                                  .layout = layout_,
+                                  .seat = rooms_.seat->wlr(),
+                                  .reload = [this] { return reload_from_file(); }},
+                                 msg_error);
+    if (msg_) {
+        setenv("KILN_SOCKET", msg_->path().c_str(), 1);
+    } else {
+        log::error("no kiln msg: %s", msg_error.c_str());
+        unsetenv("KILN_SOCKET");  // not an outer kiln's: this one's children would drive that one
+    }
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {
         if (options_.exit_with_startup)
@@ -218,6 +230,17 @@ void Server::switch_vt(int vt)
     change_vt(backend_, options_.backend, vt);
 }
 
+std::string Server::reload_from_file()
+{
+    if (!reread_)
+        return "this kiln does not read kiln.ini";
+    std::optional<Options> options = reread_();
+    if (!options)
+        return "kiln.ini not reloaded (kiln's log says why); the running settings stay";
+    reload(*options);
+    return {};
+}
+
 void Server::reload(const Options& options)
 {
     options_.take_reloadable(options);
@@ -225,6 +248,9 @@ void Server::reload(const Options& options)
     if (rooms_.decorations)
         rooms_.decorations->set_mode(options_.decorations.mode);
     outputs_->reload();
+    // The background may have changed where no window is: nothing else damages it.
+    wlr_scene_output* scene_output;
+    wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
     log::notice("reloaded kiln.ini");
 }
 

@@ -28,6 +28,9 @@
 
 namespace kiln::compositor {
 
+namespace ipc {
+class MsgServer;
+}
 class Outputs;
 class RenderBridge;
 class SessionActivity;
@@ -66,6 +69,8 @@ public:
     // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
     // position), and the background; clients stay connected.
     void reload(const Options& options);
+    // kiln.ini read again (SIGHUP, `kiln msg reload`) and taken: empty when done, else why not.
+    std::string reload_from_file();
     // DISPLAY for X11 clients; empty without Xwayland.
     std::string x_display() const;
 
@@ -151,6 +156,8 @@ private:
     PrivilegedSetup privileged_setup_;  // after the rooms whose globals it guards (protocols/privileged_setup.hpp)
     DesktopRooms rooms_{core_};         // the desktop and its rooms (desktop_rooms.hpp)
     std::unique_ptr<StartupCommands> startup_;
+    // `kiln msg`'s socket and commands: they act on the rooms above, and hear of the clients' windows going.
+    std::unique_ptr<ipc::MsgServer> msg_;
     // First of all, while every member is alive: the startup commands, then Xwayland, then the clients, whose
     // surfaces and objects are destroyed while the rooms still listen. The first two are reset, not left to their
     // members' destructors: a window going away with its client moves the focus, and the desktop then asks

@@ -37,7 +37,8 @@ def main():
             at(datadir, "wayland-sessions", "kiln.desktop"),
             at(datadir, "doc", "kiln", "kiln.ini.example"),
         }
-        pages = {at(mandir, "man1", "kiln.1"), at(mandir, "man5", "kiln.ini.5"), at(mandir, "man1", "kiln-cache.1")}
+        pages = {at(mandir, "man1", "kiln.1"), at(mandir, "man1", "kiln-msg.1"), at(mandir, "man5", "kiln.ini.5"),
+                 at(mandir, "man1", "kiln-cache.1")}
         if man == "man":
             expected |= pages
         portal_files = {

@@ -6,7 +6,8 @@ capabilities, then done. Through requests (applied at commit, not before): creat
 activate shows a workspace (a window sent to `web` by Super+Shift+2 is not on screen while `mail` is shown and is
 after activate), remove drops an empty hidden workspace and is refused for a shown one or one with windows; assign
 and deactivate (not advertised) change nothing; requests on a removed workspace are inert. Super+1 through the
-virtual keyboard sends state and done. An output unplugged (kiln_test_input_v1) leaves: workspace_leave, removed,
+virtual keyboard sends state and done. A bar that destroyed its handles, and one that left with requests not
+committed, harm neither kiln nor other bars. An output unplugged (kiln_test_input_v1) leaves: workspace_leave, removed,
 output_leave, the group's removed, done. stop is answered finished, and a request after it is invalid_object. A
 sandboxed client (security-context) does not see the global."""
 import os
@@ -302,6 +303,29 @@ def groups_and_workspaces(kiln):
         w.commit()
         w.quiet("deactivate and assign (not advertised)")
         check(w.workspaces[mail]["state"] == ACTIVE and web in w.groups[group]["workspaces"], "nothing changed")
+
+        # A client that destroys its handles, and one that leaves with requests not committed, harm no one.
+        with Connection(kiln.client_env) as rude, Connection(kiln.client_env) as gone_client:
+            rude_w = Watcher(rude, rude.bind(MANAGER, 1))
+            rude_w.wait_done("a second bar's first batch")
+            for handle in list(rude_w.groups) + list(rude_w.workspaces):
+                rude.send(handle, 1 if handle in rude_w.groups else W_DESTROY)
+            leaver = Watcher(gone_client, gone_client.bind(MANAGER, 1))
+            leaver.wait_done("a third bar's first batch")
+            gone_client.send(next(iter(leaver.groups)), CREATE_WORKSPACE, ("s", "never"))
+            gone_client.roundtrip()
+            gone_client.close()
+            bar.send(group, CREATE_WORKSPACE, ("s", "4"))
+            w.commit()
+            w.wait_done("create_workspace after a bar left")
+            check(w.names(group) == ["mail", "web", "4"], f"kiln and the first bar carry on ({w.names(group)})")
+            rude_w.wait_done("the bar with its handles destroyed")
+            check(sum(1 for x in rude_w.workspaces.values() if x.get("name") == "4") == 1,
+                  "a bar that destroyed its handles still hears of the new workspace, and no error")
+        four = w.by_name(group, "4")
+        bar.send(four, REMOVE)
+        w.commit()
+        w.wait_done("'4' removed")
 
         # An output unplugged takes its group away (kiln_test_input_v1: wlroots 0.15 cannot turn a headless output
         # off); the bar's wl_output of it stays, so output_leave can name it.

@@ -212,7 +212,7 @@ void ExtWorkspaceV1::output_bound(Output& output, wl_resource* resource)
     }
 }
 
-void ExtWorkspaceV1::sync(Manager& manager)
+void ExtWorkspaceV1::sync(Manager& manager, bool done)
 {
     // The model now: each shown output's workspaces in their order, the index their coordinate.
     struct Now {
@@ -235,7 +235,7 @@ void ExtWorkspaceV1::sync(Manager& manager)
             return n.workspace->serial == serial && n.output->group_id == group_id;
         });
     };
-    bool sent = false;
+    bool sent = done;
 
     // Workspaces gone: they leave their group, then are removed (the protocol's order).
     for (auto it = manager.handles.begin(); it != manager.handles.end();) {
@@ -430,7 +430,7 @@ void ExtWorkspaceV1::bind(wl_client* client, void* data, uint32_t version, uint3
         if (auto* manager = static_cast<Manager*>(wl_resource_get_user_data(resource)))
             manager->owner.drop(*manager);
     });
-    self->sync(manager);
+    self->sync(manager, true);  // done even with no output yet: the client knows the list is complete
 }
 
 }  // namespace kiln::compositor

@@ -55,8 +55,8 @@ private:
     // Brings every manager up to date on the next turn of the event loop, so one batch of changes is one done.
     void schedule();
     void sync_all();
-    // Sends `manager` what changed since it was last told, then done if anything was sent.
-    void sync(Manager& manager);
+    // Sends `manager` what changed since it was last told, then done if anything was sent (or `done`).
+    void sync(Manager& manager, bool done = false);
     void commit(Manager& manager);
     // The outputs with workspaces now, watched.
     std::vector<Output*> outputs();

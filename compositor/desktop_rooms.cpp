@@ -24,6 +24,8 @@ void DesktopRooms::make(const Core& core, Context context)
     toplevels = std::make_unique<Toplevels>(core, desktop, seat_focus);
     workspaces = std::make_unique<Workspaces>(core, desktop, *toplevels);
     window_keys = std::make_unique<WindowKeys>(core, desktop, *toplevels, *workspaces);
+    workspace_list = std::make_unique<ExtWorkspaceV1>(display, core.layout, *workspaces);
+    privileged.guard(workspace_list->global(), "ext-workspace", false);
     shell = std::make_unique<XdgShell>(core, desktop, *toplevels, seat_focus, *decorations, display);
     window_policy = std::make_unique<WindowPolicy>(core, desktop, *toplevels);
     seat = std::make_unique<Seat>(core, *window_policy, std::move(context.session), core.backend, context.compositor);

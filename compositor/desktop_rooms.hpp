@@ -20,6 +20,7 @@
 #include "compositor/protocols/capture/ext_image_capture_source_v1.hpp"
 #include "compositor/protocols/capture/ext_image_copy_capture_v1.hpp"
 #include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
+#include "compositor/protocols/desktop/ext_workspace_v1.hpp"
 #include "compositor/protocols/desktop/xdg_dialog_v1.hpp"
 #include "compositor/protocols/desktop/xdg_foreign.hpp"
 #include "compositor/protocols/desktop/xdg_system_bell_v1.hpp"
@@ -105,6 +106,7 @@ struct DesktopRooms {
     // Follow the windows (the shell and Xwayland, below, go first) and outputs; the keys act on them.
     std::unique_ptr<Workspaces> workspaces;
     std::unique_ptr<WindowKeys> window_keys;
+    std::unique_ptr<ExtWorkspaceV1> workspace_list;  // bars' view of the workspaces
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons;
     std::unique_ptr<XdgDialogV1> dialogs;
     std::unique_ptr<ExtImageCaptureSourceV1> capture_sources;

@@ -45,7 +45,7 @@ inline constexpr std::string_view sandbox_hidden_protocols[] = {
     "screencopy", "export-dmabuf", "virtual-keyboard", "virtual-pointer", "input-method", "data-control",
     "output-management", "output-power", "gamma-control", "input-inhibit", "session-lock",
     "foreign-toplevel-management", "security-context", "ext-data-control", "ext-foreign-toplevel-list",
-    "image-copy-capture", "drm-lease", "layer-shell", "keyboard-shortcuts-inhibit", "xdg-output",
+    "image-copy-capture", "drm-lease", "layer-shell", "keyboard-shortcuts-inhibit", "xdg-output", "ext-workspace",
 };
 // kiln.ini [security] allow-sandboxed=APP_ID:NAME,...: what a sandboxed app (by its security context's app id) may
 // see of the protocols above.

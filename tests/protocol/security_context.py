@@ -46,6 +46,8 @@ PRIVILEGED = {
     "zwlr_layer_shell_v1": "layer-shell",
     "zwp_keyboard_shortcuts_inhibit_manager_v1": "keyboard-shortcuts-inhibit",
     "zxdg_output_manager_v1": "xdg-output",
+    # What bars read: which workspaces each output has and which it shows (issue 32).
+    "ext_workspace_manager_v1": "ext-workspace",
 }
 CAPTURE = ["zwlr_screencopy_manager_v1", "ext_image_copy_capture_manager_v1",
            "ext_output_image_capture_source_manager_v1", "ext_foreign_toplevel_image_capture_source_manager_v1"]

@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""ext-workspace-v1 on headless kiln with two outputs and [workspaces] names=mail, web: a group per output with
+create_workspace, output_enter for the client's wl_output of it (also one bound after the group came); each
+workspace with an id, its name, its index as 1-D coordinates, active on the shown one, activate and remove
+capabilities, then done. Through requests (applied at commit, not before): create_workspace adds one to the group,
+activate shows a workspace (a window sent to `web` by Super+Shift+2 is not on screen while `mail` is shown and is
+after activate), remove drops an empty hidden workspace and is refused for a shown one or one with windows; assign
+and deactivate (not advertised) change nothing; requests on a removed workspace are inert. Super+1 through the
+virtual keyboard sends state and done. A bar that destroyed its handles, and one that left with requests not
+committed, harm neither kiln nor other bars. An output unplugged (kiln_test_input_v1) leaves: workspace_leave, removed,
+output_leave, the group's removed, done. stop is answered finished, and a request after it is invalid_object. A
+sandboxed client (security-context) does not see the global."""
+import os
+import socket
+import struct
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kiln_harness import Kiln, check, need, run_test  # noqa: E402
+from virtual_input import SHIFT, SUPER, VirtualKeyboard  # noqa: E402
+from wayland_wire import Connection, ProtocolError, Toplevel, expect_protocol_error  # noqa: E402
+import xdg_shell_client  # noqa: E402
+
+MANAGER = "ext_workspace_manager_v1"
+RED = 0xffc02020
+# ext_workspace_manager_v1: events, requests.
+WORKSPACE_GROUP, WORKSPACE, DONE, FINISHED = 0, 1, 2, 3
+COMMIT, STOP = 0, 1
+# ext_workspace_group_handle_v1.
+G_CAPABILITIES, OUTPUT_ENTER, OUTPUT_LEAVE, WORKSPACE_ENTER, WORKSPACE_LEAVE, G_REMOVED = range(6)
+CREATE_WORKSPACE = 0
+# ext_workspace_handle_v1.
+W_ID, W_NAME, W_COORDINATES, W_STATE, W_CAPABILITIES, W_REMOVED = range(6)
+W_DESTROY, ACTIVATE, DEACTIVATE, ASSIGN, REMOVE = range(5)
+ACTIVE = 1
+CAP_ACTIVATE, CAP_DEACTIVATE, CAP_REMOVE, CAP_ASSIGN = 1, 2, 4, 8
+INVALID_OBJECT = 0  # wl_display.error
+
+
+class Keys:
+    """The client's wl_keyboard (to see focus) and a virtual keyboard with kiln's keymap (workspaces.py's way)."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        seat = conn.bind("wl_seat", 5)
+        self.keyboard = conn.create("wl_keyboard", seat, 1)
+        keymap = conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 0)
+        self.virtual = VirtualKeyboard(conn, seat, keymap)
+
+    def press(self, modifiers, key):
+        self.virtual.press(modifiers, key)
+
+    def wait_enter(self, window):
+        self.conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 1 and
+                                 e.args("uo")[1] == window.surface)
+
+
+def box(kiln, color, output=None):
+    return xdg_shell_client.box_of(kiln.screenshot(output), color)
+
+
+def wait_box(kiln, color, expected, what, output=None):
+    """Waits until `color`'s box is `expected` (None: not on screen; "shown": anywhere); returns it."""
+    last = []
+
+    def seen():
+        last[:] = [box(kiln, color, output)]
+        return (last[0] is not None) if expected == "shown" else last[0] == expected
+
+    try:
+        kiln.wait_for(seen, what, timeout=10, interval=0.05)
+    except AssertionError:
+        raise AssertionError(f"{what}: expected {expected}, on screen {last[0] if last else None}")
+    check(True, f"{what} ({last[0]})")
+    return last[0]
+
+
+class Watcher:
+    """A bar's view: groups and workspaces by object id, as the events so far left them; `dones` counts done."""
+
+    def __init__(self, conn, manager):
+        self.conn, self.manager = conn, manager
+        self.groups, self.workspaces, self.dones, self.log = {}, {}, 0, []
+
+    def read(self):
+        for event in list(self.conn.events):
+            obj, op = event.obj, event.opcode
+            if obj == self.manager:
+                if op == WORKSPACE_GROUP:
+                    group = event.args("n")[0]
+                    self.conn.interfaces[group] = "ext_workspace_group_handle_v1"
+                    self.groups[group] = {"outputs": [], "workspaces": [], "removed": False}
+                    self.log.append(("group", group))
+                elif op == WORKSPACE:
+                    ws = event.args("n")[0]
+                    self.conn.interfaces[ws] = "ext_workspace_handle_v1"
+                    self.workspaces[ws] = {"removed": False}
+                    self.log.append(("workspace", ws))
+                elif op == DONE:
+                    self.dones += 1
+                    self.log.append(("done",))
+                elif op == FINISHED:
+                    self.log.append(("finished",))
+            elif obj in self.groups:
+                g = self.groups[obj]
+                if op == G_CAPABILITIES:
+                    g["capabilities"] = event.args("u")[0]
+                elif op == OUTPUT_ENTER:
+                    g["outputs"].append(event.args("o")[0])
+                elif op == OUTPUT_LEAVE:
+                    g["outputs"].remove(event.args("o")[0])
+                elif op == WORKSPACE_ENTER:
+                    g["workspaces"].append(event.args("o")[0])
+                elif op == WORKSPACE_LEAVE:
+                    g["workspaces"].remove(event.args("o")[0])
+                elif op == G_REMOVED:
+                    g["removed"] = True
+                self.log.append(("group-event", obj, op))
+            elif obj in self.workspaces:
+                w = self.workspaces[obj]
+                if op == W_ID:
+                    w["id"] = event.args("s")[0]
+                elif op == W_NAME:
+                    w["name"] = event.args("s")[0]
+                elif op == W_COORDINATES:
+                    raw = event.args("a")[0]
+                    w["coordinates"] = list(struct.unpack(f"={len(raw) // 4}I", raw))
+                elif op == W_STATE:
+                    w["state"] = event.args("u")[0]
+                elif op == W_CAPABILITIES:
+                    w["capabilities"] = event.args("u")[0]
+                elif op == W_REMOVED:
+                    w["removed"] = True
+                self.log.append(("workspace-event", obj, op))
+            else:
+                continue
+            self.conn.events.remove(event)
+
+    def wait_done(self, what, timeout=10):
+        """Waits for the next done; returns the events of that batch."""
+        start, dones = len(self.log), self.dones
+        deadline = time.monotonic() + timeout
+        while self.dones == dones:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no done came: {what}")
+            try:
+                self.conn.dispatch_until(lambda e: e.obj == self.manager and e.opcode in (DONE, FINISHED),
+                                         timeout=max(0.01, deadline - time.monotonic()))
+            except ProtocolError as error:
+                if "did not come" not in str(error):
+                    raise
+                raise AssertionError(f"no done came within {timeout} s: {what} (events: {self.log[start:]})")
+            self.read()
+        return self.log[start:]
+
+    def quiet(self, what):
+        """Two round trips (and a moment for kiln's idle batch) bring no event."""
+        start = len(self.log)
+        self.conn.roundtrip()
+        time.sleep(0.2)
+        self.conn.roundtrip()
+        self.read()
+        check(self.log[start:] == [], f"{what}: no events ({self.log[start:]})")
+
+    def live_groups(self):
+        return {g: v for g, v in self.groups.items() if not v["removed"]}
+
+    def names(self, group):
+        return [self.workspaces[w]["name"] for w in sorted(self.groups[group]["workspaces"],
+                                                            key=lambda w: self.workspaces[w]["coordinates"])]
+
+    def by_name(self, group, name):
+        return next(w for w in self.groups[group]["workspaces"] if self.workspaces[w]["name"] == name)
+
+    def commit(self):
+        self.conn.send(self.manager, COMMIT)
+
+
+def outputs_by_name(conn):
+    """Binds every wl_output (v4) not bound yet; returns {name: wl_output id}."""
+    registry = conn.create("wl_registry", 1, 1)
+    conn.roundtrip()
+    found = {}
+    for event in conn.take(registry, 0):
+        name, interface, version = event.args("usu")
+        if interface == "wl_output":
+            found[name] = version
+    return registry, found
+
+
+def bind_output(conn, registry, name, version):
+    output = conn.new_id("wl_output")
+    conn.send(registry, 0, ("u", name), ("s", "wl_output"), ("u", min(version, 4)), ("n", output))
+    event = conn.dispatch_until(lambda e: e.obj == output and e.opcode == 4)  # name
+    conn.events.remove(event)
+    return output, event.args("s")[0]
+
+
+def groups_and_workspaces(kiln):
+    with Connection(kiln.client_env) as bar, Connection(kiln.client_env) as app:
+        check(bar.globals.get(MANAGER, (0, 0))[1] == 1, f"kiln offers {MANAGER} version 1")
+        registry, globals_ = outputs_by_name(bar)
+        check(len(globals_) == 2, f"two wl_output globals ({len(globals_)})")
+        (first_global, first_version), (second_global, second_version) = sorted(globals_.items())
+        first_output, first_name = bind_output(bar, registry, first_global, first_version)
+        manager = bar.bind(MANAGER, 1)
+        w = Watcher(bar, manager)
+        w.wait_done("the first batch after bind")
+        groups = w.live_groups()
+        check(len(groups) == 2, f"a group per output ({len(groups)})")
+        check(all(g["capabilities"] == 1 for g in groups.values()), "each group can create_workspace")
+        entered = [g for g, v in groups.items() if v["outputs"]]
+        check(len(entered) == 1 and groups[entered[0]]["outputs"] == [first_output],
+              f"output_enter with the client's wl_output ({first_name}) in its group only ({groups})")
+        group_of = {first_name: entered[0]}
+        for g, v in groups.items():
+            check(w.names(g) == ["mail", "web"], f"group {g} lists mail, web in order ({w.names(g)})")
+            mail, web = w.by_name(g, "mail"), w.by_name(g, "web")
+            check(w.workspaces[mail]["coordinates"] == [0] and w.workspaces[web]["coordinates"] == [1],
+                  "coordinates: the index in the group, 1-D")
+            check(w.workspaces[mail]["state"] == ACTIVE and w.workspaces[web]["state"] == 0,
+                  "mail (the first) is active, web is not")
+            check(w.workspaces[mail]["capabilities"] == CAP_ACTIVATE | CAP_REMOVE,
+                  "capabilities: activate and remove; not deactivate, not assign")
+        # Ids: stable names, unique.
+        ids = [v["id"] for v in w.workspaces.values()]
+        check(len(set(ids)) == 4 and f"{first_name}/mail" in ids, f"each workspace has a unique id ({ids})")
+
+        second_output, second_name = bind_output(bar, registry, second_global, second_version)
+        batch = w.wait_done("a wl_output bound after the groups came")
+        other = next(g for g in groups if g != entered[0])
+        check(w.groups[other]["outputs"] == [second_output],
+              f"a wl_output bound later is output_enter'd in its group, with done ({batch})")
+        group_of[second_name] = other
+
+        # A window on the output under the pointer; which it is, the screen says.
+        keys = Keys(app)
+        red = Toplevel(app, "red")
+        red.commit()
+        red.map(200, 150, RED)
+        keys.wait_enter(red)
+        where = wait_box(kiln, RED, "shown", "a window on workspace mail")
+        out = first_name if box(kiln, RED, first_name) else second_name
+        group = group_of[out]
+        mail, web = w.by_name(group, "mail"), w.by_name(group, "web")
+        w.read()
+
+        # create_workspace takes effect at commit, not before.
+        bar.send(group, CREATE_WORKSPACE, ("s", "3"))
+        w.quiet("create_workspace before commit")
+        w.commit()
+        w.wait_done("create_workspace committed")
+        check(w.names(group) == ["mail", "web", "3"], f"create_workspace added '3' to the group ({w.names(group)})")
+        three = w.by_name(group, "3")
+        check(w.workspaces[three]["coordinates"] == [2] and w.workspaces[three]["state"] == 0,
+              "at index 2, not active")
+
+        # Super+Shift+2 sends the window to web: not on screen while mail is shown.
+        keys.press(SUPER | SHIFT, "2")
+        wait_box(kiln, RED, None, "Super+Shift+2: the window (now on web) is not on screen while mail is shown")
+        bar.send(web, ACTIVATE)
+        w.quiet("activate before commit")
+        check(box(kiln, RED) is None, "activate without commit shows nothing")
+        w.commit()
+        batch = w.wait_done("activate web committed")
+        check(w.workspaces[web]["state"] == ACTIVE and w.workspaces[mail]["state"] == 0,
+              f"activate: web active, mail not, in one batch with done ({batch})")
+        wait_box(kiln, RED, where, "activate through the protocol shows web's window where it was")
+
+        # A key binding switching workspace is sent as well.
+        keys.press(SUPER, "1")
+        batch = w.wait_done("Super+1")
+        check(w.workspaces[mail]["state"] == ACTIVE and w.workspaces[web]["state"] == 0,
+              f"Super+1 through the virtual keyboard: state events and done ({batch})")
+        wait_box(kiln, RED, None, "and the window is hidden again")
+
+        # Remove: refused for the shown workspace and one with windows; an empty hidden one goes.
+        bar.send(mail, REMOVE)
+        bar.send(web, REMOVE)
+        w.commit()
+        w.quiet("remove of the shown workspace and of one with a window")
+        bar.send(three, REMOVE)
+        w.commit()
+        batch = w.wait_done("remove of '3'")
+        check(w.workspaces[three]["removed"] and three not in w.groups[group]["workspaces"] and
+              batch.index(("group-event", group, WORKSPACE_LEAVE)) < batch.index(("workspace-event", three, W_REMOVED)),
+              f"remove: workspace_leave, then removed, then done ({batch})")
+        # Inert: requests on the removed workspace do nothing.
+        bar.send(three, ACTIVATE)
+        bar.send(three, REMOVE)
+        w.commit()
+        w.quiet("requests on a removed workspace are inert")
+        bar.send(three, W_DESTROY)
+
+        # Not advertised, so ignored: deactivate and assign.
+        other_group = group_of[second_name if out == first_name else first_name]
+        bar.send(mail, DEACTIVATE)
+        bar.send(web, ASSIGN, ("o", other_group))
+        w.commit()
+        w.quiet("deactivate and assign (not advertised)")
+        check(w.workspaces[mail]["state"] == ACTIVE and web in w.groups[group]["workspaces"], "nothing changed")
+
+        # A client that destroys its handles, and one that leaves with requests not committed, harm no one.
+        with Connection(kiln.client_env) as rude, Connection(kiln.client_env) as gone_client:
+            rude_w = Watcher(rude, rude.bind(MANAGER, 1))
+            rude_w.wait_done("a second bar's first batch")
+            for handle in list(rude_w.groups) + list(rude_w.workspaces):
+                rude.send(handle, 1 if handle in rude_w.groups else W_DESTROY)
+            leaver = Watcher(gone_client, gone_client.bind(MANAGER, 1))
+            leaver.wait_done("a third bar's first batch")
+            gone_client.send(next(iter(leaver.groups)), CREATE_WORKSPACE, ("s", "never"))
+            gone_client.roundtrip()
+            gone_client.close()
+            bar.send(group, CREATE_WORKSPACE, ("s", "4"))
+            w.commit()
+            w.wait_done("create_workspace after a bar left")
+            check(w.names(group) == ["mail", "web", "4"], f"kiln and the first bar carry on ({w.names(group)})")
+            rude_w.wait_done("the bar with its handles destroyed")
+            check(sum(1 for x in rude_w.workspaces.values() if x.get("name") == "4") == 1,
+                  "a bar that destroyed its handles still hears of the new workspace, and no error")
+        four = w.by_name(group, "4")
+        bar.send(four, REMOVE)
+        w.commit()
+        w.wait_done("'4' removed")
+
+        # An output unplugged takes its group away (kiln_test_input_v1: wlroots 0.15 cannot turn a headless output
+        # off); the bar's wl_output of it stays, so output_leave can name it.
+        gone_name = second_name if out == first_name else first_name
+        gone, gone_output = group_of[gone_name], (second_output if gone_name == second_name else first_output)
+        test_input = bar.bind("kiln_test_input_v1", 4)
+        bar.send(test_input, 18, ("s", gone_name))  # unplug_output
+        batch = w.wait_done(f"{gone_name} unplugged")
+        while not w.groups[gone]["removed"]:
+            batch += w.wait_done("the group's removal")
+        leaves = [e for e in batch if e[:2] == ("group-event", gone) and e[2] == WORKSPACE_LEAVE]
+        check(len(leaves) == 2 and w.groups[gone]["workspaces"] == [] and w.groups[gone]["outputs"] == [],
+              f"{gone_name} unplugged: its two workspaces and its wl_output left the group ({batch})")
+        check(batch.index(("group-event", gone, OUTPUT_LEAVE)) < batch.index(("group-event", gone, G_REMOVED)) and
+              batch[-1] == ("done",), "output_leave, then the group's removed, then done")
+        check(all(w.workspaces[x]["removed"] for x in w.workspaces if x not in w.groups[group]["workspaces"]),
+              "its workspaces are removed")
+        check(w.names(group) == ["mail", "web"] and gone_output not in w.groups[group]["outputs"],
+              f"the other group is as it was ({w.names(group)})")
+
+        # stop: finished; a request after it is wl_display.invalid_object.
+        bar.send(manager, STOP)
+        bar.dispatch_until(lambda e: e.obj == manager and e.opcode == FINISHED)
+        check(True, "stop is answered finished")
+        bar.send(manager, COMMIT)
+        error = expect_protocol_error(bar)
+        check(f": {INVALID_OBJECT} " in str(error), f"a request after stop is invalid_object ({error})")
+
+
+def sandboxed(kiln, scratch):
+    """A client accepted on a security context's socket does not see the global."""
+    with Connection(kiln.client_env) as engine:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(Path(scratch) / "sandbox"))
+        listener.listen()
+        close_read, close_write = os.pipe()
+        security = engine.bind("wp_security_context_manager_v1", 1)
+        context = engine.new_id("wp_security_context_v1")
+        engine.send(security, 1, ("n", context), fds=[listener.fileno(), close_read])
+        engine.send(context, 1, ("s", "org.example.sandbox"))
+        engine.send(context, 2, ("s", "org.example.Bar"))
+        engine.send(context, 4)
+        engine.roundtrip()
+        listener.close()
+        os.close(close_read)
+        with Connection({"XDG_RUNTIME_DIR": scratch, "WAYLAND_DISPLAY": "sandbox"}) as boxed:
+            check("wl_compositor" in boxed.globals and MANAGER not in boxed.globals,
+                  "a sandboxed client (security-context) does not see ext_workspace_manager_v1")
+        os.close(close_write)
+
+
+def main():
+    need("grim")
+    with tempfile.TemporaryDirectory(prefix="kiln-ext-workspace-") as scratch:
+        config = Path(scratch) / "kiln.ini"
+        config.write_text("[output HEADLESS-1]\nposition=0,0\n[output HEADLESS-2]\nposition=640,0\n"
+                          "[workspaces]\nnames=mail, web\n")
+        with Kiln("--outputs", "2", "--test-input", "--config", str(config)) as kiln:
+            groups_and_workspaces(kiln)
+            sandboxed(kiln, scratch)
+
+
+run_test(main)

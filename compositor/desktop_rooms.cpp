@@ -77,6 +77,11 @@ void DesktopRooms::make(const Core& core, Context context)
     xdg_foreign = std::make_unique<XdgForeign>(display);
     system_bell = std::make_unique<XdgSystemBellV1>(display, options.bell_command);
     dialogs = std::make_unique<XdgDialogV1>(display, *toplevels);
+    toplevel_tags = std::make_unique<XdgToplevelTagV1>(display);
+    window_rules = std::make_unique<WindowRules>(core, *toplevels, *workspaces,
+                                                 [tags = toplevel_tags.get()](const Toplevel& toplevel) {
+                                                     return tags->tag_of(toplevel.surface());
+                                                 });
     toplevel_icons = std::make_unique<XdgToplevelIconV1>(
         display, icon_size(ServerDecoration::title_height - ServerDecoration::border),
         [](xdg::Surface* xdg, std::shared_ptr<const TitleIcon> icon) {
@@ -123,6 +128,8 @@ void DesktopRooms::report(Stats& stats) const
         stats.set("bell.window_rings", system_bell->window_rings());
         stats.set("bell.commands_run", system_bell->commands_run());
     }
+    if (window_rules)
+        stats.set("rules.applied", window_rules->applied());
 }
 
 }  // namespace kiln::compositor

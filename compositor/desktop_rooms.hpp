@@ -24,6 +24,7 @@
 #include "compositor/protocols/desktop/xdg_foreign.hpp"
 #include "compositor/protocols/desktop/xdg_system_bell_v1.hpp"
 #include "compositor/protocols/desktop/xdg_toplevel_icon_v1.hpp"
+#include "compositor/protocols/desktop/xdg_toplevel_tag_v1.hpp"
 #include "compositor/session/output_management.hpp"
 #include "compositor/session/output_power.hpp"
 #include "compositor/shell/decorations.hpp"
@@ -35,6 +36,7 @@
 #include "compositor/shell/window_keys.hpp"
 #include "compositor/shell/workspaces.hpp"
 #include "compositor/shell/window_policy.hpp"
+#include "compositor/shell/window_rules.hpp"
 #include "compositor/shell/xdg_activation.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 #include "compositor/shell/xwayland.hpp"
@@ -107,6 +109,9 @@ struct DesktopRooms {
     std::unique_ptr<WindowKeys> window_keys;
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons;
     std::unique_ptr<XdgDialogV1> dialogs;
+    std::unique_ptr<XdgToplevelTagV1> toplevel_tags;
+    // kiln.ini's [rule]s: after the workspaces they move windows between and the tags they match.
+    std::unique_ptr<WindowRules> window_rules;
     std::unique_ptr<ExtImageCaptureSourceV1> capture_sources;
     std::unique_ptr<ExtImageCopyCaptureV1> image_copy_capture;
     std::unique_ptr<ExtForeignToplevelListV1> toplevel_list;

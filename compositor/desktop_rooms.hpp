@@ -20,6 +20,7 @@
 #include "compositor/protocols/capture/ext_image_capture_source_v1.hpp"
 #include "compositor/protocols/capture/ext_image_copy_capture_v1.hpp"
 #include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
+#include "compositor/protocols/desktop/ext_transient_seat_v1.hpp"
 #include "compositor/protocols/desktop/xdg_dialog_v1.hpp"
 #include "compositor/protocols/desktop/xdg_foreign.hpp"
 #include "compositor/protocols/desktop/xdg_system_bell_v1.hpp"
@@ -92,6 +93,7 @@ struct DesktopRooms {
     std::unique_ptr<Clipboard> clipboard;
     std::unique_ptr<ExtDataControlV1> data_control;
     std::unique_ptr<VirtualInput> virtual_input;
+    std::unique_ptr<ExtTransientSeatV1> transient_seats;  // after the virtual keyboards it takes (they go first)
     std::unique_ptr<TestInput> test_input;
     std::unique_ptr<Decorations> decorations;
     std::unique_ptr<ExtIdleNotifyV1> ext_idle_notify;  // after Idle, which tells it the activity and inhibitors

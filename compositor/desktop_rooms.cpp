@@ -47,6 +47,13 @@ void DesktopRooms::make(const Core& core, Context context)
     virtual_input = std::make_unique<VirtualInput>(display, *seat);
     privileged.guard(virtual_input->keyboard_global(), "virtual-keyboard", false);
     privileged.guard(virtual_input->pointer_global(), "virtual-pointer", false);
+    // Another seat to type from is as privileged as the virtual keyboards it is for.
+    transient_seats = std::make_unique<ExtTransientSeatV1>(display);
+    privileged.guard(transient_seats->global(), "transient-seat", false);
+    virtual_input->on_other_seat([seats = transient_seats.get(), wlr = seat->wlr()](wlr_seat* on,
+                                                                                 wlr_input_device* keyboard) {
+        return seats->take_keyboard(on, keyboard, wlr->keyboard_state.focused_surface);
+    });
     if (options.test_input) {
         // Any client could touch any window through it: tests only, never a real session.
         if (wlr_backend_is_headless(core.backend))
@@ -79,6 +86,11 @@ void DesktopRooms::make(const Core& core, Context context)
     xdg_foreign = std::make_unique<XdgForeign>(display);
     system_bell = std::make_unique<XdgSystemBellV1>(display, options.bell_command);
     dialogs = std::make_unique<XdgDialogV1>(display, *toplevels);
+    toplevel_tags = std::make_unique<XdgToplevelTagV1>(display);
+    window_rules = std::make_unique<WindowRules>(core, *toplevels, *workspaces,
+                                                 [tags = toplevel_tags.get()](const Toplevel& toplevel) {
+                                                     return tags->tag_of(toplevel.surface());
+                                                 });
     toplevel_icons = std::make_unique<XdgToplevelIconV1>(
         display, icon_size(ServerDecoration::title_height - ServerDecoration::border),
         [](xdg::Surface* xdg, std::shared_ptr<const TitleIcon> icon) {
@@ -125,6 +137,12 @@ void DesktopRooms::report(Stats& stats) const
         stats.set("bell.window_rings", system_bell->window_rings());
         stats.set("bell.commands_run", system_bell->commands_run());
     }
+    if (transient_seats) {
+        stats.set("transient_seats.alive", static_cast<uint64_t>(transient_seats->alive()));
+        stats.set("transient_seats.made", transient_seats->made());
+    }
+    if (window_rules)
+        stats.set("rules.applied", window_rules->applied());
 }
 
 }  // namespace kiln::compositor

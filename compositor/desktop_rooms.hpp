@@ -20,11 +20,13 @@
 #include "compositor/protocols/capture/ext_image_capture_source_v1.hpp"
 #include "compositor/protocols/capture/ext_image_copy_capture_v1.hpp"
 #include "compositor/protocols/desktop/ext_session_lock_v1.hpp"
+#include "compositor/protocols/desktop/ext_transient_seat_v1.hpp"
 #include "compositor/protocols/desktop/ext_workspace_v1.hpp"
 #include "compositor/protocols/desktop/xdg_dialog_v1.hpp"
 #include "compositor/protocols/desktop/xdg_foreign.hpp"
 #include "compositor/protocols/desktop/xdg_system_bell_v1.hpp"
 #include "compositor/protocols/desktop/xdg_toplevel_icon_v1.hpp"
+#include "compositor/protocols/desktop/xdg_toplevel_tag_v1.hpp"
 #include "compositor/session/output_management.hpp"
 #include "compositor/session/output_power.hpp"
 #include "compositor/shell/decorations.hpp"
@@ -36,6 +38,7 @@
 #include "compositor/shell/window_keys.hpp"
 #include "compositor/shell/workspaces.hpp"
 #include "compositor/shell/window_policy.hpp"
+#include "compositor/shell/window_rules.hpp"
 #include "compositor/shell/xdg_activation.hpp"
 #include "compositor/shell/xdg_shell.hpp"
 #include "compositor/shell/xwayland.hpp"
@@ -91,6 +94,7 @@ struct DesktopRooms {
     std::unique_ptr<Clipboard> clipboard;
     std::unique_ptr<ExtDataControlV1> data_control;
     std::unique_ptr<VirtualInput> virtual_input;
+    std::unique_ptr<ExtTransientSeatV1> transient_seats;  // after the virtual keyboards it takes (they go first)
     std::unique_ptr<TestInput> test_input;
     std::unique_ptr<Decorations> decorations;
     std::unique_ptr<ExtIdleNotifyV1> ext_idle_notify;  // after Idle, which tells it the activity and inhibitors
@@ -109,6 +113,9 @@ struct DesktopRooms {
     std::unique_ptr<ExtWorkspaceV1> workspace_list;  // bars' view of the workspaces
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons;
     std::unique_ptr<XdgDialogV1> dialogs;
+    std::unique_ptr<XdgToplevelTagV1> toplevel_tags;
+    // kiln.ini's [rule]s: after the workspaces they move windows between and the tags they match.
+    std::unique_ptr<WindowRules> window_rules;
     std::unique_ptr<ExtImageCaptureSourceV1> capture_sources;
     std::unique_ptr<ExtImageCopyCaptureV1> image_copy_capture;
     std::unique_ptr<ExtForeignToplevelListV1> toplevel_list;

@@ -62,6 +62,9 @@ VirtualInput::VirtualInput(wl_display* display, Seat& seat)
     new_keyboard_.connect(&keyboards_->events.new_virtual_keyboard, [this, display](void* data) {
         wlr_input_device* device = &static_cast<wlr_virtual_keyboard_v1*>(data)->input_device;
         free_when_destroyed(device->keyboard, wl_display_get_event_loop(display));
+        wlr_seat* on = static_cast<wlr_virtual_keyboard_v1*>(data)->seat;
+        if (other_seat_ && on && on != seat_.wlr() && other_seat_(on, device))
+            return;
         seat_.add_input(device);
     });
     // kiln has one seat and one cursor over the whole layout: the client's suggested seat and output change nothing.

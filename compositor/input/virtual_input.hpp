@@ -5,6 +5,8 @@
 #include "compositor/listener.hpp"
 #include "compositor/wlr.hpp"
 
+#include <functional>
+
 namespace kiln::compositor {
 
 class Seat;
@@ -18,9 +20,14 @@ public:
     // The managers' globals, privileged (a client could type or click into any window).
     const wl_global* keyboard_global() const { return keyboards_->global; }
     const wl_global* pointer_global() const { return pointers_->global; }
+    // A virtual keyboard made on a wl_seat other than kiln's own (ext-transient-seat) is offered to `hook` first;
+    // one it does not take joins kiln's seat. Null: every keyboard joins kiln's seat.
+    using OtherSeat = std::function<bool(wlr_seat* seat, wlr_input_device* keyboard)>;
+    void on_other_seat(OtherSeat hook) { other_seat_ = std::move(hook); }
 
 private:
     Seat& seat_;
+    OtherSeat other_seat_;
     wlr_virtual_keyboard_manager_v1* keyboards_;
     wlr_virtual_pointer_manager_v1* pointers_;
     wl::Listener new_keyboard_;

@@ -24,7 +24,29 @@ struct Section {
     std::string output_name;                     // [output NAME] only
     bool input = false;                          // [input] or [input NAME]
     std::string input_name;                      // [input NAME] only
+    int rule = -1;  // [rule (NAME)]: its index in Options::rules (each header starts a new rule)
 };
+
+// A [rule] that names no window to match would move every window, and one without a workspace or output does
+// nothing: each is one problem, on its header's line, and is dropped.
+void check_rules(const std::string& file, Options& options, size_t first, std::vector<ConfigProblem>& problems)
+{
+    for (size_t i = first; i < options.rules.size();) {
+        const WindowRule& rule = options.rules[i];
+        const std::string title = "[rule" + (rule.name.empty() ? "" : " " + rule.name) + "]";
+        std::string reason;
+        if (rule.tag.empty() && rule.app_id.empty())
+            reason = title + " matches no window: give it tag= and/or app-id=; the rule is ignored";
+        else if (rule.workspace.empty() && rule.output.empty())
+            reason = title + " does nothing: give it workspace= and/or output=; the rule is ignored";
+        if (reason.empty()) {
+            ++i;
+            continue;
+        }
+        problems.push_back({file, rule.line, std::move(reason)});
+        options.rules.erase(options.rules.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
 
 }  // namespace
 
@@ -43,6 +65,7 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
     std::map<std::string, int> first_seen;  // "[title] key" -> line, for duplicates
     int line_number = 0;
     auto report = [&](std::string reason) { problems.push_back({file, line_number, std::move(reason)}); };
+    const size_t rules_before = options.rules.size();
 
     size_t start = 0;
     while (start <= text.size()) {
@@ -75,7 +98,7 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
             if (!spec) {
                 report("unknown section [" + std::string(inside) +
                        "] (keyboard, output NAME, input, input NAME, bindings, startup, background, cache, "
-                       "security or xwayland); its keys are ignored");
+                       "security, xwayland, decorations, bell, workspaces or rule); its keys are ignored");
                 in_unknown_section = true;
                 continue;
             }
@@ -84,13 +107,18 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
                 in_unknown_section = true;
                 continue;
             }
-            if (name != "output" && name != "input" && !argument.empty()) {
+            if (name != "output" && name != "input" && name != "rule" && !argument.empty()) {
                 report("[" + std::string(name) + "] takes no name; its keys are ignored");
                 in_unknown_section = true;
                 continue;
             }
             section.title = "[" + std::string(name) + (argument.empty() ? "" : " " + std::string(argument)) + "]";
             section.keys = &spec->keys();
+            if (name == "rule") {
+                section.rule = static_cast<int>(options.rules.size());
+                options.rules.push_back(WindowRule{.name = std::string(argument), .line = line_number});
+                continue;
+            }
             if (name == "input") {
                 section.input = true;
                 section.input_name = argument;
@@ -128,7 +156,9 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
             continue;
         }
         if (!spec->repeatable) {
-            auto [seen, inserted] = first_seen.emplace(section.title + " " + key, line_number);
+            // Each [rule] header is a rule of its own, even where two share a name.
+            const std::string scope = section.rule >= 0 ? std::to_string(section.rule) + " " : "";
+            auto [seen, inserted] = first_seen.emplace(scope + section.title + " " + key, line_number);
             if (!inserted) {
                 report("duplicate key '" + key + "' in " + section.title + " (first set on line " +
                        std::to_string(seen->second) + ", which applies)");
@@ -147,10 +177,13 @@ void apply_config_text(std::string_view text, const std::string& file, Options& 
                     if (candidate.name == section.input_name)
                         entry.input = &candidate;
         }
+        if (section.rule >= 0)
+            entry.rule = &options.rules[static_cast<size_t>(section.rule)];
         if (auto accepted = spec->apply(value, options, entry))
             report("bad value '" + std::string(value) + "' for " + key + " in " + section.title + ": expected " +
                    *accepted);
     }
+    check_rules(file, options, rules_before, problems);
 }
 
 void apply_config_file(const std::filesystem::path& path, Options& options, std::vector<ConfigProblem>& problems)

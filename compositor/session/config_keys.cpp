@@ -433,12 +433,36 @@ const std::vector<KeySpec>& workspaces_keys()
     return keys;
 }
 
+// A [rule]'s key: a non-empty text stored in the rule the section started (config.cpp makes it).
+KeySpec rule_key(std::string_view name, std::string WindowRule::*field, std::string accepts)
+{
+    return {name, false,
+            [field, accepts = std::move(accepts)](std::string_view value, Options&,
+                                                  Entry entry) -> std::optional<std::string> {
+                if (!entry.rule || value.empty())
+                    return accepts;
+                entry.rule->*field = std::string(value);
+                return std::nullopt;
+            }};
+}
+
+const std::vector<KeySpec>& rule_keys()
+{
+    static const std::vector<KeySpec> keys = {
+        rule_key("tag", &WindowRule::tag, "the window's xdg-toplevel-tag, e.g. main window"),
+        rule_key("app-id", &WindowRule::app_id, "the window's app_id, e.g. org.gnome.Terminal"),
+        rule_key("workspace", &WindowRule::workspace, "a workspace's name or number, e.g. 2"),
+        rule_key("output", &WindowRule::output, "an output's name, e.g. HDMI-A-1"),
+    };
+    return keys;
+}
+
 const SectionSpec section_specs[] = {
     {"keyboard", keyboard_keys}, {"output", output_keys},   {"startup", startup_keys},
     {"background", background_keys}, {"cache", cache_keys}, {"security", security_keys},
     {"bindings", bindings_keys}, {"input", input_keys},
     {"xwayland", xwayland_keys}, {"decorations", decorations_keys}, {"bell", bell_keys},
-    {"workspaces", workspaces_keys},
+    {"workspaces", workspaces_keys}, {"rule", rule_keys},
 };
 
 }  // namespace

@@ -12,10 +12,11 @@
 
 namespace kiln::compositor::ini {
 
-// What a key's value lands in besides Options: its [output NAME] or [input (NAME)] entry, and its line.
+// What a key's value lands in besides Options: its [output NAME], [input (NAME)] or [rule (NAME)] entry, its line.
 struct Entry {
     OutputSettings* output = nullptr;
     InputSettings* input = nullptr;
+    WindowRule* rule = nullptr;  // [rule] / [rule NAME] only
     int line = 0;
 };
 

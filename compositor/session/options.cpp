@@ -145,6 +145,7 @@ void Options::take_reloadable(const Options& options)
     outputs = options.outputs;
     decorations = options.decorations;
     bell_command = options.bell_command;
+    rules = options.rules;  // read at each map: a reload applies to windows opened after it
 }
 
 bool Options::restricts(PrivilegedProtocol protocol) const

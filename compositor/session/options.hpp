@@ -77,6 +77,7 @@ struct Options {
     BackgroundSettings background;      // kiln.ini [background]
     BindingSettings bindings{.bindings = default_bindings()};  // kiln.ini [bindings]
     WorkspaceSettings workspaces;       // kiln.ini [workspaces]
+    std::vector<WindowRule> rules;      // kiln.ini [rule] / [rule NAME], in the file's order
     InputSettings input;                // kiln.ini [input]: every device
     std::vector<InputSettings> inputs;  // kiln.ini [input NAME], one per name
     XwaylandMode xwayland = XwaylandMode::lazy;  // --xwayland, kiln.ini [xwayland] mode

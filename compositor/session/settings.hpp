@@ -124,6 +124,17 @@ struct WorkspaceSettings {
     int count = 9;
 };
 
+// [rule] or [rule NAME]: a window whose tag (xdg-toplevel-tag-v1) and app_id match (each only where given) opens
+// on `workspace` and/or `output` (empty: where it would open anyway) instead of where the pointer is.
+struct WindowRule {
+    std::string name;  // empty for a bare [rule]
+    int line = 0;      // its section header's line in kiln.ini
+    std::string tag;
+    std::string app_id;
+    std::string workspace;
+    std::string output;
+};
+
 enum class AccelProfile { flat, adaptive };
 
 // [input] (every device) or [input NAME] (one device, by libinput's name): what is not set stays libinput's default.

@@ -463,6 +463,38 @@ TEST_CASE("[workspaces] names and count; [bindings] workspace keys take modifier
     check_one_problem("[bindings]\nworkspace=Super+Hyper\n", 2, "unknown modifier 'Hyper'");
 }
 
+TEST_CASE("[rule] and [rule NAME]: each header a rule of its own; bad ones reported on their line and dropped")
+{
+    auto applied = apply("[rule mail]\ntag=e-mail composer\nworkspace=2\n[rule]\napp-id=org.gnome.Terminal\n"
+                         "output=HDMI-A-1\nworkspace=mail\n[rule]\ntag=x\nworkspace=3\n");
+    INFO((applied.problems.empty() ? "" : describe(applied.problems[0])));
+    REQUIRE(applied.problems.empty());
+    REQUIRE(applied.options.rules.size() == 3);
+    const WindowRule& mail = applied.options.rules[0];
+    CHECK(mail.name == "mail");
+    CHECK(mail.line == 1);
+    CHECK(mail.tag == "e-mail composer");
+    CHECK(mail.app_id.empty());
+    CHECK(mail.workspace == "2");
+    const WindowRule& terminal = applied.options.rules[1];
+    CHECK(terminal.name.empty());
+    CHECK(terminal.app_id == "org.gnome.Terminal");
+    CHECK(terminal.output == "HDMI-A-1");
+    CHECK(terminal.workspace == "mail");
+    CHECK(applied.options.rules[2].tag == "x");
+    check_one_problem("[rule a]\nworkspace=2\n", 1, "matches no window");
+    check_one_problem("[rule]\ntag=main window\n", 1, "does nothing");
+    check_one_problem("[rule]\ntag=a\nworkspace=2\nworkspace=3\n", 4, "duplicate key 'workspace'");
+    check_one_problem("[rule]\ntag=a\nworkspace=\n", 3, "a workspace's name or number");
+    check_one_problem("[rule]\ntag=a\nworkspace=2\nsticky=yes\n", 4, "unknown key 'sticky'");
+    // The bad line is ignored and the rule keeps what was good; a dropped rule leaves the others.
+    auto mixed = apply("[rule]\ntag=a\nworkspace=2\nsticky=yes\n[rule]\noutput=X\n[rule b]\napp-id=b\noutput=X\n");
+    REQUIRE(mixed.problems.size() == 2);
+    REQUIRE(mixed.options.rules.size() == 2);
+    CHECK(mixed.options.rules[0].workspace == "2");
+    CHECK(mixed.options.rules[1].name == "b");
+}
+
 TEST_CASE("[bindings] keys replace an action's defaults; none turns one off; command adds")
 {
     auto applied = apply("[bindings]\nterminal=foot --server\nclose=super+w\nfocus-next=Alt+Tab Mod4+shift+TAB\n"

@@ -156,10 +156,12 @@ def client_binary(name):
 
 
 class Kiln:
-    """A kiln process with its own XDG_RUNTIME_DIR and socket. Use as a context manager."""
+    """A kiln process with its own XDG_RUNTIME_DIR and socket. Use as a context manager. `background`: the
+    --background colour; black (0x000000) by default, so pixel tests read black where no window is, whatever kiln's
+    own default; None leaves it to kiln.ini and kiln's default (tests of [background] itself)."""
 
     def __init__(self, *args, backend="headless", size="640x480", env=None, socket="wayland-kiln-test", stats=True,
-                 runtime_dir=None, timeout=20):
+                 runtime_dir=None, timeout=20, background="0x000000"):
         self.tmp = tempfile.mkdtemp(prefix="kiln-test-")
         os.chmod(self.tmp, 0o700)
         self.runtime = runtime_dir or self.tmp
@@ -180,6 +182,8 @@ class Kiln:
             argv += ["--headless-size", size]
         if self.stats_path:
             argv += ["--stats", str(self.stats_path)]
+        if background:
+            argv += ["--background", background]
         self.argv = argv + list(args)
         self.proc = None
         self.log = None

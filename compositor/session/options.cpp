@@ -1,6 +1,8 @@
 // Parses kiln's command line into Options; every mistake becomes a message for usage().
 #include "compositor/session/options.hpp"
 
+#include "compositor/session/config_values.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <iterator>
@@ -242,6 +244,7 @@ A Wayland compositor with a zero-copy buffer pipeline.
                              (default auto: fast, or background while frames are composed on the CPU)
       --composition MODE     auto|gl: auto composes on the CPU (pixman) where GL is software (llvmpipe) and a
                              frame allows it, gl always draws with GL (default auto)
+      --background 0xRRGGBB  what no window covers (default 0x202830, a dark slate blue; wins over kiln.ini)
       --stats FILE           write start-up, program, buffer and frame statistics as JSON on exit
       --restrict PROTOCOL    hide PROTOCOL (screencopy, output-management, output-power, session-lock,
                              input-method, gamma-control, export-dmabuf, input-inhibit, foreign-toplevel-list,
@@ -363,6 +366,11 @@ ParseResult parse_flags(int argc, const char* const argv[], Options base)
                 options.composition = CompositionMode::gl;
             else
                 return fail("unknown composition mode '" + std::string(v) + "' (auto or gl)");
+        } else if (arg == "--background") {
+            std::optional<uint32_t> rgb;
+            if (!take_value(v) || !(rgb = ini::parse_rgb(v)))
+                return fail("--background needs a colour as 0xRRGGBB, e.g. 0x336699");
+            options.background.rgb = *rgb;
         } else if (arg == "--debug-full-redraw") {
             options.full_redraw = true;
         } else if (arg == "--debug-render-delay") {

@@ -48,7 +48,8 @@ struct OutputSettings {
 
 // 0xRRGGBB, what no window covers.
 struct BackgroundSettings {
-    uint32_t rgb = 0x000000;
+    // A calm dark slate blue rather than black: an empty output looks switched on, and a black window shows on it.
+    uint32_t rgb = 0x202830;
 };
 
 // [decorations] mode: who draws window borders and title bars. client: the client always (kiln draws none); server:

@@ -13,9 +13,22 @@ bool near(Point a, Point b)
     return std::abs(a.x - b.x) < cascade_step && std::abs(a.y - b.y) < cascade_step;
 }
 
-bool free_spot(Point spot, const std::vector<Point>& taken)
+// Whether `inner` lies on `outer` without showing a cascade step beyond it on any side: a window that pokes out by a
+// pixel or two is as good as hidden.
+bool lies_on(const Box& outer, const Box& inner)
 {
-    return std::none_of(taken.begin(), taken.end(), [spot](Point t) { return near(spot, t); });
+    return inner.x > outer.x - cascade_step && inner.y > outer.y - cascade_step &&
+           inner.x + inner.width < outer.x + outer.width + cascade_step &&
+           inner.y + inner.height < outer.y + outer.height + cascade_step;
+}
+
+// `covering`: also refuse a spot where one window would hide the other whole.
+bool free_spot(const Box& window, const std::vector<Box>& taken, bool covering)
+{
+    return std::none_of(taken.begin(), taken.end(), [&](const Box& t) {
+        return near({window.x, window.y}, {t.x, t.y}) ||
+               (covering && (lies_on(t, window) || lies_on(window, t)));
+    });
 }
 
 // Moves `offset` one step along a range of `span` positions (0..span-1), wrapping to its start.
@@ -48,23 +61,25 @@ int size_within(int size, int min, int max)
     return max > 0 ? std::min(size, max) : size;
 }
 
-Point place_new(const Box& area, int width, int height, const std::vector<Point>& taken)
+Point place_new(const Box& area, int width, int height, const std::vector<Box>& taken)
 {
     // The window's corner may be anywhere in [0, span) from the area's corner and the window stays inside.
     const int span_x = std::max(area.width - width, 0) + 1;
     const int span_y = std::max(area.height - height, 0) + 1;
-    int dx = (span_x - 1) / 2;
-    int dy = (span_y - 1) / 2;
-    Point first{area.x + dx, area.y + dy};
+    const Point first{area.x + (span_x - 1) / 2, area.y + (span_y - 1) / 2};
     // Each axis wraps on its own, so the cascade walks the area diagonally and rarely comes back to a spot; a
     // bounded walk, since a full area has no free spot (the centre then takes the window again).
     const int tries = 4 * (span_x / cascade_step + span_y / cascade_step + 2);
-    for (int i = 0; i < tries; ++i) {
-        const Point spot{area.x + dx, area.y + dy};
-        if (free_spot(spot, taken))
-            return spot;
-        dx = step_along(dx, span_x);
-        dy = step_along(dy, span_y);
+    for (bool covering : {true, false}) {
+        int dx = first.x - area.x;
+        int dy = first.y - area.y;
+        for (int i = 0; i < tries; ++i) {
+            const Box window{area.x + dx, area.y + dy, width, height};
+            if (free_spot(window, taken, covering))
+                return {window.x, window.y};
+            dx = step_along(dx, span_x);
+            dy = step_along(dy, span_y);
+        }
     }
     return first;
 }

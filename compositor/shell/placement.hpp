@@ -21,10 +21,13 @@ struct Point {
 // How far each cascaded window sits from the one before it.
 inline constexpr int cascade_step = 32;
 
-// The top-left corner for a new window of `width` x `height` in `area`: centred, or, when another window's corner
-// (in `taken`) is within a cascade step of that spot, the next free spot of a cascade that wraps around inside the
-// area, so windows never pile up on one spot. A window larger than the area goes to the area's corner.
-Point place_new(const Box& area, int width, int height, const std::vector<Point>& taken);
+// The top-left corner for a new window of `width` x `height` in `area`: centred, or, when that spot is taken, the
+// next free spot of a cascade that wraps around inside the area, so windows never pile up on one spot. A spot is
+// taken when another window's corner (in `taken`, the windows already shown) is within a cascade step of it, or
+// when one of the two windows would lie on the other without showing a cascade step beyond it (a small window
+// centred on a larger one); where the area has no spot free of both, one free of the first rule is used. A window
+// larger than the area goes to the area's corner.
+Point place_new(const Box& area, int width, int height, const std::vector<Box>& taken);
 
 // The top-left corner that centres a `width` x `height` window on `parent`, moved inside `area` where it fits.
 Point centre_on(const Box& parent, const Box& area, int width, int height);

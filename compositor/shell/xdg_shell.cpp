@@ -208,12 +208,14 @@ void XdgShell::update_suspended()
     wl_signal_emit(&events.windows_changed, this);
 }
 
-std::vector<placement::Point> XdgShell::taken_spots(const View* except) const
+std::vector<placement::Box> XdgShell::taken_spots(const View* except) const
 {
-    std::vector<placement::Point> spots;
+    std::vector<placement::Box> spots;
     for (const auto& view : views_)
-        if (view.get() != except && view->mapped() && !view->minimized())
-            spots.push_back({view->x(), view->y()});
+        if (view.get() != except && view->mapped() && !view->minimized()) {
+            const wlr_box box = view->geometry();
+            spots.push_back({view->x(), view->y(), box.width, box.height});
+        }
     return spots;
 }
 

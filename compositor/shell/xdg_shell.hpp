@@ -61,8 +61,8 @@ public:
         // Windows moved, resized, mapped, unmapped or restacked (coalesced, when the event loop is next idle).
         wl_signal windows_changed;
     } events;
-    // The top-left corners of the shown windows other than `except`.
-    std::vector<placement::Point> taken_spots(const View* except) const;
+    // Where the shown windows other than `except` are (corner and size).
+    std::vector<placement::Box> taken_spots(const View* except) const;
 
 private:
     const Core& core_;

@@ -97,6 +97,22 @@ class Screenshot:
             return None
         return min(xs), min(ys), max(xs) + 1, max(ys) + 1
 
+    def spot(self, color, margin=4, step=4):
+        """(x, y) of a pixel of `color` (within 8) whose square of 2 * margin + 1 pixels is all that colour, or None:
+        a point surely on the one surface of that colour, wherever kiln placed it. `color`: (r, g, b) or an
+        0xRRGGBB / 0xAARRGGBB number."""
+        if isinstance(color, int):
+            color = ((color >> 16) & 0xff, (color >> 8) & 0xff, color & 0xff)
+        def near(x, y):
+            r, g, b = self.at(x, y)
+            return abs(r - color[0]) <= 8 and abs(g - color[1]) <= 8 and abs(b - color[2]) <= 8
+        for y in range(margin, self.height - margin, step):
+            for x in range(margin, self.width - margin, step):
+                if near(x, y) and all(near(x + dx, y + dy) for dy in range(-margin, margin + 1)
+                                      for dx in range(-margin, margin + 1)):
+                    return x, y
+        return None
+
     def distinct_colors(self, step=4):
         return {self.at(x, y) for y in range(0, self.height, step) for x in range(0, self.width, step)}
 
@@ -142,10 +158,12 @@ def client_binary(name):
 
 
 class Kiln:
-    """A kiln process with its own XDG_RUNTIME_DIR and socket. Use as a context manager."""
+    """A kiln process with its own XDG_RUNTIME_DIR and socket. Use as a context manager. `background`: the
+    --background colour; black (0x000000) by default, so pixel tests read black where no window is, whatever kiln's
+    own default; None leaves it to kiln.ini and kiln's default (tests of [background] itself)."""
 
     def __init__(self, *args, backend="headless", size="640x480", env=None, socket="wayland-kiln-test", stats=True,
-                 runtime_dir=None, timeout=20):
+                 runtime_dir=None, timeout=20, background="0x000000"):
         self.tmp = tempfile.mkdtemp(prefix="kiln-test-")
         os.chmod(self.tmp, 0o700)
         self.runtime = runtime_dir or self.tmp
@@ -166,6 +184,8 @@ class Kiln:
             argv += ["--headless-size", size]
         if self.stats_path:
             argv += ["--stats", str(self.stats_path)]
+        if background:
+            argv += ["--background", background]
         self.argv = argv + list(args)
         self.proc = None
         self.log = None
@@ -294,6 +314,27 @@ class Kiln:
                 raise AssertionError(f"kiln died while waiting for {what}:\n{self.logs()}")
             time.sleep(interval)
         raise AssertionError(f"timed out waiting for {what}")
+
+    def placed(self, color, what, width=None, height=None):
+        """Where kiln placed a window of `color` (0xRRGGBB or 0xAARRGGBB fill), found from pixels: waits until the
+        colour is on screen (with `width` and `height`, as a box that size) and returns (screenshot, box (x0, y0,
+        x1, y1)). Tests find their windows this way instead of assuming where placement puts them."""
+        rgb_color = ((color >> 16) & 0xff, (color >> 8) & 0xff, color & 0xff)
+        found = []
+
+        def shown():
+            shot = self.screenshot()
+            box = shot.bounding_box(rgb_color, tolerance=0)
+            found[:] = [shot, box]
+            return box is not None and (width is None or box[2] - box[0] == width) and \
+                (height is None or box[3] - box[1] == height)
+
+        try:
+            self.wait_for(shown, what, interval=0.05)
+        except AssertionError:
+            raise AssertionError(f"{what}: the colour {color:#x} is not on screen as expected ({found[1:]})")
+        print(f"ok: {what}: {found[1]}")
+        return found[0], found[1]
 
     def stop(self):
         """SIGTERM, then the exit status and stats (dict, or None without --stats)."""

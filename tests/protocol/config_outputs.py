@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""kiln.ini on a headless kiln: [background] color fills an empty output (grim), [output HEADLESS-1] scale, mode,
-transform, position and enabled reach clients (wayland-info), [cache] directory and [security] restrict apply;
-the same runs without the file show kiln's defaults, so each check can fail."""
+"""kiln.ini on a headless kiln: [background] color fills an empty output (grim), and without it kiln's default
+0x202830 does (--background wins over both; the harness pins 0x000000), [output HEADLESS-1] scale, mode, transform,
+position and enabled reach clients (wayland-info), [cache] directory and [security] restrict apply; the same runs
+without the file show kiln's defaults, so each check can fail."""
 import re
 import sys
 import tempfile
@@ -9,6 +10,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, rgb, run_test  # noqa: E402
+
+DEFAULT_BACKGROUND = rgb("202830")  # compositor/session/settings.hpp
 
 
 def wayland_info(kiln):
@@ -48,7 +51,7 @@ position=100,50
 [cache]
 directory={cache}
 """)
-        with Kiln("--config", str(config), size=None) as kiln:
+        with Kiln("--config", str(config), size=None, background=None) as kiln:
             shot = kiln.screenshot()
             total = shot.width * shot.height
             hits = shot.count(colour, tolerance=1)
@@ -62,15 +65,26 @@ directory={cache}
             check(status == 0, f"kiln exits 0 (got {status})")
         check(cache.is_dir() and any(cache.iterdir()), f"[cache] directory={cache} holds kiln's program cache")
 
-        with Kiln("--config", str(config), size="640x480") as kiln:
+        with Kiln("--config", str(config), size="640x480", background="0x0a0b0c") as kiln:
             facts = output_facts(wayland_info(kiln))
             check(facts.get("mode") == (640, 480) and facts.get("scale") == 2,
                   f"--headless-size wins over mode=400x300; the file's other keys still apply ({facts})")
+            shot = kiln.screenshot()
+            hits = shot.count((0x0a, 0x0b, 0x0c), tolerance=1)
+            check(hits == shot.width * shot.height, f"--background 0x0a0b0c wins over [background] color=0x336699 "
+                                                    f"({hits} of {shot.width * shot.height} pixels)")
+
+        with Kiln(size="640x480", background=None) as kiln:
+            shot = kiln.screenshot()
+            hits = shot.count(DEFAULT_BACKGROUND, tolerance=1)
+            check(hits == shot.width * shot.height, f"without kiln.ini or --background, kiln's default 0x202830 (a "
+                                                    f"dark slate blue, not black) fills the empty output ({hits} of "
+                                                    f"{shot.width * shot.height} pixels)")
 
         with Kiln(size="640x480") as kiln:
             shot = kiln.screenshot()
             check(shot.count(colour, tolerance=1) == 0 and shot.count((0, 0, 0), tolerance=1) == shot.width * shot.height,
-                  "without kiln.ini the empty output is black")
+                  "without kiln.ini, as the harness starts it (--background 0x000000), the empty output is black")
             facts = output_facts(wayland_info(kiln))
             check(facts.get("scale") == 1 and facts.get("mode") == (640, 480) and facts.get("transform") == "normal",
                   f"without kiln.ini the output is as --headless-size makes it ({facts})")

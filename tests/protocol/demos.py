@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""kiln's demo clients show their colours, shm uploads only the damage, and --stats reports the promised keys."""
+"""kiln's demo clients show their colours, shm uploads only the damage, --stats reports the promised keys, and
+scripts/run's two demo windows (its own command lines) both show, neither hidden on the other."""
+import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -36,7 +39,36 @@ def idle_renders_nothing():
           f"({stat(idle, 'frames.rendered')})")
 
 
+def scripts_run_demos_both_show():
+    """scripts/run's demos, as it starts them (read from the script) on its default 1920x1080 headless output: the
+    window on top is whole, and the one under it shows at least a cascade step (32 px) beyond it on some side, so
+    a first look sees two windows, not one inside the other."""
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "run").read_text()
+    line = next(line for line in script.splitlines() if line.startswith("demos=("))
+    commands = re.findall(r'-s "([^"]+)"', line)
+    check(len(commands) == 2, f"scripts/run starts two demos ({commands})")
+    colours = []
+    with Kiln(size="1920x1080") as kiln:
+        for command in commands:
+            argv = shlex.split(command)
+            argv[0] = client_binary(Path(argv[0]).name)
+            kiln.spawn(argv)
+            colours.append(rgb(argv[argv.index("--color") + 1]))
+        for colour in colours:
+            kiln.wait_for(lambda: kiln.screenshot().count(colour, step=4) > 1000, f"the demo window {colour}")
+        shot = kiln.screenshot()
+        first, second = (shot.bounding_box(colour, tolerance=4) for colour in colours)
+    step = 32  # placement's cascade step
+
+    def hidden_on(inner, outer):
+        return (inner[0] > outer[0] - step and inner[1] > outer[1] - step and inner[2] < outer[2] + step and
+                inner[3] < outer[3] + step)
+    check(not hidden_on(first, second) and not hidden_on(second, first),
+          f"scripts/run's demo windows {first} and {second}: each shows a cascade step beyond the other")
+
+
 def main():
+    scripts_run_demos_both_show()
     idle_renders_nothing()
     damage_only_upload()
     with Kiln(size="800x600") as kiln:

@@ -105,6 +105,7 @@ class GestureClient:
         self.hold = self.conn.create("zwp_pointer_gesture_hold_v1", manager, 3, ("o", self.pointer))
         self.window = Toplevel(self.conn, title)
         self.window.commit()
+        self.color = color
         self.window.map(width, height, color)
 
     def gestures(self):
@@ -126,7 +127,7 @@ def gestures(kiln):
     with Connection(kiln.client_env) as conn:
         check(conn.globals["zwp_pointer_gestures_v1"][1] >= 3, "pointer gestures v3 (swipe, pinch, hold) offered")
     below = GestureClient(kiln, "below", 600, 400, 0xff204060)
-    above = GestureClient(kiln, "above", 200, 150, 0xff806020)  # kiln centres it over the middle of `below`
+    above = GestureClient(kiln, "above", 200, 150, 0xff806020)  # partly over `below`, where kiln placed it
     try:
         with Connection(kiln.client_env) as conn:
             test_input = conn.bind("kiln_test_input_v1", 3)
@@ -142,7 +143,9 @@ def gestures(kiln):
                 enter = client.conn.dispatch_until(lambda e: e.obj == client.pointer and e.opcode == 0)
                 check(enter.args("uo")[1] == client.window.surface, f"the pointer at ({x}, {y}) is over the window '{client.title}'")
 
-            point_at(above, 320, 240)
+            # Where each window shows is found on screen, not assumed from placement.
+            kiln.placed(above.color, "the upper window is on screen", 200, 150)
+            point_at(above, *kiln.screenshot().spot(above.color))
             conn.send(test_input, 10, ("u", 3))                         # swipe begin, 3 fingers
             conn.send(test_input, 11, ("f", 12.5), ("f", -7.25))        # swipe update
             conn.send(test_input, 12, ("u", 0))                         # swipe end
@@ -173,7 +176,7 @@ def gestures(kiln):
             check(below.gestures() == [], "the other client's window, not under the pointer, gets none of them")
 
             # The pointer moves onto the lower window's visible edge: the next swipe is its, not the upper one's.
-            point_at(below, 60, 240)
+            point_at(below, *kiln.screenshot().spot(below.color))
             conn.send(test_input, 10, ("u", 4))
             conn.send(test_input, 11, ("f", -3.0), ("f", 4.5))
             conn.send(test_input, 12, ("u", 1))

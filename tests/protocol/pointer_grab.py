@@ -133,18 +133,34 @@ def origin(client, pointer, x, y):
     raise AssertionError(f"the pointer at ({x}, {y}) is not over window {client.window.surface}")
 
 
+def placed(kiln, client, pointer, what):
+    """Where kiln put client's window (its colour's top-left on screen), checked by the pointer entering it there."""
+    shot, box = kiln.placed(client.color, what)
+    x, y = shot.spot(client.color)
+    check(origin(client, pointer, x, y) == box[:2], f"{what}: the pointer at ({x}, {y}) enters it at its own "
+                                                      f"({x - box[0]}, {y - box[1]})")
+    return box[:2]
+
+
+def spot_on(kiln, color, what):
+    """A point of the screen where only the window of `color` is (not where placement put the others)."""
+    point = kiln.screenshot().spot(color)
+    check(point is not None, f"{what} is on screen at {point}")
+    return point
+
+
 def pointer_holds():
     with Kiln(size=f"{WIDTH}x{HEIGHT}") as kiln:
         driver = Connection(kiln.client_env)
         pointer = VirtualPointer(driver, (WIDTH, HEIGHT))
-        # B under, A on top of it (kiln centres both); A's subsurface reaches 20 px out of A, over B.
+        # B under, A partly over it (where kiln placed them is found on screen); A's subsurface reaches 20 px out
+        # of A.
         b = Client(kiln, "B", (400, 300), 0xff00ff00)
         a = Client(kiln, "A", (200, 150), 0xffff0000, sub=(180, 130))
-        ax, ay = origin(a, pointer, WIDTH // 2, HEIGHT // 2)
-        bx, by = origin(b, pointer, ax - 50, ay + 20)
-        check(bx + 10 < ax and by + 10 < ay and bx > 20 and by > 20,
-              f"B ({bx}, {by}) shows around A ({ax}, {ay}), with the desktop bare at (10, 10)")
-        off = (10, 10)  # on no surface
+        ax, ay = placed(kiln, a, pointer, "A")
+        bx, by = placed(kiln, b, pointer, "B")
+        on_b = spot_on(kiln, b.color, "B beside A")
+        off = spot_on(kiln, 0x000000, "the bare desktop")  # on no surface
         a.events()
 
         pointer.move(ax + 100, ay + 75)
@@ -155,11 +171,11 @@ def pointer_holds():
         check(a.events() == [("button", None, (BTN_LEFT, PRESSED))], "A hears the press")
 
         steps = [
-            ((ax - 50, ay + 20), "over B, left of A"),
-            ((ax + 250, ay + 75), "over B, past A's width"),
+            (on_b, "over B"),
+            ((min(ax + 250, WIDTH - 1), ay + 75), "past A's width"),
             ((ax + 190, ay + 140), "over A's own subsurface"),
             (off, "off every surface"),
-            ((ax - 50, ay + 20), "over B again"),
+            (on_b, "over B again"),
         ]
         for (x, y), where in steps:
             pointer.move(x, y)
@@ -177,7 +193,7 @@ def pointer_holds():
         got_a, got_b = a.events(), b.events()
         check(got_a == [("button", None, (BTN_LEFT, RELEASED)), ("leave", a.window.surface, None)],
               f"the release goes to A, then the pointer leaves it ({got_a})")
-        check(got_b == [("enter", b.window.surface, (ax - 50 - bx, ay + 20 - by))],
+        check(got_b == [("enter", b.window.surface, (on_b[0] - bx, on_b[1] - by))],
               f"and B, under the pointer, gets enter at last ({got_b})")
 
         # A subsurface pressed keeps the pointer itself.
@@ -186,7 +202,7 @@ def pointer_holds():
         check(a.events() == [("enter", a.sub, (10, 10))], "the pointer on A's subsurface: the subsurface has it")
         pointer.button(True)
         a.events()
-        for (x, y), where in [((ax + 100, ay + 75), "over A's own surface"), ((ax - 50, ay + 20), "over B")]:
+        for (x, y), where in [((ax + 100, ay + 75), "over A's own surface"), (on_b, "over B")]:
             pointer.move(x, y)
             got_a, got_b = a.events(), b.events()
             check(got_a == [("motion", None, (x - ax - 180, y - ay - 130))] and got_b == [],
@@ -195,14 +211,14 @@ def pointer_holds():
         pointer.button(False)
         got_a, got_b = a.events(), b.events()
         check(got_a == [("button", None, (BTN_LEFT, RELEASED)), ("leave", a.sub, None)] and
-              got_b == [("enter", b.window.surface, (ax - 50 - bx, ay + 20 - by))],
+              got_b == [("enter", b.window.surface, (on_b[0] - bx, on_b[1] - by))],
               f"released: the subsurface gets the release and leave, B enter (A {got_a}, B {got_b})")
 
         # A press on no surface: the pointer enters nothing until it is released.
         pointer.move(*off)
         b.events()
         pointer.button(True)
-        for (x, y), where in [((ax - 50, ay + 20), "B"), ((ax + 100, ay + 75), "A")]:
+        for (x, y), where in [(on_b, "B"), ((ax + 100, ay + 75), "A")]:
             pointer.move(x, y)
             got_a, got_b = a.events(), b.events()
             check(got_a == [] and got_b == [], f"pressed on no surface, the pointer over {where}: no enter "
@@ -237,15 +253,15 @@ def pointer_holds():
 
         # A unmapped while its press is held: B gets the pointer at once; the release is nobody's.
         pointer.button(True)
-        pointer.move(ax - 50, ay + 20)
+        pointer.move(*on_b)
         got_a = a.events()
-        check(got_a == [("button", None, (BTN_LEFT, PRESSED)), ("motion", None, (-50, 20))],
+        check(got_a == [("button", None, (BTN_LEFT, PRESSED)), ("motion", None, (on_b[0] - ax, on_b[1] - ay))],
               f"pressed on A and moved over B: A has the pointer ({got_a})")
         a.unmap()
         b.conn.dispatch_until(lambda e: e.obj == b.pointer and e.opcode == ENTER)
         got_a, got_b = a.events(), b.events()
         check(got_a == [("leave", a.window.surface, None)] and
-              got_b == [("enter", b.window.surface, (ax - 50 - bx, ay + 20 - by))],
+              got_b == [("enter", b.window.surface, (on_b[0] - bx, on_b[1] - by))],
               f"A unmaps while held: A gets leave, B enter at once, with no move (A {got_a}, B {got_b})")
         pointer.button(False)
         got_b = b.events()
@@ -258,35 +274,39 @@ def pointer_holds():
 
         # A client gone while its press is held: the same.
         c = Client(kiln, "C", (100, 100), 0xff0000ff)
-        cx, cy = origin(c, pointer, WIDTH // 2, HEIGHT // 2)
+        cx, cy = placed(kiln, c, pointer, "C")
+        gx, gy = spot_on(kiln, b.color, "B beside C")
         b.events()
         pointer.button(True)
-        pointer.move(bx + 10, by + 10)
+        pointer.move(gx, gy)
         got_c, got_b = c.events(), b.events()
-        check(got_c == [("button", None, (BTN_LEFT, PRESSED)), ("motion", None, (bx + 10 - cx, by + 10 - cy))] and
+        check(got_c == [("button", None, (BTN_LEFT, PRESSED)), ("motion", None, (gx - cx, gy - cy))] and
               got_b == [], f"pressed on C, moved over B: C has the pointer (C {got_c}, B {got_b})")
         c.conn.close()
         b.conn.dispatch_until(lambda e: e.obj == b.pointer and e.opcode == ENTER)
         got_b = b.events()
-        check(got_b == [("enter", b.window.surface, (10, 10))], f"C's client goes: B gets enter at once ({got_b})")
+        check(got_b == [("enter", b.window.surface, (gx - bx, gy - by))],
+              f"C's client goes: B gets enter at once ({got_b})")
         pointer.button(False)
         check(b.events() == [], "and not the release")
 
         # The pointer device holding the press goes (a virtual pointer's client quits mid-drag): no release will
         # come, so the hold ends there.
         d = Client(kiln, "D", (100, 100), 0xffffff00)
-        dx, dy = origin(d, pointer, WIDTH // 2, HEIGHT // 2)
+        dx, dy = placed(kiln, d, pointer, "D")
+        gx, gy = spot_on(kiln, b.color, "B beside D")
         b.events()
         with Connection(kiln.client_env) as quitter:
             other = VirtualPointer(quitter, (WIDTH, HEIGHT))
             other.button(True)
-            other.move(bx + 10, by + 10)
+            other.move(gx, gy)
             got_d = d.events()
-            check(got_d == [("button", None, (BTN_LEFT, PRESSED)), ("motion", None, (bx + 10 - dx, by + 10 - dy))],
+            check(got_d == [("button", None, (BTN_LEFT, PRESSED)), ("motion", None, (gx - dx, gy - dy))],
                   f"another virtual pointer presses on D and moves over B: D has the pointer ({got_d})")
         b.conn.dispatch_until(lambda e: e.obj == b.pointer and e.opcode == ENTER)
         got_d, got_b = d.events(), b.events()
-        check(got_d == [("leave", d.window.surface, None)] and got_b == [("enter", b.window.surface, (10, 10))],
+        check(got_d == [("leave", d.window.surface, None)] and
+              got_b == [("enter", b.window.surface, (gx - bx, gy - by))],
               f"its client quits with the button held: D gets leave, B enter at once (D {got_d}, B {got_b})")
         pointer.button(True)
         pointer.button(False)
@@ -296,13 +316,21 @@ def pointer_holds():
 
         # A client with a window under the pointer takes the input inhibitor while B's press is held: the hold ends,
         # and that window gets the pointer at once; the release is nobody's; B has the pointer again after.
-        pointer.move(WIDTH // 2, HEIGHT // 2)
+        pointer.move(bx + 200, by + 150)
         b.events()
         pointer.button(True)
         got_b = b.events()
         check(got_b == [("button", None, (BTN_LEFT, PRESSED))], f"B's press is held in its middle ({got_b})")
         inhibiting = Client(kiln, "I", (100, 100), 0xff00ffff)
-        check(b.events() == [] and inhibiting.events() == [], "a window maps under the held pointer: nobody's yet")
+        _, (ix0, iy0, ix1, iy1) = kiln.placed(inhibiting.color, "I, mapped while B's press is held")
+        # The held pointer goes over I where I lies on B, so that B is under it again once I is gone.
+        sx, sy = (max(ix0, bx) + min(ix1, bx + 400)) // 2, (max(iy0, by) + min(iy1, by + 300)) // 2
+        check(ix0 < sx < ix1 and iy0 < sy < iy1 and bx < sx < bx + 400 and by < sy < by + 300,
+              f"I lies partly on B: ({sx}, {sy}) is on both")
+        pointer.move(sx, sy)
+        got_b, got_i = b.events(), inhibiting.events()
+        check(got_b == [("motion", None, (sx - bx, sy - by))] and got_i == [],
+              f"held, the pointer goes over I: B keeps it, I gets nothing (B {got_b}, I {got_i})")
         inhibitor = inhibiting.conn.create("zwlr_input_inhibitor_v1",
                                            inhibiting.conn.bind("zwlr_input_inhibit_manager_v1", 1), 0)
         inhibiting.conn.dispatch_until(lambda e: e.obj == inhibiting.pointer and e.opcode == ENTER)
@@ -316,7 +344,7 @@ def pointer_holds():
         inhibiting.conn.close()
         b.conn.dispatch_until(lambda e: e.obj == b.pointer and e.opcode == ENTER)
         got_b = b.events()
-        check(got_b == [("enter", b.window.surface, (WIDTH // 2 - bx, HEIGHT // 2 - by))],
+        check(got_b == [("enter", b.window.surface, (sx - bx, sy - by))],
               f"that client gone, B has the pointer again ({got_b})")
 
         # The session locks while B's press is held: the lock surface gets the pointer at once, not B.
@@ -359,9 +387,11 @@ def tablet_holds():
         pen = Pen(kiln)
         b = Client(kiln, "B", (400, 300), 0xff00ff00, tablet=True)
         a = Client(kiln, "A", (200, 150), 0xffff0000, tablet=True)
-        ax, ay = origin(a, pointer, WIDTH // 2, HEIGHT // 2)
-        bx, by = origin(b, pointer, ax - 50, ay + 20)
-        pointer.move(10, 10)  # the pointer out of the way, on no surface
+        ax, ay = placed(kiln, a, pointer, "A")
+        bx, by = placed(kiln, b, pointer, "B")
+        on_b = spot_on(kiln, b.color, "B beside A")
+        off = spot_on(kiln, 0x000000, "the bare desktop")
+        pointer.move(*off)  # the pointer out of the way, on no surface
         a.events(), b.events()
 
         # Both speak tablet-v2: the tip down on A keeps the pen on A over B.
@@ -371,10 +401,11 @@ def tablet_holds():
         b.tool_events()
         pen.tip(True)
         check(a.tool_events() == [("down", None)], "the tip goes down on A")
-        pen.move(ax - 50, ay + 20)
+        pen.move(*on_b)
         got_a, got_b = a.tool_events(), b.tool_events()
-        check(got_a == [("motion", (-50, 20))] and got_b == [],
-              f"tip down, the pen over B: A keeps it, motion at its own (-50, 20), B nothing (A {got_a}, B {got_b})")
+        at_a = (on_b[0] - ax, on_b[1] - ay)
+        check(got_a == [("motion", at_a)] and got_b == [],
+              f"tip down, the pen over B: A keeps it, motion at its own {at_a}, B nothing (A {got_a}, B {got_b})")
         pen.tip(False)
         got_a, got_b = a.tool_events(), b.tool_events()
         check(got_a == [("up", None), ("proximity_out", None)] and got_b[:1] == [("proximity_in", b.window.surface)],
@@ -384,16 +415,17 @@ def tablet_holds():
 
         # C speaks no tablet-v2: its tip is the left button, and the pointer's hold keeps C over B.
         c = Client(kiln, "C", (100, 100), 0xff0000ff)
-        cx, cy = origin(c, pointer, WIDTH // 2, HEIGHT // 2)
-        pointer.move(10, 10)
+        cx, cy = placed(kiln, c, pointer, "C")
+        gx, gy = spot_on(kiln, b.color, "B beside A and C")
+        pointer.move(*off)
         a.events(), b.events(), c.events()
         pen.near(cx + 50, cy + 50)
         c.events()
         pen.tip(True)
         check(c.events() == [("button", None, (BTN_LEFT, PRESSED))], "the tip on C is C's left button")
-        pen.move(bx + 10, by + 10)
+        pen.move(gx, gy)
         got_c, got_b, got_tools = c.events(), b.events(), b.tool_events()
-        check(got_c == [("motion", None, (bx + 10 - cx, by + 10 - cy))] and got_b == [] and got_tools == [],
+        check(got_c == [("motion", None, (gx - cx, gy - cy))] and got_b == [] and got_tools == [],
               f"tip down, the pen over B: C's pointer keeps it, B hears nothing (C {got_c}, B {got_b} {got_tools})")
         pen.tip(False)
         got_c = c.events()

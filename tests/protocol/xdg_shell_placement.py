@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where kiln places new xdg-shell windows on headless kiln (640x480): twenty windows each inside the output where
-no other opened, the window geometry (not the buffer with its shadow) centred, a window larger than the output
-asked to fit it, and a dialog centred on its parent."""
+no other opened, a smaller second window not hidden on the first (scripts/run's two demos), the window geometry
+(not the buffer with its shadow) centred, a window larger than the output asked to fit it, and a dialog centred on
+its parent."""
 import sys
 from pathlib import Path
 
@@ -24,6 +25,20 @@ def placement_of_twenty(kiln):
                   f"window {i} opens inside the output at {box[:2]}, where no other window opened")
             spots.append((box[0], box[1]))
         check(spots[0] == ((OUTPUT_W - 200) // 2, (OUTPUT_H - 150) // 2), f"the first one is centred ({spots[0]})")
+
+
+def smaller_second_window(kiln):
+    """Centred, a 200x150 window would sit 50 px inside a 300x220 one: both must stay in sight."""
+    with Connection(kiln.client_env) as conn:
+        first = Window(conn, "first")
+        first.show(300, 220, 0xff2060a0)
+        a = wait_box_sized(kiln, 0xff2060a0, 300, 220, "the first window is on screen, whole")
+        second = Window(conn, "second")
+        second.show(200, 150, 0xffa06020)
+        b = wait_box_sized(kiln, 0xffa06020, 200, 150, "the second window is on screen, whole")
+        step = 32  # placement's cascade step
+        hidden = b[0] > a[0] - step and b[1] > a[1] - step and b[2] < a[2] + step and b[3] < a[3] + step
+        check(not hidden, f"the second window {b} shows at least a cascade step beyond the first {a}")
 
 
 def window_geometry_placement(kiln):
@@ -62,4 +77,4 @@ def dialog_on_parent(kiln):
 
 
 if __name__ == "__main__":
-    run_cases([placement_of_twenty, window_geometry_placement, larger_than_the_output, dialog_on_parent])
+    run_cases([placement_of_twenty, smaller_second_window, window_geometry_placement, larger_than_the_output, dialog_on_parent])

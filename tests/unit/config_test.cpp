@@ -99,7 +99,7 @@ TEST_CASE("an empty file changes nothing")
     const Options defaults;
     CHECK(applied.options.keyboard.layout.empty());
     CHECK(applied.options.keyboard.repeat_rate == defaults.keyboard.repeat_rate);
-    CHECK(applied.options.background.rgb == 0);
+    CHECK(applied.options.background.rgb == defaults.background.rgb);
     CHECK(applied.options.outputs.empty());
     CHECK(applied.options.precompile == defaults.precompile);
 }

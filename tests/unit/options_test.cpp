@@ -30,6 +30,25 @@ TEST_CASE("defaults match the documented ones")
     CHECK(result.options->startup.empty());
     CHECK(result.options->restricted.empty());
     CHECK_FALSE(result.options->restricts(PrivilegedProtocol::screencopy));
+    CHECK(result.options->background.rgb == 0x202830);  // a dark slate blue, not black (doc/using-kiln.md)
+}
+
+TEST_CASE("--background takes 0xRRGGBB, in both spellings, and wins over kiln.ini")
+{
+    auto result = parse({"--background", "0x000000"});
+    REQUIRE(result.options);
+    CHECK(result.options->background.rgb == 0);
+    Options from_file;
+    from_file.background.rgb = 0x336699;
+    std::vector<const char*> argv{"kiln", "--background=0x0a0b0c"};
+    result = parse_options(static_cast<int>(argv.size()), argv.data(), from_file);
+    REQUIRE(result.options);
+    CHECK(result.options->background.rgb == 0x0a0b0c);
+    for (const char* bad : {"#336699", "0x3366", "black"}) {
+        std::vector<const char*> wrong{"kiln", "--background", bad};
+        INFO(bad);
+        CHECK_FALSE(parse_options(static_cast<int>(wrong.size()), wrong.data()).options);
+    }
 }
 
 TEST_CASE("every flag is understood, in both spellings")
@@ -87,7 +106,8 @@ TEST_CASE("usage names every flag")
 {
     const std::string text = usage("kiln");
     for (const char* flag : {"--help", "--version", "--backend", "--socket", "--startup", "--exit-with-startup",
-                             "--headless-size", "--cache-dir", "--system-cache", "--precompile", "--stats", "--restrict"})
+                             "--headless-size", "--cache-dir", "--system-cache", "--precompile", "--stats", "--restrict",
+                             "--background"})
         CHECK(text.find(flag) != std::string::npos);
 }
 

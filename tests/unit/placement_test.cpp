@@ -19,23 +19,43 @@ bool inside(const Box& area, Point p, int w, int h)
 TEST_CASE("the first window is centred, the next ones cascade inside the area without repeating")
 {
     const Box area{100, 50, 640, 480};  // an output right of and below another
-    std::vector<Point> taken;
+    std::vector<Box> taken;
     for (int i = 0; i < 40; ++i) {
         const Point p = place_new(area, 200, 150, taken);
         if (i == 0)
             CHECK(p == Point{100 + 220, 50 + 165});
         CHECK(inside(area, p, 200, 150));
-        for (Point t : taken)
+        for (const Box& t : taken)
             CHECK((std::abs(t.x - p.x) >= cascade_step || std::abs(t.y - p.y) >= cascade_step));
-        taken.push_back(p);
+        taken.push_back({p.x, p.y, 200, 150});
     }
+}
+
+TEST_CASE("a second window never lies wholly on the first, smaller or larger (scripts/run's two demo windows)")
+{
+    const Box area{0, 0, 1920, 1080};
+    const Point first = place_new(area, 400, 300, {});
+    CHECK(first == Point{760, 390});
+    const Box first_box{first.x, first.y, 400, 300};
+    // Centred, a 320x240 window would sit inside the first with its corner 40 px away: a cascade step is not enough.
+    const Point smaller = place_new(area, 320, 240, {first_box});
+    // Not inside the first, nor poking out of it by less than a cascade step.
+    const Box grown{first_box.x - cascade_step, first_box.y - cascade_step, first_box.width + 2 * cascade_step,
+                    first_box.height + 2 * cascade_step};
+    CHECK_FALSE(inside(grown, smaller, 320, 240));
+    CHECK(inside(area, smaller, 320, 240));
+    // A larger one must not hide the first whole either.
+    const Point larger = place_new(area, 600, 400, {first_box});
+    CHECK_FALSE(inside({larger.x, larger.y, 600, 400}, first, 400, 300));
+    // Where every spot covers a window (one filling the area), only the corner rule is kept.
+    CHECK(inside(area, place_new(area, 320, 240, {{0, 0, 1920, 1080}}), 320, 240));
 }
 
 TEST_CASE("a window as large as the area goes to its corner, one larger is fitted")
 {
     const Box area{0, 0, 640, 480};
     CHECK(place_new(area, 640, 480, {}) == Point{0, 0});
-    CHECK(place_new(area, 640, 480, {{0, 0}}) == Point{0, 0});  // nowhere else to go
+    CHECK(place_new(area, 640, 480, {{0, 0, 640, 480}}) == Point{0, 0});  // nowhere else to go
     CHECK(fit(area, 900, 700, 0, 0) == Point{640, 480});
     CHECK(fit(area, 900, 300, 0, 0) == Point{640, 300});
     CHECK(fit(area, 900, 700, 800, 0) == Point{800, 480});  // its minimum size wins

@@ -135,7 +135,8 @@ def main():
         config = Path(tmp) / "kiln.ini"
         config.write_text("[background]\ncolor=0x000000\n")
         seen_env = Path(tmp) / "startup-env"
-        with Kiln("--config", str(config), "-s", f"echo \"$KILN_SOCKET\" > {seen_env}") as kiln:
+        # background=None: kiln.ini sets it (black), and the reload below must be free to change it.
+        with Kiln("--config", str(config), "-s", f"echo \"$KILN_SOCKET\" > {seen_env}", background=None) as kiln:
             path = Path(kiln.runtime) / f"kiln-{kiln.socket}.sock"
             kiln.wait_for(path.exists, "the control socket (made a moment after the Wayland socket)")
             mode = stat_module.S_IMODE(os.stat(path).st_mode)

@@ -485,7 +485,13 @@ TEST_CASE("[rule] and [rule NAME]: each header a rule of its own; bad ones repor
     check_one_problem("[rule a]\nworkspace=2\n", 1, "matches no window");
     check_one_problem("[rule]\ntag=main window\n", 1, "does nothing");
     check_one_problem("[rule]\ntag=a\nworkspace=2\nworkspace=3\n", 4, "duplicate key 'workspace'");
-    check_one_problem("[rule]\ntag=a\nworkspace=\n", 3, "a workspace's name or number");
+    // An empty value is reported on its line; the rule, left with nothing to do, is then dropped on its header.
+    auto empty = apply("[rule]\ntag=a\nworkspace=\n");
+    REQUIRE(empty.problems.size() == 2);
+    CHECK(empty.problems[0].line == 3);
+    CHECK(describe(empty.problems[0]).find("a workspace's name or number") != std::string::npos);
+    CHECK(empty.problems[1].line == 1);
+    CHECK(empty.options.rules.empty());
     check_one_problem("[rule]\ntag=a\nworkspace=2\nsticky=yes\n", 4, "unknown key 'sticky'");
     // The bad line is ignored and the rule keeps what was good; a dropped rule leaves the others.
     auto mixed = apply("[rule]\ntag=a\nworkspace=2\nsticky=yes\n[rule]\noutput=X\n[rule b]\napp-id=b\noutput=X\n");

@@ -123,6 +123,7 @@ bool Server::start(std::string& error)
                       .background = [this] { return background(); },
                       .full_redraw = [this] { return options_.full_redraw; },
                       .surface_alpha = commits_.surface_alpha(),
+                      .surface_yuv = commits_.surface_yuv(),
                       .debug_render_delay_ms = options_.debug_render_delay_ms};
     commits_.hook_outputs(hooks);
     hooks.frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); };

@@ -114,7 +114,8 @@ bool Server::start(std::string& error)
                  .compositor = compositor_,
                  .privileged = *privileged_setup_.privileged,
                  .session = {[this](int status) { terminate(status); }, [this](int vt) { switch_vt(vt); }},
-                 .capture = {scene_, layout_, bridge_, [this] { return background(); }, commits_.surface_alpha(),
+                 .capture = {scene_, layout_, bridge_, [this] { return background(); },
+                             {commits_.surface_alpha(), commits_.surface_yuv()},
                              [this](const wlr_output* output, Region& out) {
                                  if (outputs_)
                                      outputs_->add_unshown_damage(output, out);

@@ -1,5 +1,6 @@
 // CommitProtocols: the protocols told of commits and presentation (wp_presentation, the surface protocols,
-// alpha-modifier, color-representation), owned here and made in Server::start()'s order over the commit gate of output/sync/buffer_life.hpp.
+// alpha-modifier, color-representation), owned here and made in Server::start()'s order over the commit gate of
+// output/sync/buffer_life.hpp.
 // Their declaration order below is their teardown order; Server declares this group after the buffers' life, which
 // outlives it, and before the output list, which it outlives.
 #pragma once

@@ -114,7 +114,8 @@ bool Server::start(std::string& error)
                  .compositor = compositor_,
                  .privileged = *privileged_setup_.privileged,
                  .session = {[this](int status) { terminate(status); }, [this](int vt) { switch_vt(vt); }},
-                 .capture = {scene_, layout_, bridge_, [this] { return background(); }, commits_.surface_alpha(),
+                 .capture = {scene_, layout_, bridge_, [this] { return background(); },
+                             {commits_.surface_alpha(), commits_.surface_yuv()},
                              [this](const wlr_output* output, Region& out) {
                                  if (outputs_)
                                      outputs_->add_unshown_damage(output, out);
@@ -123,6 +124,7 @@ bool Server::start(std::string& error)
                       .background = [this] { return background(); },
                       .full_redraw = [this] { return options_.full_redraw; },
                       .surface_alpha = commits_.surface_alpha(),
+                      .surface_yuv = commits_.surface_yuv(),
                       .debug_render_delay_ms = options_.debug_render_delay_ms};
     commits_.hook_outputs(hooks);
     hooks.frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); };

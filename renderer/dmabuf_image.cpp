@@ -50,10 +50,14 @@ EglImage create_dmabuf_image(const EglDisplay& display, const DmabufAttributes& 
                            {names.modifier_lo, static_cast<EGLint>(attributes.modifier & 0xffffffffu),
                             names.modifier_hi, static_cast<EGLint>(attributes.modifier >> 32)});
     }
+    EGLint color_space = EGL_ITU_REC601_EXT;
+    if (encoding.space == YuvColorSpace::bt709)
+        color_space = EGL_ITU_REC709_EXT;
+    else if (encoding.space == YuvColorSpace::bt2020)
+        color_space = EGL_ITU_REC2020_EXT;
     if (const auto info = format_info(attributes.fourcc); info && info->yuv)
         attribs.insert(attribs.end(),
-                       {EGL_YUV_COLOR_SPACE_HINT_EXT,
-                        encoding.space == YuvColorSpace::bt709 ? EGL_ITU_REC709_EXT : EGL_ITU_REC601_EXT,
+                       {EGL_YUV_COLOR_SPACE_HINT_EXT, color_space,
                         EGL_SAMPLE_RANGE_HINT_EXT,
                         encoding.range == YuvRange::full ? EGL_YUV_FULL_RANGE_EXT : EGL_YUV_NARROW_RANGE_EXT});
     attribs.insert(attribs.end(), {EGL_IMAGE_PRESERVED_KHR, EGL_TRUE, EGL_NONE});

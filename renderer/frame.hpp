@@ -4,6 +4,7 @@
 #pragma once
 
 #include "renderer/types.hpp"
+#include "renderer/yuv.hpp"
 
 #include <memory>
 #include <span>
@@ -37,6 +38,7 @@ struct TextureDraw {
     std::span<const Box> blended;  // drawn with blending on
     Filter filter = Filter::linear;  // nearest where texels map 1:1 onto pixels
     float alpha = 1.0f;            // multiplies the texture's alpha (per-surface opacity)
+    YuvEncoding yuv{};             // a YCbCr texture's coefficients and range (per surface); others ignore it
 };
 
 class Frame {

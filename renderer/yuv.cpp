@@ -8,16 +8,27 @@ namespace kiln::renderer {
 const char* yuv_encoding_name(YuvEncoding encoding)
 {
     const bool full = encoding.range == YuvRange::full;
-    if (encoding.space == YuvColorSpace::bt709)
-        return full ? "BT.709 full" : "BT.709 limited";
+    switch (encoding.space) {
+    case YuvColorSpace::bt709: return full ? "BT.709 full" : "BT.709 limited";
+    case YuvColorSpace::bt2020: return full ? "BT.2020 full" : "BT.2020 limited";
+    case YuvColorSpace::bt601: break;
+    }
     return full ? "BT.601 full" : "BT.601 limited";
 }
 
 YuvConversion yuv_conversion(YuvEncoding encoding)
 {
-    // Luma weights of red and blue (BT.601 table 3, BT.709 item 3.2); green takes the rest.
-    const double kr = encoding.space == YuvColorSpace::bt709 ? 0.2126 : 0.299;
-    const double kb = encoding.space == YuvColorSpace::bt709 ? 0.0722 : 0.114;
+    // Luma weights of red and blue (BT.601 table 3, BT.709 item 3.2, BT.2020 table 4 non-constant luminance); green
+    // takes the rest.
+    double kr = 0.299;
+    double kb = 0.114;
+    if (encoding.space == YuvColorSpace::bt709) {
+        kr = 0.2126;
+        kb = 0.0722;
+    } else if (encoding.space == YuvColorSpace::bt2020) {
+        kr = 0.2627;
+        kb = 0.0593;
+    }
     const double kg = 1.0 - kr - kb;
     // Limited range: luma spans codes 16..235 and chroma 16..240 around 128; full range spans 0..255.
     const bool limited = encoding.range == YuvRange::limited;

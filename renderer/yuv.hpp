@@ -1,4 +1,4 @@
-// YUV in kiln's own shaders: colour encodings (BT.601/BT.709, limited/full range), their YCbCr-to-RGB conversion,
+// YUV in kiln's own shaders: colour encodings (BT.601/BT.709/BT.2020, limited/full range), their YCbCr-to-RGB conversion,
 // and how a multi-plane buffer splits into single-channel planes (R8 luma, GR88 or R8 chroma) sampled one by one.
 #pragma once
 
@@ -10,10 +10,11 @@
 
 namespace kiln::renderer {
 
-enum class YuvColorSpace { bt601, bt709 };
+enum class YuvColorSpace { bt601, bt709, bt2020 };
 enum class YuvRange { limited, full };
 
-// How a buffer's YCbCr values map to RGB. linux-dmabuf cannot say, so the default is what most producers assume.
+// How a buffer's YCbCr values map to RGB. linux-dmabuf cannot say (color-representation-v1 can, per surface), so the
+// default is what most producers assume.
 struct YuvEncoding {
     YuvColorSpace space = YuvColorSpace::bt601;
     YuvRange range = YuvRange::limited;

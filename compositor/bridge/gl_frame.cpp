@@ -61,6 +61,9 @@ void GlFrame::draw_texture(const renderer::TextureDraw& draw)
 {
     renderer::Renderer& renderer = bridge_.egl().renderer();
     renderer::Texture& texture = ClientTextures::texture(from_handle(draw.texture));
+    // The surface's coefficients and range: a uniform of kiln's YUV programs, so set per draw (a buffer may be shown
+    // by two surfaces). A whole EGL image keeps those it was imported with (Texture::set_yuv_encoding).
+    texture.set_yuv_encoding(draw.yuv);
     // One draw per damage rectangle: llvmpipe shades only the pixels inside the scissor.
     renderer.set_blending(false);
     for (const auto& box : draw.opaque) {

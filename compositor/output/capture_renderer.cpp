@@ -41,7 +41,8 @@ bool finish(RenderBridge& bridge, GlFrame& frame, wlr_buffer* destination, const
 
 // Draws `texture` onto `box` (target pixels) inside `damage`, blended.
 void draw_blended(renderer::Frame& frame, wlr_texture* texture, const wlr_fbox& source, const wlr_box& box,
-                  wl_output_transform transform, const float* projection, const Region& damage, float alpha = 1.0f)
+                  wl_output_transform transform, const float* projection, const Region& damage, float alpha = 1.0f,
+                  renderer::YuvEncoding yuv = {})
 {
     Region inside(box.x, box.y, box.width, box.height);
     inside.intersect(damage);
@@ -55,6 +56,7 @@ void draw_blended(renderer::Frame& frame, wlr_texture* texture, const wlr_fbox& 
     draw.matrix = project(box, transform, projection);
     draw.blended = blended;
     draw.alpha = alpha;
+    draw.yuv = yuv;
     draw.filter = source.width == box.width && source.height == box.height ? renderer::Filter::nearest
                                                                            : renderer::Filter::linear;
     frame.draw_texture(draw);
@@ -83,11 +85,12 @@ void draw_cursors(renderer::Frame& frame, wlr_output* output, const Region& dama
 }  // namespace
 
 bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, renderer::Color background,
-                    const SurfaceAlpha& alpha, bool cursors, wlr_buffer* destination, const Region& damage)
+                    const SurfaceLooks& looks, bool cursors, wlr_buffer* destination, const Region& damage)
 {
     wlr_output* output = scene_output->output;
     VisibleSet visible;
-    visible.set_surface_alpha(alpha);
+    visible.set_surface_alpha(looks.alpha);
+    visible.set_surface_yuv(looks.yuv);
     visible.build(scene_output->scene, output, bridge.wlr(), scene_output->x, scene_output->y, damage);
     // No output given to the frame: it draws no software cursor itself; the option decides below.
     std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage);
@@ -100,7 +103,7 @@ bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, render
 }
 
 bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& area, float scale,
-                  const SurfaceAlpha& alpha, const CaptureCursor* cursor, wlr_buffer* destination,
+                  const SurfaceLooks& looks, const CaptureCursor* cursor, wlr_buffer* destination,
                   const Region& damage)
 {
     std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage);
@@ -136,7 +139,8 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
                 wlr_surface_get_buffer_source_box(surface, &source);
                 draw_blended(*frame, texture, source, place(lx, ly, surface->current.width, surface->current.height),
                              wlr_output_transform_invert(surface->current.transform), projection, damage,
-                             alpha ? alpha(surface) : 1.0f);
+                             looks.alpha ? looks.alpha(surface) : 1.0f,
+                             looks.yuv ? looks.yuv(surface) : renderer::YuvEncoding{});
             }
         } else if (node->type == WLR_SCENE_NODE_RECT) {
             const wlr_scene_rect* rect = scene_rect_from_node(node);

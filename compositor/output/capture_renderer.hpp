@@ -6,6 +6,7 @@
 #include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/types.hpp"
+#include "renderer/yuv.hpp"
 
 #include <functional>
 
@@ -15,11 +16,14 @@ class RenderBridge;
 
 // The output as `scene_output` shows it (the background where no window is), cursors drawn only with `cursors`;
 // `damage` in the output's buffer pixels. False if the buffer cannot be drawn into.
-// `alpha`: each surface's opacity factor (alpha-modifier), as output frames apply it; unset: 1.
-using SurfaceAlpha = std::function<float(wlr_surface*)>;
+// `looks`: how output frames draw each surface's pixels, applied alike here.
+struct SurfaceLooks {
+    std::function<float(wlr_surface*)> alpha;                  // alpha-modifier's factor; unset: 1
+    std::function<renderer::YuvEncoding(wlr_surface*)> yuv;    // color-representation's; unset: the default
+};
 
 bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, renderer::Color background,
-                    const SurfaceAlpha& alpha, bool cursors, wlr_buffer* destination, const Region& damage);
+                    const SurfaceLooks& looks, bool cursors, wlr_buffer* destination, const Region& damage);
 
 // Everything in the scene tree `root` (a window: its surfaces, subsurfaces, popups) inside `area` (layout
 // coordinates) at `scale`, on a transparent background: what covers it elsewhere in the scene is not drawn; then
@@ -31,7 +35,7 @@ struct CaptureCursor {
 };
 
 bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& area, float scale,
-                  const SurfaceAlpha& alpha, const CaptureCursor* cursor, wlr_buffer* destination,
+                  const SurfaceLooks& looks, const CaptureCursor* cursor, wlr_buffer* destination,
                   const Region& damage);
 
 // `texture` (a cursor image) at the buffer's top left, the rest transparent.

@@ -43,6 +43,7 @@ Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, Buf
       consumes_pixels_(!wlr_output_is_headless(output))
 {
     visible_.set_surface_alpha(hooks_.surface_alpha);
+    visible_.set_surface_yuv(hooks_.surface_yuv);
     frame_.connect(&output_->events.frame, [this](void*) { on_frame(); });
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });

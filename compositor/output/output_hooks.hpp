@@ -3,6 +3,7 @@
 #pragma once
 
 #include "renderer/types.hpp"
+#include "renderer/yuv.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,9 @@ struct OutputHooks {
     std::function<bool()> full_redraw;
     // Each surface's opacity factor (alpha-modifier-v1), 0 to 1, drawn into its pixels; unset: 1.
     std::function<float(wlr_surface*)> surface_alpha;
+    // Each surface's YCbCr coefficients and range (color-representation-v1) for kiln's YUV conversion; unset: the
+    // renderer's default (BT.601 limited).
+    std::function<renderer::YuvEncoding(wlr_surface*)> surface_yuv;
     // --debug-render-delay (tests only): a GL frame's render-done is held back until the frame is this old.
     int debug_render_delay_ms = 0;
     // The wlr_output was destroyed: the owner drops this Output (it must not be used after the call).

@@ -6,6 +6,7 @@
 #include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
 #include "renderer/types.hpp"
+#include "renderer/yuv.hpp"
 
 #include <functional>
 #include <vector>
@@ -22,6 +23,7 @@ struct VisibleNode {
     bool exact = false;              // texels map 1:1 onto pixels: NEAREST sampling is exact (always, for a rectangle)
     bool fully_opaque = false;       // the whole box is opaque (opaque format or opaque region, alpha 1)
     float alpha = 1.0f;              // multiplies the texture's pixels (alpha-modifier); below 1 nothing is opaque
+    renderer::YuvEncoding yuv{};     // a YCbCr buffer's coefficients and range (color-representation)
     Region opaque;                   // to draw, blending off
     Region blended;                  // to draw, blending on
 };
@@ -36,6 +38,8 @@ public:
 
     // Each surface's opacity factor (alpha-modifier-v1), 0 to 1; none set: 1.
     void set_surface_alpha(std::function<float(wlr_surface*)> alpha) { surface_alpha_ = std::move(alpha); }
+    // Each surface's YCbCr coefficients and range (color-representation-v1); none set: the renderer's default.
+    void set_surface_yuv(std::function<renderer::YuvEncoding(wlr_surface*)> yuv) { surface_yuv_ = std::move(yuv); }
 
     // Bottom to top, only nodes with something to draw.
     const std::vector<VisibleNode>& draws() const { return draws_; }
@@ -63,6 +67,7 @@ private:
     Region background_;
     size_t culled_ = 0;
     std::function<float(wlr_surface*)> surface_alpha_;
+    std::function<renderer::YuvEncoding(wlr_surface*)> surface_yuv_;
 };
 
 }  // namespace kiln::compositor

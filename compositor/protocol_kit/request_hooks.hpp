@@ -25,6 +25,7 @@ enum class HookOrder {
     request_guard,      // wlroots 0.15 crashes defused (compositor/protocols/security/request_guard.cpp)
     defunct_role,       // wl_surface.destroy
     viewporter,         // wl_surface.commit ...
+    colour_format,      // ... color-representation's values against the buffer's format ...
     commit_gate,        // ... held until its acquire point, FIFO barrier or target time (output/sync/)
     shm_validation,     // wl_shm_pool.create_buffer
     hidden_globals,     // wl_registry.bind of a global hidden from the client (protocols/privileged_globals.cpp)

@@ -91,6 +91,27 @@ uint32_t SurfaceHints::value(wlr_surface* surface) const
     return it == entries_.end() ? initial_ : it->second->current;
 }
 
+bool SurfaceHints::pending(wl_resource* resource, uint32_t& value)
+{
+    Object* object = PerSurfaceObjects<Object>::from(resource);
+    if (!object->surface)
+        return false;
+    value = object->owner->pending(object->surface);
+    return true;
+}
+
+uint32_t SurfaceHints::pending(wlr_surface* surface) const
+{
+    auto it = entries_.find(surface);
+    return it == entries_.end() ? initial_ : it->second->pending;
+}
+
+wl_resource* SurfaceHints::object(wlr_surface* surface) const
+{
+    const Object* object = objects_.find(surface);
+    return object ? object->resource : nullptr;
+}
+
 uint64_t SurfaceHints::count(uint32_t value) const
 {
     uint64_t n = 0;

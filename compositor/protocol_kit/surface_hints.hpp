@@ -1,5 +1,5 @@
 // SurfaceHints: one per-surface extension object's double-buffered value (content type, presentation hint, alpha
-// multiplier), kept per wl_surface and applied with the surface's commit; shared by the protocols that need one.
+// multiplier, colour representation packed into 32 bits), kept per wl_surface and applied with the surface's commit; shared by the protocols that need one.
 //
 // Its objects are PerSurfaceObjects (one per surface, the protocol's exists error for a second, inert once their
 // surface is gone); their manager's user data is this SurfaceHints, whose get() is the manager's get_* request.
@@ -31,8 +31,16 @@ public:
     // when the object is inert.
     static bool set(wl_resource* object, uint32_t value);
 
+    // The value `object`'s surface is to commit next (what set() last gave, else its committed value), for a
+    // protocol whose requests each change part of it; false when the object is inert.
+    static bool pending(wl_resource* object, uint32_t& value);
+
     // The committed value of `surface`.
     uint32_t value(wlr_surface* surface) const;
+    // The value `surface` is to commit next, for checks of a commit before it applies.
+    uint32_t pending(wlr_surface* surface) const;
+    // The object `surface` has now, or null (where a commit check posts its protocol's error).
+    wl_resource* object(wlr_surface* surface) const;
     // How many surfaces have `value` committed now.
     uint64_t count(uint32_t value) const;
 

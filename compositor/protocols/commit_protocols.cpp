@@ -17,6 +17,7 @@ bool CommitProtocols::make(wl_display* display, wlr_backend* backend, RequestHoo
         return false;
     }
     surface_protocols = std::make_unique<SurfaceProtocols>(display, requests, gate, layout);
+    color_representation = std::make_unique<ColorRepresentationV1>(display, requests, alpha_changed);
     alpha_modifier = std::make_unique<AlphaModifierV1>(display, std::move(alpha_changed));
     return true;
 }
@@ -24,6 +25,13 @@ bool CommitProtocols::make(wl_display* display, wlr_backend* backend, RequestHoo
 std::function<float(wlr_surface*)> CommitProtocols::surface_alpha() const
 {
     return [&alpha = alpha_modifier](wlr_surface* s) { return alpha ? alpha->alpha(s) : 1.0f; };
+}
+
+std::function<renderer::YuvEncoding(wlr_surface*)> CommitProtocols::surface_yuv() const
+{
+    return [&colour = color_representation](wlr_surface* s) {
+        return colour ? colour->yuv_encoding(s) : renderer::YuvEncoding{};
+    };
 }
 
 void CommitProtocols::hook_outputs(OutputHooks& hooks) const

@@ -1,5 +1,6 @@
 // CommitProtocols: the protocols told of commits and presentation (wp_presentation, the surface protocols,
-// alpha-modifier), owned here and made in Server::start()'s order over the commit gate of output/sync/buffer_life.hpp.
+// alpha-modifier, color-representation), owned here and made in Server::start()'s order over the commit gate of
+// output/sync/buffer_life.hpp.
 // Their declaration order below is their teardown order; Server declares this group after the buffers' life, which
 // outlives it, and before the output list, which it outlives.
 #pragma once
@@ -7,6 +8,7 @@
 #include "compositor/output/output_hooks.hpp"
 #include "compositor/output/sync/commit_gate.hpp"
 #include "compositor/protocols/surface/alpha_modifier_v1.hpp"
+#include "compositor/protocols/surface/color_representation_v1.hpp"
 #include "compositor/protocols/surface/presentation_time.hpp"
 #include "compositor/protocols/surface_protocols.hpp"
 #include "compositor/stats.hpp"
@@ -27,6 +29,7 @@ struct CommitProtocols {
     CommitProtocols& operator=(const CommitProtocols&) = delete;
 
     std::unique_ptr<AlphaModifierV1> alpha_modifier;  // after the outputs whose frames ask it
+    std::unique_ptr<ColorRepresentationV1> color_representation;  // likewise
     // Outlives the output list: an Output going away tells commit timing (a destroyed member cannot be read, even
     // to see that it is null). Fractional-scale listens to the layout.
     std::unique_ptr<SurfaceProtocols> surface_protocols;
@@ -34,12 +37,15 @@ struct CommitProtocols {
     // it outlives them too.
     std::unique_ptr<PresentationTime> presentation;
 
-    // Once the scene and layout exist: wp_presentation and the surface protocols over `gate`, and alpha-modifier,
-    // whose new factor `alpha_changed` tells; false (with `error`) when wp_presentation cannot be made.
+    // Once the scene and layout exist: wp_presentation and the surface protocols over `gate`, alpha-modifier and
+    // color-representation, whose new values `alpha_changed` tells; false (with `error`) when wp_presentation cannot
+    // be made.
     bool make(wl_display* display, wlr_backend* backend, RequestHooks& requests, wlr_output_layout* layout,
               CommitGate& gate, std::function<void(wlr_surface*)> alpha_changed, std::string& error);
     // Each surface's alpha-modifier factor, 1 without the protocol (read at each call, so after it is gone too).
     std::function<float(wlr_surface*)> surface_alpha() const;
+    // Each surface's YCbCr coefficients and range (color-representation-v1), BT.601 limited where none is set.
+    std::function<renderer::YuvEncoding(wlr_surface*)> surface_yuv() const;
     // Points `hooks`' latched, composing and presented at the surface protocols (FIFO, commit timing).
     void hook_outputs(OutputHooks& hooks) const;
     // The surface protocols' keys.

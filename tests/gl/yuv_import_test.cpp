@@ -43,7 +43,8 @@ const TestFormat formats[] = {
     {fourcc::yuv422, "YUV422", 1, false},
 };
 
-// Luma weights of red and blue: BT.601-7 section 2.5.1, BT.709-6 item 3.2.
+// Luma weights of red and blue: BT.601-7 section 2.5.1, BT.709-6 item 3.2, BT.2020-2 table 4 (non-constant
+// luminance).
 struct Standard {
     const char* name;
     YuvColorSpace space;
@@ -51,7 +52,8 @@ struct Standard {
 };
 
 const Standard standards[] = {{"BT.601", YuvColorSpace::bt601, 0.299, 0.114},
-                              {"BT.709", YuvColorSpace::bt709, 0.2126, 0.0722}};
+                              {"BT.709", YuvColorSpace::bt709, 0.2126, 0.0722},
+                              {"BT.2020", YuvColorSpace::bt2020, 0.2627, 0.0593}};
 
 struct Level {
     double r, g, b;  // 0..1
@@ -296,7 +298,7 @@ TEST_CASE("YUV colour bars come out as RGB in BT.601 and BT.709, limited and ful
     std::printf("yuv colour bars: %d pixels in %d formats, max channel error %d\n", pixels, formats_run, worst);
     if (formats_run == 0)
         SKIP(skipped);
-    CHECK(pixels == formats_run * 2 * 2 * static_cast<int>(bars.size()) * 3);
+    CHECK(pixels == formats_run * static_cast<int>(std::size(standards)) * 2 * static_cast<int>(bars.size()) * 3);
 }
 
 TEST_CASE("odd YUV sizes: chroma rounds up and the last row and column show their own colour", "[gl][yuv]")

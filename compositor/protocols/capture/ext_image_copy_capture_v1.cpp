@@ -73,7 +73,7 @@ public:
     {
         wlr_scene_output* scene_output = output_ ? wlr_scene_get_scene_output(context_.scene, output_) : nullptr;
         return scene_output && capture_output(*context_.bridge, scene_output, context_.background(),
-                                              context_.surface_alpha, cursors_, destination, damage);
+                                              context_.surfaces, cursors_, destination, damage);
     }
 
 private:
@@ -154,7 +154,7 @@ public:
                           static_cast<int>(std::lround(c->height * state.scale))};
         }
         return capture_tree(*capture_.context().bridge, toplevel_->node(), area, capture_.scale_of(area),
-                            capture_.context().surface_alpha, &cursor, destination, damage);
+                            capture_.context().surfaces, &cursor, destination, damage);
     }
 
 private:

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "compositor/listener.hpp"
+#include "compositor/output/capture_renderer.hpp"
 #include "compositor/protocols/capture/ext_image_capture_source_v1.hpp"
 #include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
@@ -53,7 +54,7 @@ struct CaptureContext {
     wlr_output_layout* layout = nullptr;
     RenderBridge* bridge = nullptr;
     std::function<renderer::Color()> background;
-    std::function<float(wlr_surface*)> surface_alpha;  // alpha-modifier's factor, as output frames draw it
+    SurfaceLooks surfaces;  // alpha-modifier's factor and color-representation's values, as output frames draw them
     // Adds to the region what `output`'s committed frames do not show of the scene yet (buffer pixels).
     std::function<void(const wlr_output*, Region&)> unshown_damage;
 };

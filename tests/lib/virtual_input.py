@@ -98,3 +98,27 @@ class HeadlessPen:
     def away(self):
         self.conn.send(self.input, 9)
         self.conn.roundtrip()
+
+
+class KeyboardAndFocus:
+    """A client's wl_keyboard (to see its focus) and a virtual keyboard with kiln's keymap on the same seat."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        seat = conn.bind("wl_seat", 5)
+        self.keyboard = conn.create("wl_keyboard", seat, 1)
+        keymap = conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 0)
+        self.virtual = VirtualKeyboard(conn, seat, keymap)
+
+    def press(self, modifiers, key):
+        self.virtual.press(modifiers, key)
+
+    def wait_enter(self, window):
+        event = self.conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 1 and
+                                         e.args("uo")[1] == window.surface)
+        self.conn.events.remove(event)
+
+    def wait_leave(self, window):
+        event = self.conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 2 and
+                                         e.args("uo")[1] == window.surface)
+        self.conn.events.remove(event)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, run_test, stat  # noqa: E402
-from wayland_wire import Connection, Toplevel, expect_protocol_error, shm_buffer  # noqa: E402
+from wayland_wire import Connection, Toplevel, shm_buffer  # noqa: E402
+from surface_errors import expect_surface_error  # noqa: E402
 
 MANAGER = "wp_alpha_modifier_v1"
 BLUE, RED = (0, 0, 255), (255, 0, 0)
@@ -83,15 +84,8 @@ def in_mode(mode):
 
 
 def error(what, build, expected):
-    with Kiln() as kiln:
-        with Connection(kiln.client_env) as conn:
-            compositor = conn.bind("wl_compositor", 4)
-            surface = conn.create("wl_surface", compositor, 0)
-            manager = conn.bind(MANAGER, 1)
-            target = build(conn, manager, surface)
-            got = expect_protocol_error(conn)
-            check(f"@{target}: {expected} " in str(got), f"{what} ({got})")
-        check(kiln.alive(), "kiln runs on")
+    expect_surface_error(what, build, expected, MANAGER)
+
 
 
 def main():

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
-from virtual_input import SHIFT, SUPER, VirtualKeyboard  # noqa: E402
+from virtual_input import SHIFT, SUPER, KeyboardAndFocus as Keys  # noqa: E402
 from wayland_wire import Connection, ProtocolError, Toplevel, expect_protocol_error  # noqa: E402
-import xdg_shell_client  # noqa: E402
+from xdg_shell_client import box_on as box, wait_box  # noqa: E402
 
 MANAGER = "ext_workspace_manager_v1"
 RED = 0xffc02020
@@ -39,44 +39,6 @@ W_DESTROY, ACTIVATE, DEACTIVATE, ASSIGN, REMOVE = range(5)
 ACTIVE = 1
 CAP_ACTIVATE, CAP_DEACTIVATE, CAP_REMOVE, CAP_ASSIGN = 1, 2, 4, 8
 INVALID_OBJECT = 0  # wl_display.error
-
-
-class Keys:
-    """The client's wl_keyboard (to see focus) and a virtual keyboard with kiln's keymap (workspaces.py's way)."""
-
-    def __init__(self, conn):
-        self.conn = conn
-        seat = conn.bind("wl_seat", 5)
-        self.keyboard = conn.create("wl_keyboard", seat, 1)
-        keymap = conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 0)
-        self.virtual = VirtualKeyboard(conn, seat, keymap)
-
-    def press(self, modifiers, key):
-        self.virtual.press(modifiers, key)
-
-    def wait_enter(self, window):
-        self.conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 1 and
-                                 e.args("uo")[1] == window.surface)
-
-
-def box(kiln, color, output=None):
-    return xdg_shell_client.box_of(kiln.screenshot(output), color)
-
-
-def wait_box(kiln, color, expected, what, output=None):
-    """Waits until `color`'s box is `expected` (None: not on screen; "shown": anywhere); returns it."""
-    last = []
-
-    def seen():
-        last[:] = [box(kiln, color, output)]
-        return (last[0] is not None) if expected == "shown" else last[0] == expected
-
-    try:
-        kiln.wait_for(seen, what, timeout=10, interval=0.05)
-    except AssertionError:
-        raise AssertionError(f"{what}: expected {expected}, on screen {last[0] if last else None}")
-    check(True, f"{what} ({last[0]})")
-    return last[0]
 
 
 class Watcher:

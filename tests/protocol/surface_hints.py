@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, run_test, stat  # noqa: E402
-from wayland_wire import Connection, expect_protocol_error  # noqa: E402
+from wayland_wire import Connection  # noqa: E402
+from surface_errors import expect_surface_error  # noqa: E402
 
 CONTENT = "wp_content_type_manager_v1"
 TEARING = "wp_tearing_control_manager_v1"
@@ -90,14 +91,8 @@ def hints_counted():
 
 
 def error(what, build, expected):
-    with Kiln() as kiln:
-        with Connection(kiln.client_env) as conn:
-            compositor = conn.bind("wl_compositor", 4)
-            surface = conn.create("wl_surface", compositor, 0)
-            target = build(conn, surface)
-            got = expect_protocol_error(conn)
-            check(f"@{target}: {expected} " in str(got), f"{what} ({got})")
-        check(kiln.alive(), "kiln runs on")
+    expect_surface_error(what, build, expected)
+
 
 
 def main():

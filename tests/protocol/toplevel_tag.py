@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, need, run_test, stat  # noqa: E402
 from virtual_input import SUPER, VirtualKeyboard, array_u32  # noqa: E402
 from wayland_wire import Connection, shm_buffer  # noqa: E402
-import xdg_shell_client  # noqa: E402
+from xdg_shell_client import box_on as box, wait_box  # noqa: E402
 
 SUSPENDED = 9
 RED, BLUE, GREEN = 0xffc02020, 0xff2040c0, 0xff20a040
@@ -73,24 +73,6 @@ class Window:
         check(False, what)
 
 
-def box(kiln, color, output=None):
-    return xdg_shell_client.box_of(kiln.screenshot(output), color)
-
-
-def wait_box(kiln, color, shown, what, output=None):
-    last = []
-
-    def seen():
-        last[:] = [box(kiln, color, output)]
-        return (last[0] is not None) == shown
-
-    try:
-        kiln.wait_for(seen, what, timeout=10, interval=0.05)
-    except AssertionError:
-        raise AssertionError(f"{what}: on screen {last[0] if last else None}")
-    check(True, f"{what} ({last[0]})")
-
-
 def rule_puts_tagged_window_on_workspace_2():
     with tempfile.TemporaryDirectory(prefix="kiln-toplevel-tag-") as tmp:
         config = Path(tmp) / "kiln.ini"
@@ -111,27 +93,27 @@ def rule_puts_tagged_window_on_workspace_2():
 
             blue = Window(conn, BLUE)
             conn.dispatch_until(lambda e: e.obj == keyboard and e.opcode == 1 and e.args("uo")[1] == blue.surface)
-            wait_box(kiln, BLUE, True, "an untagged window opens on workspace 1, on screen")
+            wait_box(kiln, BLUE, "shown", "an untagged window opens on workspace 1, on screen")
 
             red = Window(mail_conn, RED, tag="e-mail composer")
             red.wait_state(True, SUSPENDED, "the window tagged 'e-mail composer' mapped and was told suspended: "
                            "it is on a hidden workspace")
-            wait_box(kiln, RED, False, "it is not on screen while workspace 1 is shown")
-            wait_box(kiln, BLUE, True, "the untagged window stays shown")
+            wait_box(kiln, RED, None, "it is not on screen while workspace 1 is shown")
+            wait_box(kiln, BLUE, "shown", "the untagged window stays shown")
             conn.roundtrip()
             focus = [e.opcode for e in conn.events if e.obj == keyboard and e.opcode in (1, 2)]
             check(not focus or focus[-1] == 1, f"and has the keyboard (its enter/leave since: {focus})")
             green = Window(conn, GREEN, tag="settings", size=(120, 90))
-            wait_box(kiln, GREEN, True, "a window with another tag opens on workspace 1 too")
+            wait_box(kiln, GREEN, "shown", "a window with another tag opens on workspace 1 too")
 
             keys.press(SUPER, "2")
-            wait_box(kiln, RED, True, "Super+2: workspace 2 shows the tagged window")
-            wait_box(kiln, BLUE, False, "and workspace 1's untagged window is hidden")
-            wait_box(kiln, GREEN, False, "and the one with another tag too")
+            wait_box(kiln, RED, "shown", "Super+2: workspace 2 shows the tagged window")
+            wait_box(kiln, BLUE, None, "and workspace 1's untagged window is hidden")
+            wait_box(kiln, GREEN, None, "and the one with another tag too")
             red.wait_state(False, SUSPENDED, "the tagged window's client is told it is no longer suspended")
             keys.press(SUPER, "1")
-            wait_box(kiln, BLUE, True, "Super+1: the untagged window is back")
-            wait_box(kiln, RED, False, "and the tagged one hidden again")
+            wait_box(kiln, BLUE, "shown", "Super+1: the untagged window is back")
+            wait_box(kiln, RED, None, "and the tagged one hidden again")
             check(kiln.alive(), "kiln runs on")
             status, stats = kiln.stop()
             check(stat(stats, "rules.applied") == 1, f"one window moved by a rule (stats rules.applied = "
@@ -147,15 +129,15 @@ def rule_puts_tagged_window_on_output():
             # Untagged, a window opens on the output under the pointer; each tagged one on its rule's output, so
             # one of the two is moved there whichever output the pointer is on.
             Window(conn, BLUE)
-            wait_box(kiln, BLUE, True, "an untagged window opens")
+            wait_box(kiln, BLUE, "shown", "an untagged window opens")
             start = "HEADLESS-1" if box(kiln, BLUE, "HEADLESS-1") else "HEADLESS-2"
             check(True, f"on {start}, under the pointer")
             Window(conn, RED, tag="left")
             Window(conn, GREEN, tag="right", size=(120, 90))
-            wait_box(kiln, RED, True, "the window tagged 'left' is on HEADLESS-1", output="HEADLESS-1")
-            wait_box(kiln, RED, False, "and not on HEADLESS-2", output="HEADLESS-2")
-            wait_box(kiln, GREEN, True, "the window tagged 'right' is on HEADLESS-2", output="HEADLESS-2")
-            wait_box(kiln, GREEN, False, "and not on HEADLESS-1", output="HEADLESS-1")
+            wait_box(kiln, RED, "shown", "the window tagged 'left' is on HEADLESS-1", output="HEADLESS-1")
+            wait_box(kiln, RED, None, "and not on HEADLESS-2", output="HEADLESS-2")
+            wait_box(kiln, GREEN, "shown", "the window tagged 'right' is on HEADLESS-2", output="HEADLESS-2")
+            wait_box(kiln, GREEN, None, "and not on HEADLESS-1", output="HEADLESS-1")
             status, stats = kiln.stop()
             check(stat(stats, "rules.applied") == 1, f"one of them was moved (the other opened there anyway): "
                   f"rules.applied = {stat(stats, 'rules.applied')}")

@@ -14,10 +14,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kiln_harness import Kiln, check, need, run_test  # noqa: E402
-from virtual_input import CTRL, SHIFT, SUPER, VirtualKeyboard, array_u32  # noqa: E402
+from virtual_input import CTRL, SHIFT, SUPER, KeyboardAndFocus as Keys, array_u32  # noqa: E402
 from wayland_wire import Connection, shm_buffer  # noqa: E402
 import layer_shell  # noqa: E402
-import xdg_shell_client  # noqa: E402
+from xdg_shell_client import box_on as box, wait_box  # noqa: E402
 
 SUSPENDED, ACTIVATED = 9, 4
 RED, BLUE, GREEN = 0xffc02020, 0xff2040c0, 0xff20a040
@@ -68,49 +68,6 @@ class Window:
         callback = self.conn.create("wl_callback", self.surface, 3)
         self.conn.send(self.surface, 6)
         return callback
-
-
-class Keys:
-    """The client's wl_keyboard (to see focus) and a virtual keyboard with kiln's keymap."""
-
-    def __init__(self, conn):
-        self.conn = conn
-        seat = conn.bind("wl_seat", 5)
-        self.keyboard = conn.create("wl_keyboard", seat, 1)
-        keymap = conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 0)
-        self.virtual = VirtualKeyboard(conn, seat, keymap)
-
-    def press(self, modifiers, key):
-        self.virtual.press(modifiers, key)
-
-    def wait_enter(self, window):
-        event = self.conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 1 and
-                                         e.args("uo")[1] == window.surface)
-        self.conn.events.remove(event)
-
-    def wait_leave(self, window):
-        event = self.conn.dispatch_until(lambda e: e.obj == self.keyboard and e.opcode == 2 and
-                                         e.args("uo")[1] == window.surface)
-        self.conn.events.remove(event)
-
-
-def box(kiln, color, output=None):
-    return xdg_shell_client.box_of(kiln.screenshot(output), color)
-
-
-def wait_box(kiln, color, expected, what, output=None):
-    last = []
-
-    def seen():
-        last[:] = [box(kiln, color, output)]
-        return (last[0] is not None) if expected == "shown" else last[0] == expected
-
-    try:
-        kiln.wait_for(seen, what, timeout=10, interval=0.05)
-    except AssertionError:
-        raise AssertionError(f"{what}: expected {expected}, on screen {last[0] if last else None}")
-    check(True, f"{what} ({last[0]})")
-    return last[0]
 
 
 def switch_and_suspend():

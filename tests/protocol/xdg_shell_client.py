@@ -106,19 +106,26 @@ def box_of(shot, color):
     return None if x0 is None else (x0, y0, x1, y1)
 
 
-def wait_box(kiln, color, expected, what):
-    """Waits until the colour's bounding box on screen is `expected` (None: not on screen); returns it."""
+def box_on(kiln, color, output=None):
+    """The colour's bounding box in a screenshot of the whole layout, or of `output` alone; None: not on screen."""
+    return box_of(kiln.screenshot(output), color)
+
+
+def wait_box(kiln, color, expected, what, output=None):
+    """Waits until the colour's bounding box on screen (on `output` alone, if named) is `expected` (None: not on
+    screen; "shown": anywhere); returns it."""
     last = []
 
     def matches():
-        last[:] = [box_of(kiln.screenshot(), color)]
-        return last[0] == expected
+        last[:] = [box_on(kiln, color, output)]
+        return (last[0] is not None) if expected == "shown" else last[0] == expected
 
     try:
         kiln.wait_for(matches, what, timeout=10, interval=0.05)
     except AssertionError:
         raise AssertionError(f"{what}: expected {expected}, on screen {last[0] if last else None}")
-    check(True, f"{what}: {expected}")
+    check(True, f"{what} ({last[0]})")
+    return last[0]
 
 
 def wait_box_sized(kiln, color, width, height, what):

@@ -242,7 +242,8 @@ def run_case(name, case, case_config="", size=f"{WIDTH}x{HEIGHT}"):
                "DBUS_SESSION_BUS_ADDRESS": f"unix:path={scratch}/no-bus", "NO_AT_BRIDGE": "1",
                "GTK_A11Y": "none"}
         start = time.monotonic()
-        with Kiln("--config", str(config), size=size, env=env, timeout=30) as kiln:
+        # background=None: the background is kiln.ini's BACKGROUND above, not the harness's black.
+        with Kiln("--config", str(config), size=size, env=env, timeout=30, background=None) as kiln:
             with Connection(kiln.client_env) as conn:  # kiln listens (its socket exists a moment before)
                 conn.roundtrip()
             try:

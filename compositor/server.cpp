@@ -95,11 +95,9 @@ bool Server::start(std::string& error)
     if (!core_objects.make(display_, renderer_, error))
         return false;
     opaque_regions_ = std::make_unique<OpaqueRegionRepair>(compositor_);
-    // A new factor changes the surface's pixels on screen without damage from the client: outputs redraw whole.
-    auto alpha_changed = [this](wlr_surface*) {
-        wlr_scene_output* scene_output;
-        wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
-    };
+    // A new factor (alpha-modifier, color-representation) changes the surface's pixels on screen without damage
+    // from the client: outputs redraw whole.
+    auto alpha_changed = [this](wlr_surface*) { damage_every_output(); };
     if (!commits_.make(display_, backend_, requests_, layout_, *buffer_life_.gate, alpha_changed, error) ||
         !privileged_setup_.make(display_, backend_, requests_, options_,
                                 [this](pid_t pid) { return startup_ && startup_->started(pid); }, error))
@@ -232,6 +230,12 @@ void Server::switch_vt(int vt)
     change_vt(backend_, options_.backend, vt);
 }
 
+void Server::damage_every_output()
+{
+    wlr_scene_output* scene_output;
+    wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
+}
+
 std::string Server::reload_from_file()
 {
     if (!reread_)
@@ -250,9 +254,7 @@ void Server::reload(const Options& options)
     if (rooms_.decorations)
         rooms_.decorations->set_mode(options_.decorations.mode);
     outputs_->reload();
-    // The background may have changed where no window is: nothing else damages it.
-    wlr_scene_output* scene_output;
-    wl_list_for_each(scene_output, &scene_->outputs, link) wlr_output_damage_add_whole(scene_output->damage);
+    damage_every_output();  // the background may have changed where no window is: nothing else damages it
     log::notice("reloaded kiln.ini");
 }
 

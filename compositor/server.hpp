@@ -69,6 +69,8 @@ public:
     // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
     // position), and the background; clients stay connected.
     void reload(const Options& options);
+    // Every output redraws whole on its next frame.
+    void damage_every_output();
     // kiln.ini read again (SIGHUP, `kiln msg reload`) and taken: empty when done, else why not.
     std::string reload_from_file();
     // DISPLAY for X11 clients; empty without Xwayland.

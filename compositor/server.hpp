@@ -69,14 +69,14 @@ public:
     // Takes the reloadable parts of `options`: bindings, keyboard, [input] and outputs (mode, scale, transform,
     // position), and the background; clients stay connected.
     void reload(const Options& options);
-    // Every output redraws whole on its next frame.
-    void damage_every_output();
     // kiln.ini read again (SIGHUP, `kiln msg reload`) and taken: empty when done, else why not.
     std::string reload_from_file();
     // DISPLAY for X11 clients; empty without Xwayland.
     std::string x_display() const;
 
 private:
+    // Every output redraws whole on its next frame.
+    void damage_every_output();
     void report_stats(Stats& stats) const;
     // Teardown steps: the backend (which destroys the wlr_outputs) and then the output list; the startup commands,
     // Xwayland and the clients.

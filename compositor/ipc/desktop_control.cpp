@@ -99,17 +99,6 @@ DesktopControl::Window* DesktopControl::find(int64_t id, std::string& error) con
     return it->second.get();
 }
 
-wlr_output* DesktopControl::output_named(const std::string& name) const
-{
-    wlr_output_layout_output* entry = nullptr;
-    wl_list_for_each(entry, &layout_->outputs, link)
-    {
-        if (name == entry->output->name)
-            return entry->output;
-    }
-    return nullptr;
-}
-
 void DesktopControl::write_outputs(JsonWriter& json) const
 {
     json.begin_array();
@@ -223,7 +212,8 @@ std::string DesktopControl::move(int64_t id, const std::string& name, const std:
     Window* window = find(id, error);
     if (!window)
         return error;
-    wlr_output* output = output_name.empty() ? workspaces_.of(window->toplevel)->output : output_named(output_name);
+    wlr_output* output =
+        output_name.empty() ? workspaces_.of(window->toplevel)->output : workspaces_.output_named(output_name);
     if (!output)
         return "no output named \"" + output_name + "\"";
     Workspace* workspace = workspaces_.create(output, name);
@@ -235,7 +225,7 @@ std::string DesktopControl::move(int64_t id, const std::string& name, const std:
 
 std::string DesktopControl::show_workspace(const std::string& name, const std::string& output_name)
 {
-    wlr_output* output = output_name.empty() ? workspaces_.current_output() : output_named(output_name);
+    wlr_output* output = output_name.empty() ? workspaces_.current_output() : workspaces_.output_named(output_name);
     if (!output)
         return output_name.empty() ? std::string("no output shows workspaces") : "no output named \"" + output_name + "\"";
     Workspace* workspace = workspaces_.create(output, name);

@@ -50,7 +50,6 @@ private:
     struct Window;
 
     Window* find(int64_t id, std::string& error) const;
-    wlr_output* output_named(const std::string& name) const;
     // `left_workspace`: the name written when the window is on none (unmapped: its close event).
     void write_window(JsonWriter& json, const Toplevel& toplevel, int64_t id,
                       const std::string& left_workspace = {}) const;

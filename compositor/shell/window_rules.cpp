@@ -7,7 +7,6 @@
 #include "compositor/shell/toplevels.hpp"
 #include "compositor/shell/workspaces.hpp"
 
-#include <cstring>
 
 namespace kiln::compositor {
 
@@ -51,14 +50,7 @@ void WindowRules::mapped(Toplevel& toplevel)
         return;  // on no output kiln shows: nowhere to move it from
     wlr_output* output = current->output;
     if (output_rule) {
-        wlr_output* named = nullptr;
-        wlr_output_layout_output* entry = nullptr;
-        wl_list_for_each(entry, &core_.layout->outputs, link)
-        {
-            if (std::strcmp(entry->output->name, output_rule->output.c_str()) == 0)
-                named = entry->output;
-        }
-        if (named)
+        if (wlr_output* named = workspaces_.output_named(output_rule->output))
             output = named;
         else
             log::info("kiln.ini line %d: no output %s is shown; the window stays on %s", output_rule->line,

@@ -318,4 +318,15 @@ void Workspaces::changed()
         observer();
 }
 
+wlr_output* Workspaces::output_named(std::string_view name) const
+{
+    wlr_output_layout_output* entry = nullptr;
+    wl_list_for_each(entry, &core_.layout->outputs, link)
+    {
+        if (name == entry->output->name)
+            return entry->output;
+    }
+    return nullptr;
+}
+
 }  // namespace kiln::compositor

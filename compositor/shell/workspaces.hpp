@@ -58,6 +58,8 @@ public:
     // The output the workspace keys act on: the focused window's, else the one a workspace was last shown on (an
     // empty workspace keeps the keys on its output, as sway's focused workspace does), else the one under the pointer.
     wlr_output* current_output();
+    // The output of the layout named `name` (as kiln.ini, `kiln msg` and wlr-randr name it), or null.
+    wlr_output* output_named(std::string_view name) const;
 
     // Called after each change of workspaces, their windows or which is active (observers stay for kiln's life).
     void on_change(std::function<void()> observer) { observers_.push_back(std::move(observer)); }

@@ -69,7 +69,7 @@ std::optional<ColourMatrix> invert(const ColourMatrix& m)
     };
 }
 
-std::array<double, 3> apply(const ColourMatrix& m, const std::array<double, 3>& v)
+std::array<double, 3> apply_matrix(const ColourMatrix& m, const std::array<double, 3>& v)
 {
     return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
             m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
@@ -87,7 +87,7 @@ std::optional<ColourMatrix> rgb_to_xyz(const Primaries& p)
     const auto inverse = invert(columns);
     if (!inverse)
         return std::nullopt;
-    const auto scale = apply(*inverse, white_xyz(p.white));
+    const auto scale = apply_matrix(*inverse, white_xyz(p.white));
     ColourMatrix out = columns;
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col)
@@ -102,8 +102,8 @@ ColourMatrix bradford_adaptation(Chromaticity from, Chromaticity to)
     static const ColourMatrix cone_inverse = *invert(cone);
     if (from == to)
         return {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    const auto src = apply(cone, white_xyz(from));
-    const auto dst = apply(cone, white_xyz(to));
+    const auto src = apply_matrix(cone, white_xyz(from));
+    const auto dst = apply_matrix(cone, white_xyz(to));
     const ColourMatrix gain{dst[0] / src[0], 0, 0, 0, dst[1] / src[1], 0, 0, 0, dst[2] / src[2]};
     return multiply(cone_inverse, multiply(gain, cone));
 }

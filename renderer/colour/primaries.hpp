@@ -54,6 +54,6 @@ std::optional<ColourMatrix> rgb_to_rgb(const Primaries& from, const Primaries& t
 
 ColourMatrix multiply(const ColourMatrix& a, const ColourMatrix& b);
 std::optional<ColourMatrix> invert(const ColourMatrix& m);
-std::array<double, 3> apply(const ColourMatrix& m, const std::array<double, 3>& v);
+std::array<double, 3> apply_matrix(const ColourMatrix& m, const std::array<double, 3>& v);
 
 }  // namespace kiln::renderer

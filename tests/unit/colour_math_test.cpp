@@ -1,6 +1,7 @@
 // Colour math against published numbers: the primaries' matrices (IEC 61966-2-1, ITU-R BT.2087, Adobe RGB (1998)),
 // Bradford adaptation (ICC.1), the transfer functions' defining points (IEC 61966-2-1, SMPTE ST 2084, ARIB STD-B67)
 // and the shape of the BT.2390 EETF and BT.2100 HLG OOTF.
+#include "renderer/colour/image_description.hpp"
 #include "renderer/colour/primaries.hpp"
 #include "renderer/colour/tone_curve.hpp"
 #include "renderer/colour/transfer.hpp"
@@ -52,10 +53,10 @@ TEST_CASE("Display P3 to sRGB: white stays white, pure P3 red is outside sRGB")
     REQUIRE(m);
     // The widely published matrix (e.g. WebKit's and Chromium's colour code), to three places.
     require_matrix(*m, {1.2249, -0.2247, 0.0, -0.0420, 1.0419, 0.0, -0.0197, -0.0786, 1.0979}, 1e-3);
-    const auto white_out = apply(*m, {1, 1, 1});
+    const auto white_out = apply_matrix(*m, {1, 1, 1});
     for (double c : white_out)
         CHECK(c == Catch::Approx(1.0).margin(1e-12));
-    const auto red = apply(*m, {1, 0, 0});
+    const auto red = apply_matrix(*m, {1, 0, 0});
     CHECK(red[0] > 1.0);
     CHECK(red[1] < 0.0);
 }
@@ -65,13 +66,13 @@ TEST_CASE("Bradford adaptation D65 to D50 is ICC's, and different whites stay wh
     // Lindbloom's D65 → D50 Bradford matrix (his whites are tabulated XYZ, ours come from xy: three places).
     require_matrix(bradford_adaptation(white::d65, white::d50),
                    {1.0478, 0.0229, -0.0501, 0.0295, 0.9905, -0.0170, -0.0092, 0.0150, 0.7521}, 1.5e-3);
-    const auto d50_white = apply(bradford_adaptation(white::d65, white::d50), white_xyz(white::d65));
+    const auto d50_white = apply_matrix(bradford_adaptation(white::d65, white::d50), white_xyz(white::d65));
     const auto want = white_xyz(white::d50);
     for (int i = 0; i < 3; ++i)
         CHECK(d50_white[i] == Catch::Approx(want[i]).margin(1e-12));
     const auto dci = rgb_to_rgb(named_primaries(NamedPrimaries::dci_p3), named_primaries(NamedPrimaries::srgb));
     REQUIRE(dci);
-    for (double c : apply(*dci, {1, 1, 1}))
+    for (double c : apply_matrix(*dci, {1, 1, 1}))
         CHECK(c == Catch::Approx(1.0).margin(1e-12));
 }
 
@@ -158,4 +159,19 @@ TEST_CASE("HLG OOTF: full white reaches the display's peak, system gamma 1.2 at 
     const auto bright = hlg_ootf({0.5, 0.5, 0.5}, 2000.0);
     CHECK(bright[0] / 2000.0 < grey[0] / 1000.0);
     CHECK(hlg_ootf({0, 0, 0}, 1000.0)[0] == 0.0);
+}
+
+TEST_CASE("ImageDescription: only plain sRGB without a profile takes the unconverted path")
+{
+    ImageDescription srgb;
+    CHECK(srgb.is_plain_srgb());
+    ImageDescription p3;
+    p3.primaries = named_primaries(NamedPrimaries::display_p3);
+    CHECK_FALSE(p3.is_plain_srgb());
+    ImageDescription gamma;
+    gamma.transfer = TransferFunction::gamma22;
+    CHECK_FALSE(gamma.is_plain_srgb());
+    ImageDescription icc;
+    icc.icc = std::make_shared<IccTable>();
+    CHECK_FALSE(icc.is_plain_srgb());
 }

@@ -127,6 +127,11 @@ std::vector<std::string_view> commands_of(std::string_view text)
 
 }  // namespace
 
+void SwayIpcMessages::take_current_output()
+{
+    current_ = p_.workspaces.current_output();
+}
+
 int64_t SwayIpcMessages::number_of(std::string_view name)
 {
     if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])))
@@ -174,9 +179,8 @@ void SwayIpcMessages::write_window(JsonWriter& json, int64_t id, const Toplevel&
 
 void SwayIpcMessages::write_workspace(JsonWriter& json, const Workspace& workspace, bool in_tree) const
 {
-    wlr_output* current = p_.workspaces.current_output();
     const bool visible = p_.workspaces.active(workspace.output) == &workspace;
-    const bool holds_focus = visible && workspace.output == current;
+    const bool holds_focus = visible && workspace.output == current_;
     std::vector<std::pair<int64_t, const Toplevel*>> windows;
     p_.desktop.for_each_window([&](int64_t id, const Toplevel& toplevel) {
         if (p_.workspaces.of(toplevel) == &workspace)
@@ -210,8 +214,9 @@ void SwayIpcMessages::write_workspace(JsonWriter& json, const Workspace& workspa
     json.end_array().end_object();
 }
 
-std::string SwayIpcMessages::workspaces() const
+std::string SwayIpcMessages::workspaces()
 {
+    take_current_output();
     JsonWriter json;
     json.begin_array();
     wlr_output_layout_output* entry = nullptr;
@@ -242,7 +247,8 @@ void SwayIpcMessages::write_output(JsonWriter& json, wlr_output* output, int ind
         .key("subpixel_hinting").value("unknown")
         .key("transform").value(transform_name(output->transform))
         .key("current_workspace").value(active ? active->name.c_str() : nullptr)
-        .key("focused").value(output == p_.workspaces.current_output());
+        // In the tree the focused node is a window or a workspace, never its output.
+        .key("focused").value(!in_tree && output == current_);
     json.key("modes").begin_array();
     wlr_output_mode* mode = nullptr;
     wl_list_for_each(mode, &output->modes, link)
@@ -264,8 +270,9 @@ void SwayIpcMessages::write_output(JsonWriter& json, wlr_output* output, int ind
     json.end_object();
 }
 
-std::string SwayIpcMessages::outputs() const
+std::string SwayIpcMessages::outputs()
 {
+    take_current_output();
     JsonWriter json;
     json.begin_array();
     int index = 0;
@@ -278,8 +285,9 @@ std::string SwayIpcMessages::outputs() const
     return json.text();
 }
 
-std::string SwayIpcMessages::tree() const
+std::string SwayIpcMessages::tree()
 {
+    take_current_output();
     const wlr_box* whole = wlr_output_layout_get_box(p_.layout, nullptr);  // the whole layout's box
     const wlr_box all = whole ? *whole : wlr_box{};
     JsonWriter json;
@@ -333,8 +341,9 @@ std::string SwayIpcMessages::binding_state() const
     return "{\"name\":\"default\"}";
 }
 
-std::string SwayIpcMessages::seats() const
+std::string SwayIpcMessages::seats()
 {
+    take_current_output();
     int64_t focus = 0;
     p_.desktop.for_each_window([&](int64_t id, const Toplevel& toplevel) {
         if (p_.toplevels.focused() == &toplevel)
@@ -409,8 +418,13 @@ std::optional<uint32_t> SwayIpcMessages::subscription(std::string_view payload, 
     return mask;
 }
 
-std::string SwayIpcMessages::event(const DesktopControl::Change& change) const
+std::string SwayIpcMessages::event(const DesktopControl::Change& change)
 {
+    const Toplevel* focused = p_.toplevels.focused();
+    if (const Workspace* workspace = focused ? p_.workspaces.of(*focused) : nullptr)
+        current_ = workspace->output;
+    else if (!change.window && change.change == "focus")
+        current_ = p_.workspaces.output_named(change.output);
     JsonWriter json;
     json.begin_object().key("change").value(change.change);
     if (change.window) {

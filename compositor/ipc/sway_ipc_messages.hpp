@@ -56,14 +56,14 @@ public:
     };
     explicit SwayIpcMessages(Parts parts) : p_(std::move(parts)) {}
 
-    std::string workspaces() const;
-    std::string outputs() const;
-    std::string tree() const;
+    std::string workspaces();
+    std::string outputs();
+    std::string tree();
     std::string version() const;
     std::string bar_config(std::string_view payload) const;
     std::string binding_modes() const;
     std::string binding_state() const;
-    std::string seats() const;
+    std::string seats();
     // Runs each command of `payload` (separated by ';') in turn: an array of one result per command.
     std::string run_command(std::string_view payload);
 
@@ -72,7 +72,7 @@ public:
     static std::optional<uint32_t> subscription(std::string_view payload, std::string& error);
 
     // The event sway sends for a DesktopControl change.
-    std::string event(const DesktopControl::Change& change) const;
+    std::string event(const DesktopControl::Change& change);
 
     // sway's number of a workspace name: its leading decimal digits, else -1.
     static int64_t number_of(std::string_view name);
@@ -87,6 +87,11 @@ private:
     void write_window(JsonWriter& json, int64_t id, const Toplevel& toplevel) const;
     void write_output(JsonWriter& json, wlr_output* output, int index, bool in_tree) const;
 
+    // Which output holds the focus: Workspaces::current_output() read once per query, before any Workspace pointer
+    // is held (it may drop a workspace a window was dragged off), and never while Workspaces tells of a change: an
+    // event takes it from the focused window or the last focus event.
+    void take_current_output();
+    wlr_output* current_ = nullptr;
     Parts p_;
 };
 

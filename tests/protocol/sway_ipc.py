@@ -6,8 +6,8 @@ ids, GET_BAR_CONFIG, GET_BINDING_MODES, GET_BINDING_STATE, GET_MARKS, GET_SEATS)
 switches workspaces (by name, by number, in waybar's click form), moves, focuses and kills windows by con_id, and
 refuses unknown commands as sway does; SUBSCRIBE answers sway's exact text and then sees workspace events for
 switches made through `kiln msg` and Super+1 (a virtual keyboard), and window new/focus/close events. swaymsg, the
-real client, reads the same. Bad input (bad magic, a 2 MiB length, an unknown type, a bad subscription, a client of
-another uid) is refused for that client only, and kiln still answers."""
+real client, reads the same. Bad input (bad magic, a 2 MiB length, an unknown type, a bad subscription, a client that
+never reads its replies, a client of another uid) is refused for that client only, and kiln still answers."""
 import json
 import os
 import shutil
@@ -300,6 +300,23 @@ def main():
                 split.send_raw(bytes([byte]))
                 time.sleep(0.005)
             check(split.read() == (GET_WORKSPACES, before), "a message sent a byte at a time is answered")
+            # A client that asks and asks and never reads its replies is dropped, not waited for.
+            greedy = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            greedy.connect(str(path))
+            greedy.setblocking(False)
+            request = (MAGIC + struct.pack("=II", 0, GET_TREE)) * 64
+            dropped = False
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not dropped:
+                try:
+                    greedy.send(request)
+                except BlockingIOError:
+                    time.sleep(0.01)
+                except (BrokenPipeError, ConnectionResetError):
+                    dropped = True
+            greedy.close()
+            check(dropped and "sway IPC: a client disconnected: it does not read its replies" in kiln.logs(),
+                  "a client that never reads its replies is disconnected, and kiln's log says why")
             check(ipc.ask(GET_WORKSPACES) == before and kiln.alive(), "kiln still answers, the same")
             reason = other_uid(kiln, path)
             check(blue.poll() is None, "the blue demo window still runs")

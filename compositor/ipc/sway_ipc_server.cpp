@@ -43,7 +43,10 @@ std::string sway_socket_path(const std::string& wayland_display, std::string& er
     return path;
 }
 
-SwayIpcServer::SwayIpcServer(wl_event_loop* loop, Parts parts) : loop_(loop), messages_(std::move(parts)) {}
+SwayIpcServer::SwayIpcServer(wl_event_loop* loop, Parts parts)
+    : loop_(loop), desktop_(parts.desktop), messages_(std::move(parts))
+{
+}
 
 std::unique_ptr<SwayIpcServer> SwayIpcServer::start(wl_event_loop* loop, const std::string& wayland_display,
                                                     Parts parts, std::string& error)
@@ -54,7 +57,6 @@ std::unique_ptr<SwayIpcServer> SwayIpcServer::start(wl_event_loop* loop, const s
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
     std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-    DesktopControl& desktop = parts.desktop;
     std::unique_ptr<SwayIpcServer> server(new SwayIpcServer(loop, std::move(parts)));
     server->fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (server->fd_ < 0) {
@@ -67,11 +69,12 @@ std::unique_ptr<SwayIpcServer> SwayIpcServer::start(wl_event_loop* loop, const s
     const int bound = ::bind(server->fd_, reinterpret_cast<const sockaddr*>(&address), sizeof(address));
     const int bind_errno = errno;
     ::umask(old_mask);
+    if (bound == 0)
+        server->path_ = path;  // the file is there now: the destructor removes it, on failure too
     if (bound < 0 || ::listen(server->fd_, 16) < 0) {
         error = "cannot listen on " + path + ": " + std::strerror(bound < 0 ? bind_errno : errno);
         return nullptr;
     }
-    server->path_ = path;
     server->source_ = wl_event_loop_add_fd(loop, server->fd_, WL_EVENT_READABLE, &SwayIpcServer::accept_ready,
                                            server.get());
     if (!server->source_) {
@@ -79,7 +82,7 @@ std::unique_ptr<SwayIpcServer> SwayIpcServer::start(wl_event_loop* loop, const s
         return nullptr;
     }
     SwayIpcServer* self = server.get();
-    desktop.on_change([self](const DesktopControl::Change& change) {
+    server->desktop_.on_change([self](const DesktopControl::Change& change) {
         self->broadcast(change.window ? SwayEvent::window : SwayEvent::workspace, self->messages_.event(change));
     });
     return server;
@@ -87,6 +90,7 @@ std::unique_ptr<SwayIpcServer> SwayIpcServer::start(wl_event_loop* loop, const s
 
 SwayIpcServer::~SwayIpcServer()
 {
+    desktop_.on_change(nullptr);  // the desktop is `kiln msg`'s and outlives this server
     connections_.clear();
     if (sweep_)
         wl_event_source_remove(sweep_);
@@ -110,13 +114,18 @@ void SwayIpcServer::accept_one()
         const int fd = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return;
+        // A stranger gets no i3-ipc reply: it has asked nothing yet, and a refusal it could take for the reply to
+        // its first request would mislead more than the closed socket does.
         ucred peer{};
         socklen_t length = sizeof(peer);
-        if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &length) < 0 || peer.uid != ::geteuid()) {
-            // No i3-ipc reply: the client has not asked anything yet, and a refusal it could misread as a reply
-            // to its first request would be worse than the closed socket.
-            log::notice("sway IPC: refused a client of uid %d (pid %d): kiln runs as uid %u",
-                        length ? static_cast<int>(peer.uid) : -1, peer.pid, ::geteuid());
+        if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &length) < 0) {
+            log::notice("sway IPC: refused a client whose user cannot be read: %s", std::strerror(errno));
+            ::close(fd);
+            continue;
+        }
+        if (peer.uid != ::geteuid()) {
+            log::notice("sway IPC: refused a client of uid %u (pid %d): kiln runs as uid %u", peer.uid, peer.pid,
+                        ::geteuid());
             ::close(fd);
             continue;
         }

@@ -34,6 +34,7 @@ private:
     void broadcast(SwayEvent event, const std::string& payload);
 
     wl_event_loop* loop_;
+    DesktopControl& desktop_;
     SwayIpcMessages messages_;
     int fd_ = -1;
     std::string path_;

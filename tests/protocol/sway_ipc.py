@@ -273,6 +273,12 @@ def main():
                 check(result.returncode != 0 and "frobnicate" in result.stdout,
                       f"swaymsg frobnicate fails with sway's message ({result.stdout.strip()})")
 
+            # next / prev walk the focused output's workspaces in their order.
+            check(ipc.json(RUN_COMMAND, "workspace 1; workspace next") == [{"success": True}] * 2,
+                  "workspace 1, then workspace next")
+            kiln.wait_for(lambda: on_screen(kiln, BLUE), "workspace next: from 1 to 4, the blue window shown")
+            check([w["name"] for w in ipc.json(GET_WORKSPACES) if w["focused"]] == ["4"], "4 focused")
+
             # Bad input: that client refused or closed, kiln unharmed.
             before = ipc.ask(GET_WORKSPACES)
             unknown = I3(path)

@@ -4,6 +4,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/core_objects.hpp"
 #include "compositor/ipc/msg_server.hpp"
+#include "compositor/ipc/sway_ipc_server.hpp"
 #include "compositor/input/keymap.hpp"
 #include "compositor/log.hpp"
 #include "compositor/output/outputs.hpp"
@@ -189,6 +190,26 @@ bool Server::start(std::string& error)
     } else {
         log::error("no kiln msg: %s", msg_error.c_str());
         unsetenv("KILN_SOCKET");  // not an outer kiln's: this one's children would drive that one
+    }
+    // The same desktop in the i3/sway IPC wire format, for bars and scripts written for sway (SWAYSOCK, I3SOCK).
+    std::string sway_error;
+    if (msg_)
+        sway_ipc_ = ipc::SwayIpcServer::start(loop, socket_,
+                                              {.desktop = msg_->desktop(),
+                                               .toplevels = *rooms_.toplevels,
+                                               .workspaces = *rooms_.workspaces,
+                                               .layout = layout_,
+                                               .seat = rooms_.seat->wlr(),
+                                               .reload = [this] { return reload_from_file(); }},
+                                              sway_error);
+    if (sway_ipc_) {
+        setenv("SWAYSOCK", sway_ipc_->path().c_str(), 1);
+        setenv("I3SOCK", sway_ipc_->path().c_str(), 1);
+    } else {
+        if (msg_)
+            log::error("no sway IPC: %s", sway_error.c_str());
+        unsetenv("SWAYSOCK");  // an outer sway's or kiln's: this one's children would drive that one
+        unsetenv("I3SOCK");
     }
 
     startup_ = std::make_unique<StartupCommands>(loop, [this](int status) {

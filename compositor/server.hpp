@@ -30,6 +30,7 @@ namespace kiln::compositor {
 
 namespace ipc {
 class MsgServer;
+class SwayIpcServer;
 }
 class Outputs;
 class RenderBridge;
@@ -160,6 +161,8 @@ private:
     std::unique_ptr<StartupCommands> startup_;
     // `kiln msg`'s socket and commands: they act on the rooms above, and hear of the clients' windows going.
     std::unique_ptr<ipc::MsgServer> msg_;
+    // The i3/sway IPC socket: the same desktop as msg_'s, so it goes first.
+    std::unique_ptr<ipc::SwayIpcServer> sway_ipc_;
     // First of all, while every member is alive: the startup commands, then Xwayland, then the clients, whose
     // surfaces and objects are destroyed while the rooms still listen. The first two are reset, not left to their
     // members' destructors: a window going away with its client moves the focus, and the desktop then asks

@@ -241,14 +241,26 @@ void DesktopControl::emit(const JsonWriter& json)
         observer_(json.text());
 }
 
+void DesktopControl::for_each_window(const std::function<void(int64_t id, const Toplevel&)>& visit) const
+{
+    for (const auto& [id, window] : windows_)
+        if (window->toplevel.mapped() && workspaces_.of(window->toplevel))
+            visit(id, window->toplevel);
+}
+
 void DesktopControl::window_event(const Window& window, const char* change)
 {
+    if (!observer_ && !change_observer_)
+        return;
+    if (const Workspace* workspace = workspaces_.of(window.toplevel))
+        const_cast<Window&>(window).last_workspace = workspace->name;
+    if (change_observer_)
+        change_observer_({.window = true, .change = change, .workspace = window.last_workspace, .id = window.id,
+                          .toplevel = &window.toplevel});
     if (!observer_)
         return;
     JsonWriter json;
     json.begin_object().key("event").value("window").key("change").value(change).key("window");
-    if (const Workspace* workspace = workspaces_.of(window.toplevel))
-        const_cast<Window&>(window).last_workspace = workspace->name;
     write_window(json, window.toplevel, window.id, window.last_workspace);
     json.end_object();
     emit(json);
@@ -284,6 +296,8 @@ void DesktopControl::workspaces_changed()
     }
     const auto event = [this](const char* change, const std::string& output, const std::string& name,
                               const std::string* old) {
+        if (change_observer_)
+            change_observer_({.change = change, .output = output, .workspace = name, .old = old ? *old : ""});
         JsonWriter json;
         json.begin_object().key("event").value("workspace").key("change").value(change)
             .key("output").value(output).key("workspace").value(name);

@@ -46,6 +46,20 @@ public:
     // Each event as one JSON line (observers stay for the control's life).
     void on_event(std::function<void(const std::string&)> observer) { observer_ = std::move(observer); }
 
+    // The same events as values, for a listener that writes its own JSON (the sway IPC).
+    struct Change {
+        bool window = false;  // a window event, else a workspace event
+        std::string change;   // workspace: init, focus, empty; window: new, focus, close, title
+        std::string output;   // workspace events: the workspace's output
+        std::string workspace;  // the workspace (of a window event: the window's, or the one it left)
+        std::string old;        // a focus event: the workspace shown before on that output, if any
+        int64_t id = 0;         // window events: the window's id
+        const Toplevel* toplevel = nullptr;
+    };
+    void on_change(std::function<void(const Change&)> observer) { change_observer_ = std::move(observer); }
+    // Each mapped window on a workspace with its id, in the order they were made.
+    void for_each_window(const std::function<void(int64_t id, const Toplevel&)>& visit) const;
+
 private:
     struct Window;
 
@@ -70,6 +84,7 @@ private:
     std::vector<std::pair<std::string, std::string>> known_;
     std::map<std::string, std::string> shown_;
     std::function<void(const std::string&)> observer_;
+    std::function<void(const Change&)> change_observer_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 
     wl::Listener toplevel_add_;

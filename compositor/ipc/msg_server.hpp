@@ -28,6 +28,8 @@ public:
     MsgServer& operator=(const MsgServer&) = delete;
 
     const std::string& path() const { return socket_->path(); }
+    // The desktop `kiln msg` drives; the sway IPC drives the same one, so that both name windows by the same ids.
+    DesktopControl& desktop() { return desktop_; }
 
 private:
     explicit MsgServer(Parts parts);

@@ -23,8 +23,12 @@ bool preferred(uint32_t format, uint32_t current, bool has_current) {
 }  // namespace
 
 OutputCapture::OutputCapture(WaylandOutputs& wayland, wl_output* output, bool paint_cursors, Events events)
-    : wayland_(wayland), events_(std::move(events)) {
-    source_ = ext_output_image_capture_source_manager_v1_create_source(wayland.output_sources(), output);
+    : OutputCapture(wayland, ext_output_image_capture_source_manager_v1_create_source(wayland.output_sources(), output),
+                    paint_cursors, std::move(events)) {}
+
+OutputCapture::OutputCapture(WaylandOutputs& wayland, ext_image_capture_source_v1* source, bool paint_cursors,
+                             Events events)
+    : wayland_(wayland), events_(std::move(events)), source_(source) {
     session_ = ext_image_copy_capture_manager_v1_create_session(
         wayland.copy_capture(), source_, paint_cursors ? EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS : 0);
     static const ext_image_copy_capture_session_v1_listener listener = {

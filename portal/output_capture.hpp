@@ -1,4 +1,5 @@
-// OutputCapture: an ext-image-copy-capture session on one output, taking one frame after another into an ShmImage.
+// OutputCapture: an ext-image-copy-capture session on one output (or window), taking one frame after another into an
+// ShmImage.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,8 @@ public:
     };
 
     OutputCapture(WaylandOutputs& wayland, wl_output* output, bool paint_cursors, Events events);
+    // Any capture source (a window's, from ext-foreign-toplevel-image-capture-source): taken over, destroyed here.
+    OutputCapture(WaylandOutputs& wayland, ext_image_capture_source_v1* source, bool paint_cursors, Events events);
     ~OutputCapture();
     OutputCapture(const OutputCapture&) = delete;
     OutputCapture& operator=(const OutputCapture&) = delete;

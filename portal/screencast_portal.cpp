@@ -7,6 +7,7 @@
 
 #include <systemd/sd-bus.h>
 
+#include "ext-image-capture-source-v1-client-protocol.h"
 #include "pipewire_link.hpp"
 #include "wayland_outputs.hpp"
 
@@ -15,11 +16,6 @@ namespace portal {
 namespace {
 
 constexpr uint32_t response_success = 0, response_cancelled = 1, response_other = 2;
-
-int source_types(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
-                 sd_bus_error*) noexcept {
-    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(source_monitor));
-}
 
 int cursor_modes(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
                  sd_bus_error*) noexcept {
@@ -77,6 +73,19 @@ ScreenCastPortal::ScreenCastPortal(sd_bus* bus, EventLoop& loop, WaylandOutputs&
                              vtable, this);
 }
 
+int ScreenCastPortal::source_types(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void* data,
+                                   sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenCastPortal*>(data);
+    uint32_t types = source_monitor;
+    if (self->window_sources())
+        types |= source_window;
+    return sd_bus_message_append(reply, "u", types);
+}
+
+bool ScreenCastPortal::window_sources() const {
+    return wayland_.windows().bound() && wayland_.toplevel_sources();
+}
+
 ScreenCastPortal::~ScreenCastPortal() {
     sessions_.clear();
     sd_bus_slot_unref(slot_);
@@ -118,10 +127,13 @@ int ScreenCastPortal::select_sources(sd_bus_message* message, void* data, sd_bus
         !read_options(message, &cursor_mode, &types))
         return reply_empty(message, response_other);
     ScreenCastSession* session = self->find(session_path);
-    if (!session || !(types & source_monitor))
-        return reply_empty(message, response_other);  // only outputs can be shared so far
+    // A monitor where the app takes one (no chooser: the screen is what a call shares most), else a window.
+    SourceType type = (types & source_monitor) || !types ? source_monitor : source_window;
+    if (!session || !(types & (source_monitor | source_window)) ||
+        (type == source_window && !self->window_sources()))
+        return reply_empty(message, response_other);
     // Metadata (a separate cursor) is not offered; a frontend that asks anyway gets the cursor drawn in.
-    session->select(cursor_mode == cursor_hidden ? cursor_hidden : cursor_embedded);
+    session->select(cursor_mode == cursor_hidden ? cursor_hidden : cursor_embedded, type);
     return reply_empty(message, response_success);
 }
 
@@ -138,24 +150,42 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
         std::fprintf(stderr, "kiln-portal: screen cast for app '%s' denied by --deny\n", app_id);
         return reply_empty(message, response_cancelled);
     }
-    const Output* output = self->wayland_.choose(self->options_.output);
-    if (!output) {
-        std::fprintf(stderr, "kiln-portal: kiln announces no output to share\n");
-        return reply_empty(message, response_other);
+    ext_image_capture_source_v1* source = nullptr;
+    std::string what;
+    const Output* output = nullptr;
+    if (session->source_type() == source_window) {
+        const Window* window = self->wayland_.windows().choose(self->options_.window);
+        if (!window) {
+            std::fprintf(stderr, "kiln-portal: kiln lists no window to share\n");
+            return reply_empty(message, response_other);
+        }
+        source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(self->wayland_.toplevel_sources(),
+                                                                                   window->handle);
+        what = "window '" + window->title + "' (" + window->app_id + ")";
+    } else {
+        output = self->wayland_.choose(self->options_.output);
+        if (!output) {
+            std::fprintf(stderr, "kiln-portal: kiln announces no output to share\n");
+            return reply_empty(message, response_other);
+        }
+        source = ext_output_image_capture_source_manager_v1_create_source(self->wayland_.output_sources(),
+                                                                          output->output);
+        what = output->name;
     }
-    std::string error = session->start(self->wayland_, self->link_, *output, self->options_.max_fps);
+    std::string error = session->start(self->wayland_, self->link_, source, self->options_.max_fps);
     if (!error.empty()) {
-        std::fprintf(stderr, "kiln-portal: cannot share %s: %s\n", output->name.c_str(), error.c_str());
+        std::fprintf(stderr, "kiln-portal: cannot share %s: %s\n", what.c_str(), error.c_str());
         return reply_empty(message, response_other);
     }
-    std::fprintf(stderr, "kiln-portal: sharing %s (%dx%d) with '%s' as PipeWire node %u\n", output->name.c_str(),
+    std::fprintf(stderr, "kiln-portal: sharing %s (%dx%d) with '%s' as PipeWire node %u\n", what.c_str(),
                  session->width(), session->height(), app_id, session->node_id());
 
     sd_bus_message* reply = nullptr;
     int r = sd_bus_message_new_method_return(message, &reply);
     if (r < 0)
         return r;
-    // (0, {"streams": <[(node, {"source_type": <1>, "position": <(x, y)>, "size": <(w, h)>})]>})
+    // (0, {"streams": <[(node, {"source_type": <1>, "position": <(x, y)>, "size": <(w, h)>})]>}); a window's
+    // stream has no position, and the size of its capture.
     r = sd_bus_message_append(reply, "u", response_success);
     if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "{sv}");
     if (r >= 0) r = sd_bus_message_open_container(reply, 'e', "sv");
@@ -164,10 +194,13 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
     if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "(ua{sv})");
     if (r >= 0) r = sd_bus_message_open_container(reply, 'r', "ua{sv}");
     if (r >= 0) r = sd_bus_message_append(reply, "u", session->node_id());
-    if (r >= 0)
+    if (r >= 0 && output)
         r = sd_bus_message_append(reply, "a{sv}", 3, "source_type", "u", static_cast<uint32_t>(source_monitor),
                                   "position", "(ii)", output->x, output->y, "size", "(ii)", output->width,
                                   output->height);
+    else if (r >= 0)
+        r = sd_bus_message_append(reply, "a{sv}", 2, "source_type", "u", static_cast<uint32_t>(source_window),
+                                  "size", "(ii)", session->width(), session->height());
     for (int i = 0; i < 4 && r >= 0; ++i)
         r = sd_bus_message_close_container(reply);
     if (r >= 0) r = sd_bus_message_close_container(reply);

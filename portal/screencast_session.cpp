@@ -74,8 +74,9 @@ void ScreenCastSession::end(const char* why) {
     sd_bus_emit_signal(bus_, path_.c_str(), "org.freedesktop.impl.portal.Session", "Closed", "");
 }
 
-std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link, const Output& output, int max_fps) {
-    if (started())
+std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link, ext_image_capture_source_v1* source,
+                                     int max_fps) {
+    if (started() || capture_)
         return "already started";
     OutputCapture::Events events;
     events.constraints = [this](int width, int height, uint32_t format) {
@@ -94,9 +95,11 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
             stream_->publish(*capture_->image(), damage);
         schedule_frame();
     };
-    events.stopped = [this] { end("kiln stopped the capture (the output went away?)"); };
-    capture_ = std::make_unique<OutputCapture>(wayland, output.output, cursor_mode_ == cursor_embedded,
-                                               std::move(events));
+    events.stopped = [this] {
+        end(source_type_ == source_window ? "kiln stopped the capture (the window closed?)"
+                                          : "kiln stopped the capture (the output went away?)");
+    };
+    capture_ = std::make_unique<OutputCapture>(wayland, source, cursor_mode_ == cursor_embedded, std::move(events));
     for (int i = 0; i < 4 && !have_constraints_ && !closed_; ++i)
         if (wl_display_roundtrip(wayland.display()) < 0)
             return "the Wayland connection failed";

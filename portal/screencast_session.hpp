@@ -1,4 +1,4 @@
-// ScreenCastSession: one portal session: the chosen output's capture and the PipeWire stream it feeds.
+// ScreenCastSession: one portal session: the chosen output's or window's capture and the PipeWire stream it feeds.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 #include "event_loop.hpp"
 #include "output_capture.hpp"
 #include "video_stream.hpp"
+
+struct ext_image_capture_source_v1;
 
 
 namespace portal {
@@ -30,9 +32,15 @@ public:
 
     const std::string& path() const { return path_; }
     const std::string& app_id() const { return app_id_; }
-    void select(uint32_t cursor_mode) { cursor_mode_ = cursor_mode; }
-    // Starts capturing `output` into a new stream; empty on success, else why it could not.
-    std::string start(WaylandOutputs& wayland, PipeWireLink& link, const Output& output, int max_fps);
+    void select(uint32_t cursor_mode, SourceType type) {
+        cursor_mode_ = cursor_mode;
+        source_type_ = type;
+    }
+    uint32_t cursor_mode() const { return cursor_mode_; }
+    SourceType source_type() const { return source_type_; }
+    // Starts capturing `source` (an output's or a window's, taken over) into a new stream; empty on success, else
+    // why it could not.
+    std::string start(WaylandOutputs& wayland, PipeWireLink& link, ext_image_capture_source_v1* source, int max_fps);
     bool started() const { return stream_ != nullptr; }
     uint32_t node_id() const { return stream_ ? stream_->node_id() : 0; }
     int width() const { return width_; }
@@ -52,6 +60,7 @@ private:
     std::string app_id_;
     EventLoop& loop_;
     uint32_t cursor_mode_ = cursor_hidden;
+    SourceType source_type_ = source_monitor;
     bool closed_ = false;
     bool streaming_ = false;
     int width_ = 0, height_ = 0;

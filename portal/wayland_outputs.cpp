@@ -8,6 +8,7 @@
 #include <wayland-client.h>
 
 #include "ext-image-capture-source-v1-client-protocol.h"
+#include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "ext-image-copy-capture-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 
@@ -67,11 +68,14 @@ WaylandOutputs::WaylandOutputs() {
     static const wl_registry_listener listener = {on_global, on_global_remove};
     wl_registry_add_listener(registry_, &listener, this);
     wl_display_roundtrip(display_);  // the globals
-    wl_display_roundtrip(display_);  // the outputs' modes and names
+    wl_display_roundtrip(display_);  // the outputs' modes and names, the windows' titles
 }
 
 WaylandOutputs::~WaylandOutputs() {
     outputs_.clear();
+    windows_.release();
+    if (toplevel_sources_)
+        ext_foreign_toplevel_image_capture_source_manager_v1_destroy(toplevel_sources_);
     if (copy_capture_)
         ext_image_copy_capture_manager_v1_destroy(copy_capture_);
     if (output_sources_)
@@ -148,6 +152,11 @@ void WaylandOutputs::on_global(void* data, wl_registry* registry, uint32_t name,
     } else if (std::strcmp(interface, ext_output_image_capture_source_manager_v1_interface.name) == 0) {
         self->output_sources_ = static_cast<ext_output_image_capture_source_manager_v1*>(
             wl_registry_bind(registry, name, &ext_output_image_capture_source_manager_v1_interface, 1));
+    } else if (std::strcmp(interface, ext_foreign_toplevel_image_capture_source_manager_v1_interface.name) == 0) {
+        self->toplevel_sources_ = static_cast<ext_foreign_toplevel_image_capture_source_manager_v1*>(
+            wl_registry_bind(registry, name, &ext_foreign_toplevel_image_capture_source_manager_v1_interface, 1));
+    } else if (std::strcmp(interface, ext_foreign_toplevel_list_v1_interface.name) == 0) {
+        self->windows_.bind(registry, name);
     } else if (std::strcmp(interface, ext_image_copy_capture_manager_v1_interface.name) == 0) {
         self->copy_capture_ = static_cast<ext_image_copy_capture_manager_v1*>(
             wl_registry_bind(registry, name, &ext_image_copy_capture_manager_v1_interface, 1));

@@ -1,10 +1,13 @@
-// WaylandOutputs: the portal's connection to kiln, the globals it captures with and the outputs it can share.
+// WaylandOutputs: the portal's connection to kiln, the globals it captures with and the outputs and windows it can
+// share.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "wayland_windows.hpp"
 
 struct wl_display;
 struct wl_registry;
@@ -13,6 +16,7 @@ struct wl_shm;
 struct zxdg_output_manager_v1;
 struct zxdg_output_v1;
 struct ext_output_image_capture_source_manager_v1;
+struct ext_foreign_toplevel_image_capture_source_manager_v1;
 struct ext_image_copy_capture_manager_v1;
 
 namespace portal {
@@ -50,6 +54,9 @@ public:
     wl_shm* shm() const { return shm_; }
     ext_output_image_capture_source_manager_v1* output_sources() const { return output_sources_; }
     ext_image_copy_capture_manager_v1* copy_capture() const { return copy_capture_; }
+    ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources() const { return toplevel_sources_; }
+    // The windows kiln lists; window sources work where windows().bound() and toplevel_sources().
+    const WaylandWindows& windows() const { return windows_; }
 
 private:
     static void on_global(void* data, wl_registry* registry, uint32_t name, const char* interface,
@@ -63,6 +70,8 @@ private:
     zxdg_output_manager_v1* xdg_outputs_ = nullptr;
     ext_output_image_capture_source_manager_v1* output_sources_ = nullptr;
     ext_image_copy_capture_manager_v1* copy_capture_ = nullptr;
+    ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources_ = nullptr;
+    WaylandWindows windows_;
     std::vector<std::unique_ptr<Output>> outputs_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "event_loop.hpp"
 #include "output_capture.hpp"
+#include "restore_data.hpp"
 #include "video_stream.hpp"
 
 struct ext_image_capture_source_v1;
@@ -32,10 +33,15 @@ public:
 
     const std::string& path() const { return path_; }
     const std::string& app_id() const { return app_id_; }
-    void select(uint32_t cursor_mode, SourceType type) {
+    // SelectSources: what to share, and what the app shared before (restore_data; type 0 where none).
+    void select(uint32_t cursor_mode, SourceType type, uint32_t persist_mode, SourceChoice restore) {
         cursor_mode_ = cursor_mode;
         source_type_ = type;
+        persist_mode_ = persist_mode;
+        restore_ = std::move(restore);
     }
+    uint32_t persist_mode() const { return persist_mode_; }
+    const SourceChoice& restore() const { return restore_; }
     uint32_t cursor_mode() const { return cursor_mode_; }
     SourceType source_type() const { return source_type_; }
     // Starts capturing `source` (an output's or a window's, taken over) into a new stream; empty on success, else
@@ -61,6 +67,8 @@ private:
     EventLoop& loop_;
     uint32_t cursor_mode_ = cursor_hidden;
     SourceType source_type_ = source_monitor;
+    uint32_t persist_mode_ = 0;
+    SourceChoice restore_;
     bool closed_ = false;
     bool streaming_ = false;
     int width_ = 0, height_ = 0;

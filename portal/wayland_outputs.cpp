@@ -125,6 +125,13 @@ const Output* WaylandOutputs::choose(const std::string& name) const {
     return outputs_.front().get();
 }
 
+const Output* WaylandOutputs::named(const std::string& name) const {
+    for (const auto& output : outputs_)
+        if (output->name == name)
+            return output.get();
+    return nullptr;
+}
+
 const Output* WaylandOutputs::find(const wl_output* wanted) const {
     for (const auto& output : outputs_)
         if (output->output == wanted)

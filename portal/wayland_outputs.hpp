@@ -50,6 +50,8 @@ public:
     // The output called `name`, or the first output where name is empty or unknown; nullptr where there is none.
     const Output* choose(const std::string& name) const;
     const Output* find(const wl_output* output) const;
+    // The output called `name`, or nullptr.
+    const Output* named(const std::string& name) const;
 
     wl_shm* shm() const { return shm_; }
     ext_output_image_capture_source_manager_v1* output_sources() const { return output_sources_; }

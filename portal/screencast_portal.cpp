@@ -19,7 +19,7 @@ constexpr uint32_t response_success = 0, response_cancelled = 1, response_other 
 
 int cursor_modes(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
                  sd_bus_error*) noexcept {
-    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(cursor_hidden | cursor_embedded));
+    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(cursor_hidden | cursor_embedded | cursor_metadata));
 }
 
 int interface_version(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
@@ -149,8 +149,11 @@ int ScreenCastPortal::select_sources(sd_bus_message* message, void* data, sd_bus
     if (!session || !(types & (source_monitor | source_window)) ||
         (type == source_window && !self->window_sources()))
         return reply_empty(message, response_other);
-    // Metadata (a separate cursor) is not offered; a frontend that asks anyway gets the cursor drawn in.
-    session->select(options.cursor_mode == cursor_hidden ? cursor_hidden : cursor_embedded, type,
+    // One mode; an unknown one (or several) gets the cursor drawn in.
+    uint32_t cursor_mode = options.cursor_mode;
+    if (cursor_mode != cursor_hidden && cursor_mode != cursor_metadata)
+        cursor_mode = cursor_embedded;
+    session->select(cursor_mode, type,
                     std::min<uint32_t>(options.persist_mode, persist_persistent), std::move(options.restore));
     return reply_empty(message, response_success);
 }

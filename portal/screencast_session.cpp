@@ -56,6 +56,7 @@ ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string 
 
 ScreenCastSession::~ScreenCastSession() {
     stream_.reset();
+    cursor_.reset();  // before the capture, whose source it names
     capture_.reset();
     sd_bus_slot_unref(slot_);
 }
@@ -119,6 +120,12 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         schedule_frame();
     };
     stream_ = std::make_unique<VideoStream>(link, width_, height_, shm_format_, max_fps, std::move(stream_events));
+    if (cursor_mode_ == cursor_metadata) {
+        stream_->send_cursor_meta(true);
+        cursor_ = std::make_unique<CursorCapture>(wayland, capture_->source(), [this] { cursor_changed(); });
+        if (!cursor_->valid())
+            std::fprintf(stderr, "kiln-portal: kiln has no seat: the stream goes without cursor metadata\n");
+    }
     uint64_t deadline = now_ns() + 5'000'000'000u;
     while (stream_->valid() && stream_->node_id() == SPA_ID_INVALID && now_ns() < deadline)
         link.iterate(100);
@@ -127,6 +134,17 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         return "PipeWire made no node for the stream";
     }
     return {};
+}
+
+void ScreenCastSession::cursor_changed() {
+    if (!stream_ || !cursor_)
+        return;
+    const CursorCapture::State& state = cursor_->state();
+    stream_->set_cursor({state.inside, state.x, state.y, state.hotspot_x, state.hotspot_y, cursor_->image(),
+                         state.image_serial});
+    // The picture did not change, only the cursor: the frame held goes out again with the new metadata.
+    if (streaming_ && capture_ && capture_->has_frame() && capture_->image() && !stream_->waiting())
+        stream_->publish(*capture_->image(), {});
 }
 
 uint64_t ScreenCastSession::frame_interval_ns() const {

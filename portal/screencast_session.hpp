@@ -8,6 +8,7 @@
 #include <systemd/sd-bus.h>
 
 #include "event_loop.hpp"
+#include "cursor_capture.hpp"
 #include "output_capture.hpp"
 #include "restore_data.hpp"
 #include "video_stream.hpp"
@@ -59,6 +60,7 @@ public:
 private:
     static int on_close(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     void schedule_frame();
+    void cursor_changed();
     uint64_t frame_interval_ns() const;
 
     sd_bus* bus_;
@@ -77,6 +79,7 @@ private:
     uint64_t last_request_ns_ = 0;
     sd_bus_slot* slot_ = nullptr;
     std::unique_ptr<OutputCapture> capture_;
+    std::unique_ptr<CursorCapture> cursor_;  // cursor_mode metadata only
     std::unique_ptr<VideoStream> stream_;
     Timer next_frame_;
 };

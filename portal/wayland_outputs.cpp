@@ -74,6 +74,10 @@ WaylandOutputs::WaylandOutputs() {
 WaylandOutputs::~WaylandOutputs() {
     outputs_.clear();
     windows_.release();
+    if (pointer_)
+        wl_pointer_release(pointer_);
+    if (seat_)
+        wl_seat_release(seat_);
     if (toplevel_sources_)
         ext_foreign_toplevel_image_capture_source_manager_v1_destroy(toplevel_sources_);
     if (copy_capture_)
@@ -100,6 +104,13 @@ std::string WaylandOutputs::missing() const {
     if (!copy_capture_)
         return "ext_image_copy_capture_manager_v1";
     return {};
+}
+
+wl_pointer* WaylandOutputs::pointer() {
+    // No listener: the portal has no surfaces, so kiln sends this pointer nothing it needs.
+    if (!pointer_ && seat_)
+        pointer_ = wl_seat_get_pointer(seat_);
+    return pointer_;
 }
 
 int WaylandOutputs::fd() const { return display_ ? wl_display_get_fd(display_) : -1; }
@@ -167,6 +178,8 @@ void WaylandOutputs::on_global(void* data, wl_registry* registry, uint32_t name,
     } else if (std::strcmp(interface, ext_image_copy_capture_manager_v1_interface.name) == 0) {
         self->copy_capture_ = static_cast<ext_image_copy_capture_manager_v1*>(
             wl_registry_bind(registry, name, &ext_image_copy_capture_manager_v1_interface, 1));
+    } else if (std::strcmp(interface, wl_seat_interface.name) == 0 && version >= 5 && !self->seat_) {
+        self->seat_ = static_cast<wl_seat*>(wl_registry_bind(registry, name, &wl_seat_interface, 5));
     } else if (std::strcmp(interface, wl_output_interface.name) == 0 && version >= 3) {
         auto output = std::make_unique<Output>();
         output->global_name = name;

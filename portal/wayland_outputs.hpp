@@ -13,6 +13,8 @@ struct wl_display;
 struct wl_registry;
 struct wl_output;
 struct wl_shm;
+struct wl_seat;
+struct wl_pointer;
 struct zxdg_output_manager_v1;
 struct zxdg_output_v1;
 struct ext_output_image_capture_source_manager_v1;
@@ -59,6 +61,8 @@ public:
     ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources() const { return toplevel_sources_; }
     // The windows kiln lists; window sources work where windows().bound() and toplevel_sources().
     const WaylandWindows& windows() const { return windows_; }
+    // The first seat's pointer, made on first use (cursor sessions name it); nullptr where kiln has no seat.
+    wl_pointer* pointer();
 
 private:
     static void on_global(void* data, wl_registry* registry, uint32_t name, const char* interface,
@@ -74,6 +78,8 @@ private:
     ext_image_copy_capture_manager_v1* copy_capture_ = nullptr;
     ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources_ = nullptr;
     WaylandWindows windows_;
+    wl_seat* seat_ = nullptr;
+    wl_pointer* pointer_ = nullptr;
     std::vector<std::unique_ptr<Output>> outputs_;
 };
 

@@ -20,9 +20,10 @@ constexpr const char* bus_name = "org.freedesktop.impl.portal.desktop.kiln";
 
 void usage(FILE* to) {
     std::fprintf(to,
-                 "usage: kiln-portal [--output NAME] [--deny APP_ID[,APP_ID...]|*] [--max-fps N] [--replace]\n"
+                 "usage: kiln-portal [--output NAME] [--window APP_ID|TITLE] [--deny APP_ID[,APP_ID...]|*] [--max-fps N] [--replace]\n"
                  "kiln's xdg-desktop-portal backend; started by D-Bus as %s.\n"
-                 "Environment: KILN_PORTAL_OUTPUT, KILN_PORTAL_DENY (as the options).\n",
+                 "A window source is the window named by --window, else the newest window kiln lists.\n"
+                 "Environment: KILN_PORTAL_OUTPUT, KILN_PORTAL_WINDOW, KILN_PORTAL_DENY (as the options).\n",
                  bus_name);
 }
 
@@ -45,6 +46,8 @@ int main(int argc, char** argv) {
     bool replace = false;
     if (const char* output = std::getenv("KILN_PORTAL_OUTPUT"))
         options.output = output;
+    if (const char* window = std::getenv("KILN_PORTAL_WINDOW"))
+        options.window = window;
     if (const char* deny = std::getenv("KILN_PORTAL_DENY"))
         split_into(options.denied, deny);
     for (int i = 1; i < argc; ++i) {
@@ -52,6 +55,8 @@ int main(int argc, char** argv) {
         bool has_value = i + 1 < argc;
         if (arg == "--output" && has_value) {
             options.output = argv[++i];
+        } else if (arg == "--window" && has_value) {
+            options.window = argv[++i];
         } else if (arg == "--deny" && has_value) {
             split_into(options.denied, argv[++i]);
         } else if (arg == "--max-fps" && has_value) {

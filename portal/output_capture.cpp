@@ -13,20 +13,34 @@ namespace portal {
 
 namespace {
 
-// XRGB first: a shared screen has no alpha, and consumers take BGRx most readily.
-bool preferred(uint32_t format, uint32_t current, bool has_current) {
+// XRGB first: a shared screen has no alpha, and consumers take BGRx most readily; a cursor's picture needs its alpha.
+bool preferred(uint32_t format, uint32_t current, bool has_current, bool alpha) {
     if (format != WL_SHM_FORMAT_XRGB8888 && format != WL_SHM_FORMAT_ARGB8888)
         return false;
-    return !has_current || (format == WL_SHM_FORMAT_XRGB8888 && current != WL_SHM_FORMAT_XRGB8888);
+    uint32_t best = alpha ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888;
+    return !has_current || (format == best && current != best);
 }
 
 }  // namespace
 
 OutputCapture::OutputCapture(WaylandOutputs& wayland, wl_output* output, bool paint_cursors, Events events)
-    : wayland_(wayland), events_(std::move(events)) {
-    source_ = ext_output_image_capture_source_manager_v1_create_source(wayland.output_sources(), output);
+    : OutputCapture(wayland, ext_output_image_capture_source_manager_v1_create_source(wayland.output_sources(), output),
+                    paint_cursors, std::move(events)) {}
+
+OutputCapture::OutputCapture(WaylandOutputs& wayland, ext_image_capture_source_v1* source, bool paint_cursors,
+                             Events events)
+    : wayland_(wayland), events_(std::move(events)), source_(source) {
     session_ = ext_image_copy_capture_manager_v1_create_session(
         wayland.copy_capture(), source_, paint_cursors ? EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS : 0);
+    listen();
+}
+
+OutputCapture::OutputCapture(WaylandOutputs& wayland, ext_image_copy_capture_session_v1* session, Events events)
+    : wayland_(wayland), events_(std::move(events)), session_(session), alpha_(true) {
+    listen();
+}
+
+void OutputCapture::listen() {
     static const ext_image_copy_capture_session_v1_listener listener = {
         on_buffer_size, on_shm_format, on_dmabuf_device, on_dmabuf_format, on_session_done, on_stopped};
     ext_image_copy_capture_session_v1_add_listener(session_, &listener, this);
@@ -77,7 +91,7 @@ void OutputCapture::on_buffer_size(void* data, ext_image_copy_capture_session_v1
 
 void OutputCapture::on_shm_format(void* data, ext_image_copy_capture_session_v1*, uint32_t format) noexcept {
     auto* self = static_cast<OutputCapture*>(data);
-    if (preferred(format, self->pending_format_, self->has_format_)) {
+    if (preferred(format, self->pending_format_, self->has_format_, self->alpha_)) {
         self->pending_format_ = format;
         self->has_format_ = true;
     }

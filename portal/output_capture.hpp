@@ -1,4 +1,5 @@
-// OutputCapture: an ext-image-copy-capture session on one output, taking one frame after another into an ShmImage.
+// OutputCapture: an ext-image-copy-capture session on one output (or window), taking one frame after another into an
+// ShmImage.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,10 @@ public:
     };
 
     OutputCapture(WaylandOutputs& wayland, wl_output* output, bool paint_cursors, Events events);
+    // Any capture source (a window's, from ext-foreign-toplevel-image-capture-source): taken over, destroyed here.
+    OutputCapture(WaylandOutputs& wayland, ext_image_capture_source_v1* source, bool paint_cursors, Events events);
+    // A session made elsewhere (a cursor session's image): taken over.
+    OutputCapture(WaylandOutputs& wayland, ext_image_copy_capture_session_v1* session, Events events);
     ~OutputCapture();
     OutputCapture(const OutputCapture&) = delete;
     OutputCapture& operator=(const OutputCapture&) = delete;
@@ -46,6 +51,7 @@ public:
     const ShmImage* image() const { return image_.get(); }
     // Whether image() holds a whole frame (kiln filled it at least once since it was made).
     bool has_frame() const { return image_ && !image_fresh_; }
+    ext_image_capture_source_v1* source() const { return source_; }
 
 private:
     static void on_buffer_size(void*, ext_image_copy_capture_session_v1*, uint32_t, uint32_t) noexcept;
@@ -60,11 +66,13 @@ private:
     static void on_ready(void*, ext_image_copy_capture_frame_v1*) noexcept;
     static void on_failed(void*, ext_image_copy_capture_frame_v1*, uint32_t) noexcept;
     void end_frame();
+    void listen();
 
     WaylandOutputs& wayland_;
     Events events_;
     ext_image_capture_source_v1* source_ = nullptr;
     ext_image_copy_capture_session_v1* session_ = nullptr;
+    bool alpha_ = false;  // a cursor's picture: ARGB8888 first
     ext_image_copy_capture_frame_v1* frame_ = nullptr;
     std::unique_ptr<ShmImage> image_;
     bool image_fresh_ = true;  // a new buffer: the first frame into it is all damage

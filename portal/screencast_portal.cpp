@@ -7,6 +7,7 @@
 
 #include <systemd/sd-bus.h>
 
+#include "ext-image-capture-source-v1-client-protocol.h"
 #include "pipewire_link.hpp"
 #include "wayland_outputs.hpp"
 
@@ -16,14 +17,9 @@ namespace {
 
 constexpr uint32_t response_success = 0, response_cancelled = 1, response_other = 2;
 
-int source_types(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
-                 sd_bus_error*) noexcept {
-    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(source_monitor));
-}
-
 int cursor_modes(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
                  sd_bus_error*) noexcept {
-    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(cursor_hidden | cursor_embedded));
+    return sd_bus_message_append(reply, "u", static_cast<uint32_t>(cursor_hidden | cursor_embedded | cursor_metadata));
 }
 
 int interface_version(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
@@ -36,8 +32,15 @@ int reply_empty(sd_bus_message* message, uint32_t response) {
     return sd_bus_reply_method_return(message, "ua{sv}", response, 0);
 }
 
-// Reads an a{sv} of options, keeping the uint32 ones named in `wanted`; false where the message is malformed.
-bool read_options(sd_bus_message* message, uint32_t* cursor_mode, uint32_t* types) {
+struct Options {
+    uint32_t cursor_mode = cursor_hidden;
+    uint32_t types = source_monitor;
+    uint32_t persist_mode = persist_none;
+    SourceChoice restore;
+};
+
+// Reads an a{sv} of options into `options` (nullptr: only checked); false where the message is malformed.
+bool read_options(sd_bus_message* message, Options* options) {
     if (sd_bus_message_enter_container(message, 'a', "{sv}") < 0)
         return false;
     int entered;
@@ -46,10 +49,14 @@ bool read_options(sd_bus_message* message, uint32_t* cursor_mode, uint32_t* type
         if (sd_bus_message_read(message, "s", &key) < 0)
             return false;
         int read = 0;
-        if (cursor_mode && std::strcmp(key, "cursor_mode") == 0)
-            read = sd_bus_message_read(message, "v", "u", cursor_mode);
-        else if (types && std::strcmp(key, "types") == 0)
-            read = sd_bus_message_read(message, "v", "u", types);
+        if (options && std::strcmp(key, "cursor_mode") == 0)
+            read = sd_bus_message_read(message, "v", "u", &options->cursor_mode);
+        else if (options && std::strcmp(key, "types") == 0)
+            read = sd_bus_message_read(message, "v", "u", &options->types);
+        else if (options && std::strcmp(key, "persist_mode") == 0)
+            read = sd_bus_message_read(message, "v", "u", &options->persist_mode);
+        else if (options && std::strcmp(key, "restore_data") == 0)
+            read = read_restore_data(message, options->restore) ? 0 : -1;
         else
             read = sd_bus_message_skip(message, "v");
         if (read < 0 || sd_bus_message_exit_container(message) < 0)
@@ -77,6 +84,19 @@ ScreenCastPortal::ScreenCastPortal(sd_bus* bus, EventLoop& loop, WaylandOutputs&
                              vtable, this);
 }
 
+int ScreenCastPortal::source_types(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void* data,
+                                   sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenCastPortal*>(data);
+    uint32_t types = source_monitor;
+    if (self->window_sources())
+        types |= source_window;
+    return sd_bus_message_append(reply, "u", types);
+}
+
+bool ScreenCastPortal::window_sources() const {
+    return wayland_.windows().bound() && wayland_.toplevel_sources();
+}
+
 ScreenCastPortal::~ScreenCastPortal() {
     sessions_.clear();
     sd_bus_slot_unref(slot_);
@@ -102,7 +122,7 @@ int ScreenCastPortal::create_session(sd_bus_message* message, void* data, sd_bus
     auto* self = static_cast<ScreenCastPortal*>(data);
     const char *handle = nullptr, *session_path = nullptr, *app_id = nullptr;
     if (sd_bus_message_read(message, "oos", &handle, &session_path, &app_id) < 0 ||
-        !read_options(message, nullptr, nullptr))
+        !read_options(message, nullptr))
         return reply_empty(message, response_other);
     if (self->find(session_path))
         return reply_empty(message, response_other);
@@ -113,15 +133,28 @@ int ScreenCastPortal::create_session(sd_bus_message* message, void* data, sd_bus
 int ScreenCastPortal::select_sources(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
     auto* self = static_cast<ScreenCastPortal*>(data);
     const char *handle = nullptr, *session_path = nullptr, *app_id = nullptr;
-    uint32_t cursor_mode = cursor_hidden, types = source_monitor;
-    if (sd_bus_message_read(message, "oos", &handle, &session_path, &app_id) < 0 ||
-        !read_options(message, &cursor_mode, &types))
+    Options options;
+    if (sd_bus_message_read(message, "oos", &handle, &session_path, &app_id) < 0 || !read_options(message, &options))
         return reply_empty(message, response_other);
     ScreenCastSession* session = self->find(session_path);
-    if (!session || !(types & source_monitor))
-        return reply_empty(message, response_other);  // only outputs can be shared so far
-    // Metadata (a separate cursor) is not offered; a frontend that asks anyway gets the cursor drawn in.
-    session->select(cursor_mode == cursor_hidden ? cursor_hidden : cursor_embedded);
+    uint32_t types = options.types;
+    // A monitor where the app takes one (no chooser: the screen is what a call shares most), else a window; what
+    // the app shared before (restore_data, from its restore token) where that is a type it takes now.
+    SourceType type = (types & source_monitor) || !types ? source_monitor : source_window;
+    if ((options.restore.type == source_monitor || options.restore.type == source_window) &&
+        (types & options.restore.type))
+        type = static_cast<SourceType>(options.restore.type);
+    else
+        options.restore = {};
+    if (!session || !(types & (source_monitor | source_window)) ||
+        (type == source_window && !self->window_sources()))
+        return reply_empty(message, response_other);
+    // One mode; an unknown one (or several) gets the cursor drawn in.
+    uint32_t cursor_mode = options.cursor_mode;
+    if (cursor_mode != cursor_hidden && cursor_mode != cursor_metadata)
+        cursor_mode = cursor_embedded;
+    session->select(cursor_mode, type,
+                    std::min<uint32_t>(options.persist_mode, persist_persistent), std::move(options.restore));
     return reply_empty(message, response_success);
 }
 
@@ -129,7 +162,7 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
     auto* self = static_cast<ScreenCastPortal*>(data);
     const char *handle = nullptr, *session_path = nullptr, *app_id = nullptr, *parent = nullptr;
     if (sd_bus_message_read(message, "ooss", &handle, &session_path, &app_id, &parent) < 0 ||
-        !read_options(message, nullptr, nullptr))
+        !read_options(message, nullptr))
         return reply_empty(message, response_other);
     ScreenCastSession* session = self->find(session_path);
     if (!session)
@@ -138,24 +171,61 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
         std::fprintf(stderr, "kiln-portal: screen cast for app '%s' denied by --deny\n", app_id);
         return reply_empty(message, response_cancelled);
     }
-    const Output* output = self->wayland_.choose(self->options_.output);
-    if (!output) {
-        std::fprintf(stderr, "kiln-portal: kiln announces no output to share\n");
-        return reply_empty(message, response_other);
+    ext_image_capture_source_v1* source = nullptr;
+    std::string what;
+    const Output* output = nullptr;
+    const SourceChoice& restore = session->restore();
+    SourceChoice chosen;
+    chosen.type = session->source_type();
+    if (session->source_type() == source_window) {
+        const Window* window = nullptr;
+        if (restore.type == source_window && !(window = self->wayland_.windows().find(restore.app_id, restore.title)))
+            std::fprintf(stderr, "kiln-portal: the window to restore ('%s', %s) is gone: choosing anew\n",
+                         restore.title.c_str(), restore.app_id.c_str());
+        if (!window)
+            window = self->wayland_.windows().choose(self->options_.window);
+        if (!window) {
+            std::fprintf(stderr, "kiln-portal: kiln lists no window to share\n");
+            return reply_empty(message, response_other);
+        }
+        source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(self->wayland_.toplevel_sources(),
+                                                                                   window->handle);
+        what = "window '" + window->title + "' (" + window->app_id + ")";
+        chosen.app_id = window->app_id;
+        chosen.title = window->title;
+    } else {
+        if (restore.type == source_monitor && !(output = self->wayland_.named(restore.output)))
+            std::fprintf(stderr, "kiln-portal: the output to restore (%s) is gone: choosing anew\n",
+                         restore.output.c_str());
+        if (!output)
+            output = self->wayland_.choose(self->options_.output);
+        if (!output) {
+            std::fprintf(stderr, "kiln-portal: kiln announces no output to share\n");
+            return reply_empty(message, response_other);
+        }
+        source = ext_output_image_capture_source_manager_v1_create_source(self->wayland_.output_sources(),
+                                                                          output->output);
+        what = output->name;
+        chosen.output = output->name;
     }
-    std::string error = session->start(self->wayland_, self->link_, *output, self->options_.max_fps);
+    std::string error = session->start(self->wayland_, self->link_, source, self->options_.max_fps);
     if (!error.empty()) {
-        std::fprintf(stderr, "kiln-portal: cannot share %s: %s\n", output->name.c_str(), error.c_str());
+        std::fprintf(stderr, "kiln-portal: cannot share %s: %s\n", what.c_str(), error.c_str());
         return reply_empty(message, response_other);
     }
-    std::fprintf(stderr, "kiln-portal: sharing %s (%dx%d) with '%s' as PipeWire node %u\n", output->name.c_str(),
-                 session->width(), session->height(), app_id, session->node_id());
+    std::fprintf(stderr, "kiln-portal: sharing %s (%dx%d) with '%s' as PipeWire node %u%s\n", what.c_str(),
+                 session->width(), session->height(), app_id, session->node_id(),
+                 restore.type == chosen.type && restore.output == chosen.output && restore.app_id == chosen.app_id &&
+                         restore.title == chosen.title
+                     ? " (restored)"
+                     : "");
 
     sd_bus_message* reply = nullptr;
     int r = sd_bus_message_new_method_return(message, &reply);
     if (r < 0)
         return r;
-    // (0, {"streams": <[(node, {"source_type": <1>, "position": <(x, y)>, "size": <(w, h)>})]>})
+    // (0, {"streams": <[(node, {"source_type": <1>, "position": <(x, y)>, "size": <(w, h)>})]>}); a window's
+    // stream has no position, and the size of its capture.
     r = sd_bus_message_append(reply, "u", response_success);
     if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "{sv}");
     if (r >= 0) r = sd_bus_message_open_container(reply, 'e', "sv");
@@ -164,13 +234,20 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
     if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "(ua{sv})");
     if (r >= 0) r = sd_bus_message_open_container(reply, 'r', "ua{sv}");
     if (r >= 0) r = sd_bus_message_append(reply, "u", session->node_id());
-    if (r >= 0)
+    if (r >= 0 && output)
         r = sd_bus_message_append(reply, "a{sv}", 3, "source_type", "u", static_cast<uint32_t>(source_monitor),
                                   "position", "(ii)", output->x, output->y, "size", "(ii)", output->width,
                                   output->height);
+    else if (r >= 0)
+        r = sd_bus_message_append(reply, "a{sv}", 2, "source_type", "u", static_cast<uint32_t>(source_window),
+                                  "size", "(ii)", session->width(), session->height());
     for (int i = 0; i < 4 && r >= 0; ++i)
-        r = sd_bus_message_close_container(reply);
-    if (r >= 0) r = sd_bus_message_close_container(reply);
+        r = sd_bus_message_close_container(reply);  // the stream's struct, the array, the variant, the entry
+    // The frontend keeps restore_data under a restore token it gives the app (transient: while it runs;
+    // persistent: in the permission store, until revoked) and hands it back to SelectSources.
+    if (r >= 0 && session->persist_mode() != persist_none)
+        r = append_restore_data(reply, chosen, session->persist_mode());
+    if (r >= 0) r = sd_bus_message_close_container(reply);  // the results' a{sv}
     if (r >= 0) r = sd_bus_send(nullptr, reply, nullptr);
     sd_bus_message_unref(reply);
     return r;

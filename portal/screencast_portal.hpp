@@ -18,6 +18,7 @@ class WaylandOutputs;
 
 struct PortalOptions {
     std::string output;                // the output to share; empty: the first kiln announces
+    std::string window;                // the window to share (app_id or title); empty or unmatched: the newest
     std::vector<std::string> denied;   // app ids refused ("*": every app); unsandboxed apps have the id ""
     int max_fps = 60;
 };
@@ -37,6 +38,10 @@ private:
     static int create_session(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     static int select_sources(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     static int start(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+    static int source_types(sd_bus* bus, const char* path, const char* interface, const char* property,
+                            sd_bus_message* reply, void* data, sd_bus_error* error) noexcept;
+    // Whether kiln lists windows and makes capture sources of them for this program.
+    bool window_sources() const;
     ScreenCastSession* find(const std::string& path);
     bool denied(const std::string& app_id) const;
 

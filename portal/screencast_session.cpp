@@ -56,6 +56,7 @@ ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string 
 
 ScreenCastSession::~ScreenCastSession() {
     stream_.reset();
+    cursor_.reset();  // before the capture, whose source it names
     capture_.reset();
     sd_bus_slot_unref(slot_);
 }
@@ -74,8 +75,9 @@ void ScreenCastSession::end(const char* why) {
     sd_bus_emit_signal(bus_, path_.c_str(), "org.freedesktop.impl.portal.Session", "Closed", "");
 }
 
-std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link, const Output& output, int max_fps) {
-    if (started())
+std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link, ext_image_capture_source_v1* source,
+                                     int max_fps) {
+    if (started() || capture_)
         return "already started";
     OutputCapture::Events events;
     events.constraints = [this](int width, int height, uint32_t format) {
@@ -94,9 +96,11 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
             stream_->publish(*capture_->image(), damage);
         schedule_frame();
     };
-    events.stopped = [this] { end("kiln stopped the capture (the output went away?)"); };
-    capture_ = std::make_unique<OutputCapture>(wayland, output.output, cursor_mode_ == cursor_embedded,
-                                               std::move(events));
+    events.stopped = [this] {
+        end(source_type_ == source_window ? "kiln stopped the capture (the window closed?)"
+                                          : "kiln stopped the capture (the output went away?)");
+    };
+    capture_ = std::make_unique<OutputCapture>(wayland, source, cursor_mode_ == cursor_embedded, std::move(events));
     for (int i = 0; i < 4 && !have_constraints_ && !closed_; ++i)
         if (wl_display_roundtrip(wayland.display()) < 0)
             return "the Wayland connection failed";
@@ -116,6 +120,12 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         schedule_frame();
     };
     stream_ = std::make_unique<VideoStream>(link, width_, height_, shm_format_, max_fps, std::move(stream_events));
+    if (cursor_mode_ == cursor_metadata) {
+        stream_->send_cursor_meta(true);
+        cursor_ = std::make_unique<CursorCapture>(wayland, capture_->source(), [this] { cursor_changed(); });
+        if (!cursor_->valid())
+            std::fprintf(stderr, "kiln-portal: kiln has no seat: the stream goes without cursor metadata\n");
+    }
     uint64_t deadline = now_ns() + 5'000'000'000u;
     while (stream_->valid() && stream_->node_id() == SPA_ID_INVALID && now_ns() < deadline)
         link.iterate(100);
@@ -124,6 +134,17 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         return "PipeWire made no node for the stream";
     }
     return {};
+}
+
+void ScreenCastSession::cursor_changed() {
+    if (!stream_ || !cursor_)
+        return;
+    const CursorCapture::State& state = cursor_->state();
+    stream_->set_cursor({state.inside, state.x, state.y, state.hotspot_x, state.hotspot_y, cursor_->image(),
+                         state.image_serial});
+    // The picture did not change, only the cursor: the frame held goes out again with the new metadata.
+    if (streaming_ && capture_ && capture_->has_frame() && capture_->image() && !stream_->waiting())
+        stream_->publish(*capture_->image(), {});
 }
 
 uint64_t ScreenCastSession::frame_interval_ns() const {

@@ -1,4 +1,4 @@
-// ScreenCastSession: one portal session: the chosen output's capture and the PipeWire stream it feeds.
+// ScreenCastSession: one portal session: the chosen output's or window's capture and the PipeWire stream it feeds.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +8,12 @@
 #include <systemd/sd-bus.h>
 
 #include "event_loop.hpp"
+#include "cursor_capture.hpp"
 #include "output_capture.hpp"
+#include "restore_data.hpp"
 #include "video_stream.hpp"
+
+struct ext_image_capture_source_v1;
 
 
 namespace portal {
@@ -30,9 +34,20 @@ public:
 
     const std::string& path() const { return path_; }
     const std::string& app_id() const { return app_id_; }
-    void select(uint32_t cursor_mode) { cursor_mode_ = cursor_mode; }
-    // Starts capturing `output` into a new stream; empty on success, else why it could not.
-    std::string start(WaylandOutputs& wayland, PipeWireLink& link, const Output& output, int max_fps);
+    // SelectSources: what to share, and what the app shared before (restore_data; type 0 where none).
+    void select(uint32_t cursor_mode, SourceType type, uint32_t persist_mode, SourceChoice restore) {
+        cursor_mode_ = cursor_mode;
+        source_type_ = type;
+        persist_mode_ = persist_mode;
+        restore_ = std::move(restore);
+    }
+    uint32_t persist_mode() const { return persist_mode_; }
+    const SourceChoice& restore() const { return restore_; }
+    uint32_t cursor_mode() const { return cursor_mode_; }
+    SourceType source_type() const { return source_type_; }
+    // Starts capturing `source` (an output's or a window's, taken over) into a new stream; empty on success, else
+    // why it could not.
+    std::string start(WaylandOutputs& wayland, PipeWireLink& link, ext_image_capture_source_v1* source, int max_fps);
     bool started() const { return stream_ != nullptr; }
     uint32_t node_id() const { return stream_ ? stream_->node_id() : 0; }
     int width() const { return width_; }
@@ -45,6 +60,7 @@ public:
 private:
     static int on_close(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     void schedule_frame();
+    void cursor_changed();
     uint64_t frame_interval_ns() const;
 
     sd_bus* bus_;
@@ -52,6 +68,9 @@ private:
     std::string app_id_;
     EventLoop& loop_;
     uint32_t cursor_mode_ = cursor_hidden;
+    SourceType source_type_ = source_monitor;
+    uint32_t persist_mode_ = 0;
+    SourceChoice restore_;
     bool closed_ = false;
     bool streaming_ = false;
     int width_ = 0, height_ = 0;
@@ -60,6 +79,7 @@ private:
     uint64_t last_request_ns_ = 0;
     sd_bus_slot* slot_ = nullptr;
     std::unique_ptr<OutputCapture> capture_;
+    std::unique_ptr<CursorCapture> cursor_;  // cursor_mode metadata only
     std::unique_ptr<VideoStream> stream_;
     Timer next_frame_;
 };

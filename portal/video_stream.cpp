@@ -19,6 +19,10 @@ namespace portal {
 namespace {
 
 constexpr int kMaxDamageRects = 16;
+// The largest cursor picture sent as metadata; a larger one goes without its bitmap.
+constexpr int kCursorMetaSide = 64;
+constexpr size_t kCursorMetaSize =
+    sizeof(spa_meta_cursor) + sizeof(spa_meta_bitmap) + kCursorMetaSide * kCursorMetaSide * 4;
 
 spa_video_format video_format(uint32_t shm_format) {
     // wl_shm's XRGB8888 is B, G, R, X in memory on little-endian: SPA names formats by byte order.
@@ -131,6 +135,7 @@ void VideoStream::on_state_changed(void* data, int, int state, const char* error
     if (streaming != self->streaming_) {
         self->streaming_ = streaming;
         self->full_damage_ = true;  // a consumer that (re)starts has seen nothing
+        self->sent_image_serial_ = 0;  // nor the cursor's picture
         if (self->events_.streaming)
             self->events_.streaming(streaming);
     }
@@ -149,7 +154,7 @@ void VideoStream::on_param_changed(void* data, uint32_t id, const spa_pod* param
     int stride = static_cast<int>(info.size.width) * 4;
     uint8_t storage[1024];
     spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
-    const spa_pod* params[3];
+    const spa_pod* params[4];
     params[0] = static_cast<const spa_pod*>(spa_pod_builder_add_object(
         &builder, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers, SPA_PARAM_BUFFERS_buffers,
         SPA_POD_CHOICE_RANGE_Int(4, 2, 8), SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1), SPA_PARAM_BUFFERS_size,
@@ -163,7 +168,42 @@ void VideoStream::on_param_changed(void* data, uint32_t id, const spa_pod* param
         SPA_PARAM_META_size,
         SPA_POD_CHOICE_RANGE_Int(sizeof(spa_meta_region) * kMaxDamageRects, sizeof(spa_meta_region),
                                  sizeof(spa_meta_region) * kMaxDamageRects)));
-    pw_stream_update_params(self->stream_, params, 3);
+    uint32_t count = 3;
+    if (self->cursor_meta_)
+        params[count++] = static_cast<const spa_pod*>(spa_pod_builder_add_object(
+            &builder, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta, SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Cursor),
+            SPA_PARAM_META_size,
+            SPA_POD_CHOICE_RANGE_Int(kCursorMetaSize, sizeof(spa_meta_cursor), kCursorMetaSize)));
+    pw_stream_update_params(self->stream_, params, count);
+}
+
+void VideoStream::fill_cursor(spa_buffer* buffer) {
+    spa_meta* meta = spa_buffer_find_meta(buffer, SPA_META_Cursor);
+    if (!meta || meta->size < sizeof(spa_meta_cursor))
+        return;
+    auto* cursor = static_cast<spa_meta_cursor*>(meta->data);
+    // id 0: no cursor over the source (hidden, or elsewhere).
+    cursor->id = cursor_.visible ? 1 : 0;
+    cursor->flags = 0;
+    cursor->position = SPA_POINT(cursor_.x, cursor_.y);
+    cursor->hotspot = SPA_POINT(cursor_.hotspot_x, cursor_.hotspot_y);
+    cursor->bitmap_offset = 0;
+    const ShmImage* image = cursor_.image;
+    // The picture once after it changes; then positions only (bitmap_offset 0: the consumer keeps the last).
+    if (!image || !cursor_.visible || cursor_.image_serial == sent_image_serial_)
+        return;
+    size_t pixels = static_cast<size_t>(image->stride()) * static_cast<size_t>(image->height());
+    if (meta->size < sizeof(spa_meta_cursor) + sizeof(spa_meta_bitmap) + pixels)
+        return;
+    sent_image_serial_ = cursor_.image_serial;
+    cursor->bitmap_offset = sizeof(spa_meta_cursor);
+    auto* bitmap = SPA_PTROFF(cursor, cursor->bitmap_offset, spa_meta_bitmap);
+    bitmap->format = video_format(image->shm_format()) == SPA_VIDEO_FORMAT_BGRA ? SPA_VIDEO_FORMAT_BGRA
+                                                                                 : SPA_VIDEO_FORMAT_BGRx;
+    bitmap->size = SPA_RECTANGLE(static_cast<uint32_t>(image->width()), static_cast<uint32_t>(image->height()));
+    bitmap->stride = image->stride();
+    bitmap->offset = sizeof(spa_meta_bitmap);
+    std::memcpy(SPA_PTROFF(bitmap, bitmap->offset, void), image->pixels(), pixels);
 }
 
 void VideoStream::on_process(void* data) noexcept {
@@ -219,6 +259,8 @@ void VideoStream::on_process(void* data) noexcept {
         if (n < room)
             regions[n].region = SPA_REGION(0, 0, 0, 0);
     }
+    if (self->cursor_meta_)
+        self->fill_cursor(spa);
     self->damage_.clear();
     self->full_damage_ = false;
     self->pending_ = nullptr;

@@ -13,6 +13,7 @@
 struct pw_stream;
 struct spa_pod;
 struct spa_pod_builder;
+struct spa_buffer;
 
 namespace portal {
 
@@ -44,12 +45,23 @@ public:
     bool waiting() const { return pending_ != nullptr; }
     // Runs the graph again for the waiting frame.
     void retry();
+    // Cursor metadata (SPA_META_Cursor) for the frames from now on: where consumers asked for it.
+    struct Cursor {
+        bool visible = false;
+        int32_t x = 0, y = 0, hotspot_x = 0, hotspot_y = 0;
+        const ShmImage* image = nullptr;  // the picture, sent again only when image_serial grows
+        uint64_t image_serial = 0;
+    };
+    void set_cursor(const Cursor& cursor) { cursor_ = cursor; }
+    // Offers SPA_META_Cursor at negotiation: set before the loop runs after construction.
+    void send_cursor_meta(bool enabled) { cursor_meta_ = enabled; }
 
 private:
     static void on_state_changed(void* data, int old_state, int state, const char* error) noexcept;
     static void on_param_changed(void* data, uint32_t id, const spa_pod* param) noexcept;
     static void on_process(void* data) noexcept;
     void offer_format();
+    void fill_cursor(spa_buffer* buffer);
     const spa_pod* enum_format(spa_pod_builder& builder) const;
 
     pw_stream* stream_ = nullptr;
@@ -64,6 +76,9 @@ private:
     std::vector<Rect> damage_;
     bool full_damage_ = true;
     uint64_t sequence_ = 0;
+    bool cursor_meta_ = false;
+    Cursor cursor_;
+    uint64_t sent_image_serial_ = 0;
     spa_hook listener_{};
 };
 

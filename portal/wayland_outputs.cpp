@@ -8,6 +8,7 @@
 #include <wayland-client.h>
 
 #include "ext-image-capture-source-v1-client-protocol.h"
+#include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "ext-image-copy-capture-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 
@@ -67,11 +68,18 @@ WaylandOutputs::WaylandOutputs() {
     static const wl_registry_listener listener = {on_global, on_global_remove};
     wl_registry_add_listener(registry_, &listener, this);
     wl_display_roundtrip(display_);  // the globals
-    wl_display_roundtrip(display_);  // the outputs' modes and names
+    wl_display_roundtrip(display_);  // the outputs' modes and names, the windows' titles
 }
 
 WaylandOutputs::~WaylandOutputs() {
     outputs_.clear();
+    windows_.release();
+    if (pointer_)
+        wl_pointer_release(pointer_);
+    if (seat_)
+        wl_seat_release(seat_);
+    if (toplevel_sources_)
+        ext_foreign_toplevel_image_capture_source_manager_v1_destroy(toplevel_sources_);
     if (copy_capture_)
         ext_image_copy_capture_manager_v1_destroy(copy_capture_);
     if (output_sources_)
@@ -98,6 +106,13 @@ std::string WaylandOutputs::missing() const {
     return {};
 }
 
+wl_pointer* WaylandOutputs::pointer() {
+    // No listener: the portal has no surfaces, so kiln sends this pointer nothing it needs.
+    if (!pointer_ && seat_)
+        pointer_ = wl_seat_get_pointer(seat_);
+    return pointer_;
+}
+
 int WaylandOutputs::fd() const { return display_ ? wl_display_get_fd(display_) : -1; }
 
 bool WaylandOutputs::dispatch() {
@@ -119,6 +134,13 @@ const Output* WaylandOutputs::choose(const std::string& name) const {
         if (!name.empty() && output->name == name)
             return output.get();
     return outputs_.front().get();
+}
+
+const Output* WaylandOutputs::named(const std::string& name) const {
+    for (const auto& output : outputs_)
+        if (output->name == name)
+            return output.get();
+    return nullptr;
 }
 
 const Output* WaylandOutputs::find(const wl_output* wanted) const {
@@ -148,9 +170,16 @@ void WaylandOutputs::on_global(void* data, wl_registry* registry, uint32_t name,
     } else if (std::strcmp(interface, ext_output_image_capture_source_manager_v1_interface.name) == 0) {
         self->output_sources_ = static_cast<ext_output_image_capture_source_manager_v1*>(
             wl_registry_bind(registry, name, &ext_output_image_capture_source_manager_v1_interface, 1));
+    } else if (std::strcmp(interface, ext_foreign_toplevel_image_capture_source_manager_v1_interface.name) == 0) {
+        self->toplevel_sources_ = static_cast<ext_foreign_toplevel_image_capture_source_manager_v1*>(
+            wl_registry_bind(registry, name, &ext_foreign_toplevel_image_capture_source_manager_v1_interface, 1));
+    } else if (std::strcmp(interface, ext_foreign_toplevel_list_v1_interface.name) == 0) {
+        self->windows_.bind(registry, name);
     } else if (std::strcmp(interface, ext_image_copy_capture_manager_v1_interface.name) == 0) {
         self->copy_capture_ = static_cast<ext_image_copy_capture_manager_v1*>(
             wl_registry_bind(registry, name, &ext_image_copy_capture_manager_v1_interface, 1));
+    } else if (std::strcmp(interface, wl_seat_interface.name) == 0 && version >= 5 && !self->seat_) {
+        self->seat_ = static_cast<wl_seat*>(wl_registry_bind(registry, name, &wl_seat_interface, 5));
     } else if (std::strcmp(interface, wl_output_interface.name) == 0 && version >= 3) {
         auto output = std::make_unique<Output>();
         output->global_name = name;

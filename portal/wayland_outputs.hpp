@@ -1,4 +1,5 @@
-// WaylandOutputs: the portal's connection to kiln, the globals it captures with and the outputs it can share.
+// WaylandOutputs: the portal's connection to kiln, the globals it captures with and the outputs and windows it can
+// share.
 #pragma once
 
 #include <cstdint>
@@ -6,13 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "wayland_windows.hpp"
+
 struct wl_display;
 struct wl_registry;
 struct wl_output;
 struct wl_shm;
+struct wl_seat;
+struct wl_pointer;
 struct zxdg_output_manager_v1;
 struct zxdg_output_v1;
 struct ext_output_image_capture_source_manager_v1;
+struct ext_foreign_toplevel_image_capture_source_manager_v1;
 struct ext_image_copy_capture_manager_v1;
 
 namespace portal {
@@ -46,10 +52,17 @@ public:
     // The output called `name`, or the first output where name is empty or unknown; nullptr where there is none.
     const Output* choose(const std::string& name) const;
     const Output* find(const wl_output* output) const;
+    // The output called `name`, or nullptr.
+    const Output* named(const std::string& name) const;
 
     wl_shm* shm() const { return shm_; }
     ext_output_image_capture_source_manager_v1* output_sources() const { return output_sources_; }
     ext_image_copy_capture_manager_v1* copy_capture() const { return copy_capture_; }
+    ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources() const { return toplevel_sources_; }
+    // The windows kiln lists; window sources work where windows().bound() and toplevel_sources().
+    const WaylandWindows& windows() const { return windows_; }
+    // The first seat's pointer, made on first use (cursor sessions name it); nullptr where kiln has no seat.
+    wl_pointer* pointer();
 
 private:
     static void on_global(void* data, wl_registry* registry, uint32_t name, const char* interface,
@@ -63,6 +76,10 @@ private:
     zxdg_output_manager_v1* xdg_outputs_ = nullptr;
     ext_output_image_capture_source_manager_v1* output_sources_ = nullptr;
     ext_image_copy_capture_manager_v1* copy_capture_ = nullptr;
+    ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources_ = nullptr;
+    WaylandWindows windows_;
+    wl_seat* seat_ = nullptr;
+    wl_pointer* pointer_ = nullptr;
     std::vector<std::unique_ptr<Output>> outputs_;
 };
 

@@ -102,10 +102,28 @@ bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, render
     return finish(bridge, *frame, destination, damage);
 }
 
+namespace {
+
+// Makes the textures of the tree's enabled buffer nodes that have none yet (a server-side decoration's title, before
+// the output first drew it): wlroots refuses to make a texture while a frame is being rendered.
+void prepare_textures(RenderBridge& bridge, wlr_scene_node* node)
+{
+    if (!node || !node->state.enabled)
+        return;
+    if (wlr_scene_buffer* buffer = scene_buffer_from_node(node); buffer && buffer->buffer && !buffer->texture)
+        buffer->texture = wlr_texture_from_buffer(bridge.wlr(), buffer->buffer);
+    wlr_scene_node* child = nullptr;
+    wl_list_for_each(child, &node->state.children, state.link)
+        prepare_textures(bridge, child);
+}
+
+}  // namespace
+
 bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& area, float scale,
                   const SurfaceLooks& looks, const CaptureCursor* cursor, wlr_buffer* destination,
                   const Region& damage)
 {
+    prepare_textures(bridge, root);
     std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage);
     if (!frame)
         return false;
@@ -155,9 +173,7 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
                                    {},
                                    blended});
         } else if (wlr_scene_buffer* buffer = scene_buffer_from_node(node); buffer && buffer->buffer) {
-            if (!buffer->texture)
-                buffer->texture = wlr_texture_from_buffer(bridge.wlr(), buffer->buffer);
-            if (wlr_texture* texture = buffer->texture) {
+            if (wlr_texture* texture = buffer->texture) {  // made by prepare_textures, before the frame began
                 const bool whole = buffer->src_box.width <= 0 || buffer->src_box.height <= 0;
                 const wlr_fbox source = whole ? wlr_fbox{0, 0, static_cast<double>(texture->width),
                                                          static_cast<double>(texture->height)}

@@ -139,8 +139,16 @@ void Workspaces::outputs_changed()
 
 std::vector<std::string> Workspaces::configured_on(wlr_output* output) const
 {
-    (void)output;  // one list for every output until kiln.ini can give an output its own
-    return core_.options.workspaces.names;
+    const Options& options = core_.options;
+    if (const OutputSettings* settings = options.output(output->name); settings && !settings->workspaces.empty())
+        return settings->workspaces;
+    std::vector<std::string> names = options.workspaces.names;
+    std::erase_if(names, [&options](const std::string& name) {
+        return std::any_of(options.outputs.begin(), options.outputs.end(), [&name](const OutputSettings& other) {
+            return std::find(other.workspaces.begin(), other.workspaces.end(), name) != other.workspaces.end();
+        });
+    });
+    return names;
 }
 
 std::vector<Workspace*> Workspaces::on(wlr_output* output) const

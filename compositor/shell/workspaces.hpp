@@ -88,7 +88,8 @@ private:
     void set_shown(Toplevel& toplevel, bool shown);
     // `toplevel` to the same place within `to`'s usable area as it had in `from`'s, refitted if fullscreen/maximized.
     void carry(Toplevel& toplevel, wlr_output* from, wlr_output* to);
-    // kiln.ini's workspaces for `output`: [workspaces] names.
+    // kiln.ini's workspaces for `output`: its [output NAME] workspaces= list, else [workspaces] names less those
+    // another output's list claims.
     std::vector<std::string> configured_on(wlr_output* output) const;
     void add_window(Toplevel& toplevel);
     void window_mapped(Toplevel& toplevel);

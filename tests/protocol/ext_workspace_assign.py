@@ -9,7 +9,8 @@ wl_display.invalid_method (libwayland's "invalid arguments": the XML has no erro
 showed before (sway's back_and_forth, twice goes back); of a hidden one, or with nothing shown before, it changes
 nothing. An xdg-activation request without a seat for a window on a hidden workspace marks the workspace urgent (not
 shown, no switch); showing it clears urgent; for a shown window it does nothing. `kiln msg move-workspace` moves it
-back (screenshots) and refuses what it cannot do with a message."""
+back (screenshots) and refuses what it cannot do with a message. kiln.ini's [output NAME] workspaces= starts an
+output with its own named workspaces, kept off the others."""
 import json
 import subprocess
 import sys
@@ -218,6 +219,29 @@ def protocol_errors(kiln):
         check(MANAGER in fine.globals, "kiln carries on for other clients")
 
 
+def configured_outputs(scratch):
+    """kiln.ini's [output NAME] workspaces=: HEADLESS-2 starts with chat (shown) and 7, HEADLESS-1 with [workspaces]
+    names less those HEADLESS-2 and an output not plugged in (NOPE-1) claim."""
+    config = Path(scratch) / "assigned.ini"
+    config.write_text("[output HEADLESS-1]\nposition=0,0\n[output HEADLESS-2]\nposition=640,0\nworkspaces=chat, 7\n"
+                      "[output NOPE-1]\nworkspaces=away\n[workspaces]\nnames=mail, web, chat, away\n")
+    with Kiln("--outputs", "2", "--config", str(config)) as kiln, Connection(kiln.client_env) as bar:
+        registry, globals_ = outputs_by_name(bar)
+        bound = dict(bind_output(bar, registry, name, version) for name, version in sorted(globals_.items()))
+        w = Watcher(bar, bar.bind(MANAGER, 1))
+        w.wait_done("the first batch")
+        group_of = {bound[v["outputs"][0]]: g for g, v in w.live_groups().items()}
+        one, two = group_of["HEADLESS-1"], group_of["HEADLESS-2"]
+        check(w.names(one) == ["mail", "web"], f"HEADLESS-1 starts with mail, web ({w.names(one)})")
+        check(w.names(two) == ["chat", "7"], f"HEADLESS-2 starts with its own chat, 7 ({w.names(two)})")
+        check(w.workspaces[w.by_name(two, "chat")]["state"] == ACTIVE and
+              w.workspaces[w.by_name(one, "mail")]["state"] == ACTIVE, "the first of each list is shown")
+        status, reply, err = msg(kiln, "workspaces")
+        named = {(x["output"], x["name"]): x["named"] for x in reply["workspaces"]}
+        check(named == {("HEADLESS-1", "mail"): True, ("HEADLESS-1", "web"): True, ("HEADLESS-2", "chat"): True,
+                        ("HEADLESS-2", "7"): True}, f"kiln msg: all named, kept while empty ({named})")
+
+
 def main():
     need("grim")
     with tempfile.TemporaryDirectory(prefix="kiln-ext-workspace-assign-") as scratch:
@@ -227,6 +251,7 @@ def main():
         with Kiln("--outputs", "2", "--config", str(config)) as kiln:
             assign_deactivate_urgent(kiln)
             protocol_errors(kiln)
+        configured_outputs(scratch)
 
 
 run_test(main)

@@ -66,7 +66,8 @@ void DesktopRooms::make(const Core& core, Context context)
     ext_idle_notify = std::make_unique<ExtIdleNotifyV1>(display);
     idle->also_notify({[ext = ext_idle_notify.get()]() { ext->activity(); },
                        [ext = ext_idle_notify.get()](bool inhibited) { ext->set_inhibited(inhibited); }});
-    xdg_activation = std::make_unique<XdgActivation>(display, desktop);
+    xdg_activation = std::make_unique<XdgActivation>(
+        display, desktop, [&workspaces = *workspaces](Toplevel& toplevel) { workspaces.request_attention(toplevel); });
     foreign_toplevels = std::make_unique<ForeignToplevels>(core, *toplevels, desktop, *seat);
     privileged.guard(foreign_toplevels->global(), "foreign-toplevel-management", false);
     toplevel_list = std::make_unique<ExtForeignToplevelListV1>(display, *toplevels);

@@ -138,6 +138,13 @@ Commands::Answer Commands::answer(std::string_view line)
             return {failure(fields.error)};
         return {done_or(desktop_.show_workspace(*name, *output))};
     }
+    if (*command == "move-workspace") {
+        std::optional<std::string> name, output, from;
+        if (!fields.only({"name", "output", "from"}) || !(name = fields.name("name", true)) ||
+            !(output = fields.name("output", true)) || !(from = fields.name("from", false)))
+            return {failure(fields.error)};
+        return {done_or(desktop_.move_workspace(*name, *output, *from))};
+    }
     if (*command == "reload") {
         if (!fields.only({}))
             return {failure(fields.error)};
@@ -159,8 +166,8 @@ Commands::Answer Commands::answer(std::string_view line)
         return {json.text()};
     }
     return {failure("unknown command \"" + *command +
-                    "\" (known: outputs, workspaces, windows, focus, move, close, workspace, reload, subscribe, "
-                    "version)")};
+                    "\" (known: outputs, workspaces, windows, focus, move, close, workspace, move-workspace, "
+                    "reload, subscribe, version)")};
 }
 
 }  // namespace kiln::compositor::ipc

@@ -1,5 +1,5 @@
-// Commands: what each `kiln msg` request asks (outputs, workspaces, windows, focus, move, close, workspace, reload,
-// subscribe, version), its fields checked by name and type before anything changes, answered as one JSON line.
+// Commands: what each `kiln msg` request asks (outputs, workspaces, windows, focus, move, close, workspace,
+// move-workspace, reload, subscribe, version), its fields checked by name and type before anything changes, answered as one JSON line.
 #pragma once
 
 #include <functional>

@@ -146,6 +146,7 @@ void DesktopControl::write_workspaces(JsonWriter& json) const
                 .key("visible").value(shown)
                 .key("focused").value(shown && entry->output == current)
                 .key("named").value(workspace->named)
+                .key("urgent").value(workspace->urgent)
                 .key("windows").value(windows)
                 .end_object();
         }
@@ -232,6 +233,27 @@ std::string DesktopControl::show_workspace(const std::string& name, const std::s
     if (!workspace)
         return "no workspace \"" + name + "\" can be made on " + output->name;
     workspaces_.activate(*workspace);
+    return {};
+}
+
+std::string DesktopControl::move_workspace(const std::string& name, const std::string& output_name,
+                                          const std::string& from_name)
+{
+    wlr_output* to = workspaces_.output_named(output_name);
+    if (!to)
+        return "no output named \"" + output_name + "\"";
+    wlr_output* from = from_name.empty() ? workspaces_.current_output() : workspaces_.output_named(from_name);
+    if (!from)
+        return from_name.empty() ? std::string("no output shows workspaces") : "no output named \"" + from_name + "\"";
+    Workspace* workspace = workspaces_.find(from, name);
+    if (!workspace)
+        return "no workspace \"" + name + "\" on " + from->name;
+    if (from == to)
+        return "workspace \"" + name + "\" is on " + to->name + " already";
+    if (workspaces_.find(to, name))
+        return std::string(to->name) + " has a workspace \"" + name + "\" already";
+    if (!workspaces_.assign(*workspace, to))
+        return "workspace \"" + name + "\" cannot move to " + to->name;
     return {};
 }
 

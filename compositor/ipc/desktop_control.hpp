@@ -42,6 +42,9 @@ public:
     std::string move(int64_t id, const std::string& name, const std::string& output_name);
     // Shows workspace `name` on `output_name` (empty: the output the workspace keys act on), made if missing.
     std::string show_workspace(const std::string& name, const std::string& output_name);
+    // Moves workspace `name` of `from_name` (empty: the output the workspace keys act on) with its windows to
+    // `output_name`; a shown one stays shown there (Workspaces::assign).
+    std::string move_workspace(const std::string& name, const std::string& output_name, const std::string& from_name);
 
     // Each event as one JSON line (observers stay for the control's life).
     void on_event(std::function<void(const std::string&)> observer) { observer_ = std::move(observer); }

@@ -31,6 +31,7 @@ const char* const usage_text =
     "  focus ID | close ID               focus or close window ID (ids from `kiln msg windows`)\n"
     "  move ID WORKSPACE [OUTPUT]        move window ID to WORKSPACE (on OUTPUT)\n"
     "  workspace NAME [OUTPUT]           show workspace NAME (on OUTPUT)\n"
+    "  move-workspace NAME OUTPUT [FROM] move workspace NAME (of FROM) with its windows to OUTPUT\n"
     "  reload                            read kiln.ini again\n"
     "  subscribe                         print workspace and window events, one JSON line each\n"
     "  version                           the running kiln's version\n"
@@ -96,6 +97,12 @@ std::string build_request(const std::vector<const char*>& args, std::string& err
         json.key("name").value(args[1]);
         if (count == 2)
             json.key("output").value(args[2]);
+    } else if (command == "move-workspace") {
+        if (!arity(2, 3))
+            return {};
+        json.key("name").value(args[1]).key("output").value(args[2]);
+        if (count == 3)
+            json.key("from").value(args[3]);
     } else {
         error = "unknown command \"" + command + "\"";
         return {};

@@ -49,6 +49,29 @@ const std::vector<KeySpec>& keyboard_keys()
     return keys;
 }
 
+// Workspace names separated by commas (so a name may hold spaces: "web, mail, 3 chat"), each once, at most 99;
+// `names` is set only when they are.
+std::optional<std::string> parse_workspace_names(std::string_view value, std::vector<std::string>& names_out)
+{
+    std::vector<std::string> names;
+    for (size_t start = 0; start <= value.size();) {
+        size_t comma = value.find(',', start);
+        if (comma == std::string_view::npos)
+            comma = value.size();
+        const std::string_view name = trim(value.substr(start, comma - start));
+        if (name.empty())
+            return "names separated by commas, e.g. web, mail, code";
+        if (std::find(names.begin(), names.end(), name) != names.end())
+            return "names separated by commas, each once ('" + std::string(name) + "' twice)";
+        names.emplace_back(name);
+        start = comma + 1;
+    }
+    if (names.size() > 99)
+        return "at most 99 names";
+    names_out = std::move(names);
+    return std::nullopt;
+}
+
 const std::vector<KeySpec>& output_keys()
 {
     static const std::vector<KeySpec> keys = {
@@ -100,6 +123,10 @@ const std::vector<KeySpec>& output_keys()
                  return "true or false";
              entry.output->lease = *lease;
              return std::nullopt;
+         }},
+        {"workspaces", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             return parse_workspace_names(value, entry.output->workspaces);
          }},
     };
     return keys;
@@ -402,24 +429,7 @@ const std::vector<KeySpec>& workspaces_keys()
     static const std::vector<KeySpec> keys = {
         {"names", false,
          [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {
-             std::vector<std::string> names;
-             // Comma-separated, so a name may hold spaces ("web, mail, 3 chat").
-             for (size_t start = 0; start <= value.size();) {
-                 size_t comma = value.find(',', start);
-                 if (comma == std::string_view::npos)
-                     comma = value.size();
-                 const std::string_view name = trim(value.substr(start, comma - start));
-                 if (name.empty())
-                     return "names separated by commas, e.g. web, mail, code";
-                 if (std::find(names.begin(), names.end(), name) != names.end())
-                     return "names separated by commas, each once ('" + std::string(name) + "' twice)";
-                 names.emplace_back(name);
-                 start = comma + 1;
-             }
-             if (names.size() > 99)
-                 return "at most 99 names";
-             options.workspaces.names = std::move(names);
-             return std::nullopt;
+             return parse_workspace_names(value, options.workspaces.names);
          }},
         {"count", false,
          [](std::string_view value, Options& options, Entry) -> std::optional<std::string> {

@@ -44,6 +44,9 @@ struct OutputSettings {
     // lease=true: the connector is kept off the desktop and offered to clients through wp_drm_lease_device_v1 (a
     // headset the kernel does not mark non-desktop); the DRM backend only.
     std::optional<bool> lease;
+    // workspaces=NAME, ...: the workspaces this output starts with, named (kept while empty), the first shown; they
+    // are not made on other outputs. Kept for an output not plugged in yet and applied when it comes.
+    std::vector<std::string> workspaces;
 };
 
 // 0xRRGGBB, what no window covers.

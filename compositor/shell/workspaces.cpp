@@ -115,12 +115,14 @@ void Workspaces::outputs_changed()
             added.push_back(entry->output);
     }
     for (wlr_output* output : added) {
-        for (const std::string& name : core_.options.workspaces.names)
+        const std::vector<std::string> names = configured_on(output);
+        for (const std::string& name : names)
             create(output, name)->named = true;
-        active_[output] = create(output, name_of(1).empty() ? std::string("1") : name_of(1));
+        active_[output] = names.empty() ? create(output, "1") : find(output, names.front());
     }
     for (wlr_output* output : gone) {
         active_.erase(output);
+        previous_.erase(output);
         if (last_shown_on_ == output)
             last_shown_on_ = nullptr;
         for (auto& [toplevel, member] : members_) {
@@ -135,9 +137,23 @@ void Workspaces::outputs_changed()
         changed();
 }
 
+std::vector<std::string> Workspaces::configured_on(wlr_output* output) const
+{
+    const Options& options = core_.options;
+    if (const OutputSettings* settings = options.output(output->name); settings && !settings->workspaces.empty())
+        return settings->workspaces;
+    std::vector<std::string> names = options.workspaces.names;
+    std::erase_if(names, [&options](const std::string& name) {
+        return std::any_of(options.outputs.begin(), options.outputs.end(), [&name](const OutputSettings& other) {
+            return std::find(other.workspaces.begin(), other.workspaces.end(), name) != other.workspaces.end();
+        });
+    });
+    return names;
+}
+
 std::vector<Workspace*> Workspaces::on(wlr_output* output) const
 {
-    const auto& names = core_.options.workspaces.names;
+    const std::vector<std::string> names = configured_on(output);
     // kiln.ini's names in its order, then numbers in theirs, then the rest as they were made.
     const auto key = [&names](const Workspace* workspace) {
         const auto named = std::find(names.begin(), names.end(), workspace->name);
@@ -183,7 +199,7 @@ Workspace* Workspaces::create(wlr_output* output, std::string_view name)
         return known;
     if (!output || !wlr_output_layout_get(core_.layout, output) || name.empty())
         return nullptr;
-    const auto& names = core_.options.workspaces.names;
+    const std::vector<std::string> names = configured_on(output);
     all_.push_back(std::make_unique<Workspace>(Workspace{
         .name = std::string(name),
         .output = output,
@@ -229,13 +245,21 @@ bool Workspaces::show(Workspace& workspace)
     Workspace* before = active(workspace.output);
     if (before == &workspace)
         return false;
-    active_[workspace.output] = &workspace;
-    for (auto& [toplevel, member] : members_)
-        if (member->workspace && member->workspace->output == workspace.output)
-            set_shown(const_cast<Toplevel&>(*toplevel), member->workspace == &workspace);
+    set_active(workspace.output, workspace);
+    if (before)
+        previous_[workspace.output] = before->name;
     drop_if_unused(before);
     changed();
     return true;
+}
+
+void Workspaces::set_active(wlr_output* output, Workspace& workspace)
+{
+    active_[output] = &workspace;
+    workspace.urgent = false;
+    for (auto& [toplevel, member] : members_)
+        if (member->workspace && member->workspace->output == output)
+            set_shown(const_cast<Toplevel&>(*toplevel), member->workspace == &workspace);
 }
 
 void Workspaces::follow_outputs()
@@ -275,29 +299,95 @@ void Workspaces::move(Toplevel& toplevel, Workspace& workspace)
     if (it == members_.end() || !it->second->workspace || it->second->workspace == &workspace)
         return;
     Workspace* from = it->second->workspace;
-    if (from->output != workspace.output) {
-        // The same place within the new output's usable area, as far as it fits there.
-        const wlr_box old_area = desktop_.usable_area(from->output);
-        const wlr_box new_area = desktop_.usable_area(workspace.output);
-        const wlr_box box = toplevel.geometry();
-        const placement::Point spot =
-            placement::clamp_into({new_area.x, new_area.y, new_area.width, new_area.height},
-                                  {new_area.x + box.x - old_area.x, new_area.y + box.y - old_area.y}, box.width,
-                                  box.height);
-        toplevel.move_to(spot.x, spot.y);
-        if (toplevel.fullscreen())
-            toplevel.set_fullscreen(true, workspace.output);
-        else if (toplevel.maximized()) {
-            toplevel.set_maximized(false);  // fitted again to the new output's usable area
-            toplevel.set_maximized(true);
-        }
-    }
+    if (from->output != workspace.output)
+        carry(toplevel, from->output, workspace.output);
     it->second->workspace = &workspace;
     const bool shown = active(workspace.output) == &workspace;
     set_shown(toplevel, shown);
     if (!shown && toplevels_.focused() == &toplevel)
         refocus(from->output);
     drop_if_unused(from);
+    changed();
+}
+
+void Workspaces::carry(Toplevel& toplevel, wlr_output* from, wlr_output* to)
+{
+    // The same place within the new output's usable area, as far as it fits there.
+    const wlr_box old_area = desktop_.usable_area(from);
+    const wlr_box new_area = desktop_.usable_area(to);
+    const wlr_box box = toplevel.geometry();
+    const placement::Point spot =
+        placement::clamp_into({new_area.x, new_area.y, new_area.width, new_area.height},
+                              {new_area.x + box.x - old_area.x, new_area.y + box.y - old_area.y}, box.width,
+                              box.height);
+    toplevel.move_to(spot.x, spot.y);
+    if (toplevel.fullscreen())
+        toplevel.set_fullscreen(true, to);
+    else if (toplevel.maximized()) {
+        toplevel.set_maximized(false);  // fitted again to the new output's usable area
+        toplevel.set_maximized(true);
+    }
+}
+
+bool Workspaces::assign(Workspace& workspace, wlr_output* output)
+{
+    follow_outputs();
+    wlr_output* from = workspace.output;
+    if (from == output || !active(output) || find(output, workspace.name))
+        return false;
+    const bool was_shown = active(from) == &workspace;
+    for (auto& [toplevel, member] : members_)
+        if (member->workspace == &workspace)
+            carry(const_cast<Toplevel&>(*toplevel), from, output);
+    workspace.output = output;
+    if (!was_shown) {
+        changed();
+        return true;
+    }
+    // Shown where it was, shown where it goes (as sway's `move workspace to output`): the workspace the target
+    // showed gives way to it, and the old output shows what it showed before, else its first, else a new one.
+    Workspace* replaced = active(output);
+    set_active(output, workspace);
+    previous_[output] = replaced->name;
+    Workspace* next = nullptr;
+    if (auto before = previous_.find(from); before != previous_.end() && before->second != workspace.name)
+        next = create(from, before->second);
+    if (!next && !on(from).empty())
+        next = on(from).front();
+    if (!next)
+        next = create(from, "1");
+    previous_.erase(from);
+    if (next)
+        set_active(from, *next);
+    else
+        active_.erase(from);  // cannot be: `from` shows workspaces, so one can be made there
+    drop_if_unused(replaced);
+    last_shown_on_ = output;
+    refocus(output);
+    changed();
+    return true;
+}
+
+bool Workspaces::deactivate(Workspace& workspace)
+{
+    if (active(workspace.output) != &workspace)
+        return false;  // the protocol's "no guarantee": a hidden workspace stays as it is
+    auto before = previous_.find(workspace.output);
+    if (before == previous_.end() || before->second == workspace.name)
+        return false;
+    Workspace* back = create(workspace.output, before->second);
+    if (!back)
+        return false;
+    activate(*back);
+    return true;
+}
+
+void Workspaces::request_attention(const Toplevel& toplevel)
+{
+    Workspace* workspace = of(toplevel);
+    if (!workspace || active(workspace->output) == workspace || workspace->urgent)
+        return;
+    workspace->urgent = true;
     changed();
 }
 

@@ -24,6 +24,8 @@ struct Workspace {
     wlr_output* output = nullptr;
     // A name from kiln.ini [workspaces] names: the workspace lives as long as its output, empty or not.
     bool named = false;
+    // A window of it asked for attention (xdg-activation) while it was hidden; cleared when it is shown.
+    bool urgent = false;
     uint64_t serial = 0;  // creation order, the last of the sort keys (workspaces.cpp)
 };
 
@@ -51,6 +53,16 @@ public:
     // `toplevel` moves to `workspace` (on another output it is moved into that output's usable area); hidden there
     // unless that workspace is shown. Focus stays with it if it stays shown, else goes on in the old workspace.
     void move(Toplevel& toplevel, Workspace& workspace);
+    // `workspace` moves to `output` with its windows, each at the same place relative to the output's usable area
+    // (clamped onto it). Shown before, it is shown there (focus following as for a switch) and its old output shows
+    // the workspace it showed before it (else its first, else a new one). False (nothing changes) for its own
+    // output, an output kiln does not show, or one with a workspace of that name already.
+    bool assign(Workspace& workspace, wlr_output* output);
+    // The active `workspace` gives way to the one its output showed before it (sway's back_and_forth), made again
+    // if it was removed; false (nothing changes) when it is not shown or its output showed no other before it.
+    bool deactivate(Workspace& workspace);
+    // A window asked for attention: its workspace is marked urgent if it is hidden (cleared when it is shown).
+    void request_attention(const Toplevel& toplevel);
 
     // The workspace numbered `number` (1-based) in kiln.ini's terms: its `number`th name, else the number itself;
     // empty when `number` is beyond [workspaces] count.
@@ -70,8 +82,15 @@ private:
     void outputs_changed();
     // Shows `workspace` on its output, hiding the one shown before; false when it was shown already.
     bool show(Workspace& workspace);
+    // `workspace` is the one shown on `output`: its windows shown, the others of `output` hidden; urgent cleared.
+    void set_active(wlr_output* output, Workspace& workspace);
     void follow_outputs();
     void set_shown(Toplevel& toplevel, bool shown);
+    // `toplevel` to the same place within `to`'s usable area as it had in `from`'s, refitted if fullscreen/maximized.
+    void carry(Toplevel& toplevel, wlr_output* from, wlr_output* to);
+    // kiln.ini's workspaces for `output`: its [output NAME] workspaces= list, else [workspaces] names less those
+    // another output's list claims.
+    std::vector<std::string> configured_on(wlr_output* output) const;
     void add_window(Toplevel& toplevel);
     void window_mapped(Toplevel& toplevel);
     void window_unmapped(Toplevel& toplevel);
@@ -90,7 +109,9 @@ private:
     std::unordered_map<const Toplevel*, std::unique_ptr<Member>> members_;
     std::vector<std::function<void()>> observers_;
     uint64_t serial_ = 0;
-    wlr_output* last_shown_on_ = nullptr;  // the output of the last activate(), while it is in the layout
+    wlr_output* last_shown_on_ = nullptr;
+    // The name of the workspace each output showed before its active one (for deactivate).
+    std::unordered_map<wlr_output*, std::string> previous_;  // the output of the last activate(), while it is in the layout
 
     wl::Listener layout_change_;
     wl::Listener toplevel_add_;

@@ -463,6 +463,19 @@ TEST_CASE("[workspaces] names and count; [bindings] workspace keys take modifier
     check_one_problem("[bindings]\nworkspace=Super+Hyper\n", 2, "unknown modifier 'Hyper'");
 }
 
+TEST_CASE("[output NAME] workspaces: the output's own named workspaces, kept for an output not plugged in")
+{
+    auto applied = apply("[output HDMI-A-1]\nworkspaces=chat, 7\n[output DP-9]\nworkspaces=away\n");
+    INFO((applied.problems.empty() ? "" : describe(applied.problems[0])));
+    REQUIRE(applied.problems.empty());
+    REQUIRE(applied.options.output("HDMI-A-1"));
+    CHECK(applied.options.output("HDMI-A-1")->workspaces == std::vector<std::string>{"chat", "7"});
+    REQUIRE(applied.options.output("DP-9"));
+    CHECK(applied.options.output("DP-9")->workspaces == std::vector<std::string>{"away"});
+    check_one_problem("[output DP-1]\nworkspaces=a,,b\n", 2, "names separated by commas");
+    check_one_problem("[output DP-1]\nworkspaces=a, a\n", 2, "'a' twice");
+}
+
 TEST_CASE("[rule] and [rule NAME]: each header a rule of its own; bad ones reported on their line and dropped")
 {
     auto applied = apply("[rule mail]\ntag=e-mail composer\nworkspace=2\n[rule]\napp-id=org.gnome.Terminal\n"

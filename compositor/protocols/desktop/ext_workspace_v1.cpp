@@ -87,7 +87,8 @@ struct ExtWorkspaceV1::Manager {
 namespace {
 
 constexpr uint32_t workspace_capabilities =
-    EXT_WORKSPACE_HANDLE_V1_WORKSPACE_CAPABILITIES_ACTIVATE | EXT_WORKSPACE_HANDLE_V1_WORKSPACE_CAPABILITIES_REMOVE;
+    EXT_WORKSPACE_HANDLE_V1_WORKSPACE_CAPABILITIES_ACTIVATE | EXT_WORKSPACE_HANDLE_V1_WORKSPACE_CAPABILITIES_DEACTIVATE |
+    EXT_WORKSPACE_HANDLE_V1_WORKSPACE_CAPABILITIES_REMOVE | EXT_WORKSPACE_HANDLE_V1_WORKSPACE_CAPABILITIES_ASSIGN;
 
 void make_inert(wl_resource* resource)
 {
@@ -228,19 +229,19 @@ void ExtWorkspaceV1::sync(Manager& manager, bool done)
         uint32_t index = 0;
         for (Workspace* workspace : workspaces_.on(output->output))
             now.push_back({workspace, output, index++,
-                           workspace == active ? uint32_t{EXT_WORKSPACE_HANDLE_V1_STATE_ACTIVE} : 0u});
+                           (workspace == active ? uint32_t{EXT_WORKSPACE_HANDLE_V1_STATE_ACTIVE} : 0u) |
+                               (workspace->urgent ? uint32_t{EXT_WORKSPACE_HANDLE_V1_STATE_URGENT} : 0u)});
     }
-    const auto in_now = [&now](uint64_t serial, uint64_t group_id) {
-        return std::any_of(now.begin(), now.end(), [serial, group_id](const Now& n) {
-            return n.workspace->serial == serial && n.output->group_id == group_id;
-        });
+    // A workspace assigned to another output keeps its handle: it leaves one group and enters the other (below).
+    const auto in_now = [&now](uint64_t serial) {
+        return std::any_of(now.begin(), now.end(), [serial](const Now& n) { return n.workspace->serial == serial; });
     };
     bool sent = done;
 
     // Workspaces gone: they leave their group, then are removed (the protocol's order).
     for (auto it = manager.handles.begin(); it != manager.handles.end();) {
         Handle& handle = *it->second;
-        if (in_now(handle.serial, handle.group_id)) {
+        if (in_now(handle.serial)) {
             ++it;
             continue;
         }
@@ -314,6 +315,17 @@ void ExtWorkspaceV1::sync(Manager& manager, bool done)
         auto known = manager.handles.find(n.workspace->serial);
         if (known != manager.handles.end()) {
             Handle& handle = *known->second;
+            if (handle.group_id != n.output->group_id) {
+                // Assigned to another output: workspace_leave on the old group, workspace_enter on the new.
+                auto old_group = manager.groups.find(handle.group_id);
+                if (old_group != manager.groups.end() && old_group->second->resource && handle.resource)
+                    ext_workspace_group_handle_v1_send_workspace_leave(old_group->second->resource, handle.resource);
+                auto new_group = manager.groups.find(n.output->group_id);
+                if (new_group != manager.groups.end() && new_group->second->resource && handle.resource)
+                    ext_workspace_group_handle_v1_send_workspace_enter(new_group->second->resource, handle.resource);
+                handle.group_id = n.output->group_id;
+                sent = true;
+            }
             if (handle.index != n.index) {
                 handle.index = n.index;
                 if (handle.resource)
@@ -341,10 +353,17 @@ void ExtWorkspaceV1::sync(Manager& manager, bool done)
                 if (auto* handle = static_cast<Handle*>(wl_resource_get_user_data(resource)))
                     handle->manager.pending.push_back({Pending::Kind::activate, handle->serial, {}});
             },
-            // Not advertised: an output always shows one of its workspaces.
-            .deactivate = [](wl_client*, wl_resource*) noexcept {},
-            // Not advertised: a workspace belongs to its output for life in kiln's model.
-            .assign = [](wl_client*, wl_resource*, wl_resource*) noexcept {},
+            .deactivate = [](wl_client*, wl_resource* resource) noexcept {
+                if (auto* handle = static_cast<Handle*>(wl_resource_get_user_data(resource)))
+                    handle->manager.pending.push_back({Pending::Kind::deactivate, handle->serial, {}});
+            },
+            .assign = [](wl_client*, wl_resource* resource, wl_resource* group_resource) noexcept {
+                auto* handle = static_cast<Handle*>(wl_resource_get_user_data(resource));
+                auto* group = static_cast<Group*>(wl_resource_get_user_data(group_resource));
+                // A removed group (inert) or one of another manager of the client's names no group of this one.
+                if (handle && group && &group->manager == &handle->manager)
+                    handle->manager.pending.push_back({Pending::Kind::assign, handle->serial, {}, group->id});
+            },
             .remove = [](wl_client*, wl_resource* resource) noexcept {
                 if (auto* handle = static_cast<Handle*>(wl_resource_get_user_data(resource)))
                     handle->manager.pending.push_back({Pending::Kind::remove, handle->serial, {}});
@@ -382,6 +401,15 @@ void ExtWorkspaceV1::commit(Manager& manager)
         case Pending::Kind::activate:
             if (Workspace* workspace = workspace_of(request.id))
                 workspaces_.activate(*workspace);
+            break;
+        case Pending::Kind::deactivate:
+            if (Workspace* workspace = workspace_of(request.id))
+                workspaces_.deactivate(*workspace);  // back to the one shown before; else nothing
+            break;
+        case Pending::Kind::assign:
+            if (Workspace* workspace = workspace_of(request.id))
+                if (Output* output = output_of(request.group_id))
+                    workspaces_.assign(*workspace, output->output);  // refused for a name taken there
             break;
         case Pending::Kind::remove:
             if (Workspace* workspace = workspace_of(request.id))

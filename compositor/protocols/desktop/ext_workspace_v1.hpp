@@ -1,11 +1,12 @@
 // ExtWorkspaceV1: ext_workspace_manager_v1 over kiln's Workspaces, for bars and docks: one workspace group per output
 // (output_enter with each of the client's wl_output objects, also those bound later), its workspaces with an id, name,
-// 1-D coordinates (their index in the group) and the active state; activate, remove and create_workspace as a client
-// commits them, and the manager's done after each batch of changes.
+// 1-D coordinates (their index in the group) and the active and urgent states; activate, deactivate, assign, remove
+// and create_workspace as a client commits them, and the manager's done after each batch of changes.
 //
-// What kiln's model cannot do is not advertised and its requests are ignored, as the protocol says: deactivate (an
-// output always shows one of its workspaces) and assign (a workspace belongs to its output for life). kiln knows no
-// urgent or hidden workspace, so only active is ever set. Privileged: sandboxes do not see it unless granted.
+// deactivate shows the workspace the output showed before (sway's back_and_forth; a hidden one is left as it is: the
+// protocol's "no guarantee"); assign moves a workspace and its windows to the group's output (workspace_leave and
+// workspace_enter, one handle throughout). kiln knows no hidden workspace. Privileged: sandboxes do not see it unless
+// granted.
 #pragma once
 
 #include "compositor/listener.hpp"
@@ -46,9 +47,10 @@ private:
     };
     // One request a client sent since its last commit.
     struct Pending {
-        enum class Kind { activate, remove, create } kind;
+        enum class Kind { activate, deactivate, assign, remove, create } kind;
         uint64_t id;  // a workspace's serial, or a group's id for create
         std::string name;
+        uint64_t group_id = 0;  // assign: the group's id
     };
 
     static void bind(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept;

@@ -2,11 +2,12 @@
 """xdg-toplevel-drag-v1: a client presses on its own window, starts a wl_data_device drag with a toplevel drag object
 and attaches a second toplevel with an offset, as a browser dragging a tab out does. While the virtual pointer moves,
 the attached window's pixels and its `kiln msg` geometry are at the pointer less the offset, both for a window mapped
-before the drag and for one attached before its first commit (it maps where the pointer is); on release it stays
-there, in front and focused, and the next pointer motion moves nothing. A window unmapped or destroyed mid-drag is let
-go, and the drag goes on. Each error of the XML (invalid_source: a source with a toplevel drag already, the selection,
-set_selection after; toplevel_attached: a second toplevel, a toplevel of another drag; ongoing_drag) reaches its
-client as that protocol error on the named object, while kiln and a second client run on."""
+before the drag and for one attached before its first commit (it maps where the pointer is); dropped (the client
+accepts the offer, the source is told dnd_drop_performed) it stays there, in front and focused, and the next pointer
+motion moves nothing. A window unmapped or destroyed mid-drag is let go, and the drag goes on until it is cancelled.
+Each error of the XML (invalid_source: a source with a toplevel drag already, the selection, set_selection after;
+toplevel_attached: a second toplevel, a toplevel of another drag; ongoing_drag) reaches its client as that protocol
+error on the named object, while kiln and a second client run on."""
 import json
 import subprocess
 import sys
@@ -99,10 +100,15 @@ def drag_a_mapped_window():
             d.input.move_to(x, y)
             expect_box(kiln, RED, red_size, (x - 30, y - 20), f"pointer at {x},{y}: the red window at the pointer "
                        f"less its offset 30,20")
-        d.input.button(False)
+        # The client takes the drop where the pointer is: it accepts the offer of the last wl_data_device.enter.
+        enter = [e for e in conn.events if e.obj == d.device and e.opcode == 1][-1]
+        enter_serial, _, _, _, offer = enter.args("uoffo")
+        conn.send(offer, 0, ("u", enter_serial), ("s", "text/plain"))  # accept
+        conn.send(offer, 4, ("u", 1), ("u", 1))                         # set_actions: copy, preferring copy
         conn.roundtrip()
-        ended = [e.opcode for e in conn.events if e.obj == source and e.opcode in (2, 3)]
-        check(ended, f"the source is told the drag ended (cancelled 2 / dnd_drop_performed 3: {ended})")
+        d.input.button(False)
+        conn.dispatch_until(lambda e: e.obj == source and e.opcode == 3)
+        check(True, "released over an accepting target: the source is told dnd_drop_performed")
         d.input.move_to(100, 80)
         expect_box(kiln, RED, red_size, (220, 310), "released: the pointer moved on and the window stayed")
         check(d.input.focused() == red.surface, "the dropped window has the keyboard")
@@ -152,7 +158,8 @@ def attach_before_first_commit():
         d.input.move_to(230, 240)
         wait_box(kiln, GREEN, None, "destroyed mid-drag: gone")
         d.input.button(False)
-        check(kiln.alive(), "kiln runs on")
+        conn.dispatch_until(lambda e: e.obj == source and e.opcode == 2)
+        check(kiln.alive(), "released with no target accepting: the source is told cancelled, and kiln runs on")
 
 
 def expect_error(kiln, observer, what, build, interface, code, words):

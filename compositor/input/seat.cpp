@@ -399,7 +399,7 @@ void Seat::pointer_follow(uint32_t time_msec, bool frame)
         held_->motion(cursor_->x, cursor_->y, time_msec, frame);
     else
         PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, time_msec, frame,
-                               input_inhibit_->exclusive_client());
+                               input_inhibit_->exclusive_client(), passes_through_ ? passes_through_() : nullptr);
 }
 
 void Seat::pointer_button(wlr_event_pointer_button* event)

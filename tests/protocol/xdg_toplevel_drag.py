@@ -4,7 +4,7 @@ and attaches a second toplevel with an offset, as a browser dragging a tab out d
 the attached window's pixels and its `kiln msg` geometry are at the pointer less the offset, both for a window mapped
 before the drag and for one attached before its first commit (it maps where the pointer is); dropped (the client
 accepts the offer, the source is told dnd_drop_performed) it stays there, in front and focused, and the next pointer
-motion moves nothing. A window unmapped or destroyed mid-drag is let go, and the drag goes on until it is cancelled.
+motion moves nothing. The carried window is no drop target (the XML): the drag enters the window under it. A window unmapped or destroyed mid-drag is let go, and the drag goes on until it is cancelled.
 Each error of the XML (invalid_source: a source with a toplevel drag already, the selection, set_selection after;
 toplevel_attached: a second toplevel, a toplevel of another drag; ongoing_drag) reaches its client as that protocol
 error on the named object, while kiln and a second client run on."""
@@ -96,13 +96,17 @@ def drag_a_mapped_window():
         drag = d.toplevel_drag(source)
         d.attach(drag, red, 30, 20)
         d.start_drag(source, blue, serial)
-        for x, y in ((400, 300), (300, 250), (250, 330)):
+        for x, y in ((400, 300), (250, 330), (300, 250)):
             d.input.move_to(x, y)
             expect_box(kiln, RED, red_size, (x - 30, y - 20), f"pointer at {x},{y}: the red window at the pointer "
                        f"less its offset 30,20")
-        # The client takes the drop where the pointer is: it accepts the offer of the last wl_data_device.enter.
-        enter = [e for e in conn.events if e.obj == d.device and e.opcode == 1][-1]
-        enter_serial, _, _, _, offer = enter.args("uoffo")
+        # The carried window is no drop target: the pointer is on it, and the drag enters the blue window under it.
+        enters = [e.args("uoffo") for e in conn.events if e.obj == d.device and e.opcode == 1]
+        check(enters and enters[-1][1] == blue.surface and red.surface not in [e[1] for e in enters],
+              f"the drag enters the window under the carried one, never the carried one (entered "
+              f"{[e[1] for e in enters]}; blue {blue.surface}, red {red.surface})")
+        # The client takes the drop there: it accepts the offer of the last wl_data_device.enter.
+        enter_serial, _, _, _, offer = enters[-1]
         conn.send(offer, 0, ("u", enter_serial), ("s", "text/plain"))  # accept
         conn.send(offer, 4, ("u", 1), ("u", 1))                         # set_actions: copy, preferring copy
         conn.roundtrip()
@@ -110,14 +114,14 @@ def drag_a_mapped_window():
         conn.dispatch_until(lambda e: e.obj == source and e.opcode == 3)
         check(True, "released over an accepting target: the source is told dnd_drop_performed")
         d.input.move_to(100, 80)
-        expect_box(kiln, RED, red_size, (220, 310), "released: the pointer moved on and the window stayed")
+        expect_box(kiln, RED, red_size, (270, 230), "released: the pointer moved on and the window stayed")
         check(d.input.focused() == red.surface, "the dropped window has the keyboard")
         listed = kiln_window(kiln, *red_size)
         check(listed["focused"], f"kiln msg: the dropped window is focused ({listed})")
         # A normal window again: a press elsewhere and motion move nothing, destroying its drag object is allowed.
         conn.send(drag, 0)
         conn.roundtrip()
-        check(box_on(kiln, RED) == (220, 310, 340, 400), "its drag object destroyed after the drag: nothing moves")
+        check(box_on(kiln, RED) == (270, 230, 390, 320), "its drag object destroyed after the drag: nothing moves")
         status, stats = kiln.stop()
         check(stat(stats, "toplevel_drags.started") == 1, f"one toplevel drag started (stats "
               f"{stat(stats, 'toplevel_drags.started')})")

@@ -92,6 +92,16 @@ XdgToplevelDragV1::~XdgToplevelDragV1()
         wl_global_destroy(global_);
 }
 
+wlr_scene_node* XdgToplevelDragV1::carried() const
+{
+    for (const auto& [resource, drag] : drags_) {
+        View* view = drag->drag && drag->toplevel ? view_of(drag->toplevel) : nullptr;
+        if (view && view->mapped())
+            return view->node();
+    }
+    return nullptr;
+}
+
 XdgToplevelDragV1::Drag* XdgToplevelDragV1::find(wlr_data_source* source)
 {
     for (auto& [resource, drag] : drags_)

@@ -22,6 +22,8 @@ public:
     XdgToplevelDragV1& operator=(const XdgToplevelDragV1&) = delete;
 
     const wl_global* global() const { return global_; }
+    // The scene tree of the window a running drag carries (null: none), which the pointer looks through.
+    wlr_scene_node* carried() const;
     // Drags begun with a toplevel drag object, ever (stats).
     uint64_t drags_started() const { return drags_started_; }
 

@@ -4,10 +4,11 @@ and attaches a second toplevel with an offset, as a browser dragging a tab out d
 the attached window's pixels and its `kiln msg` geometry are at the pointer less the offset, both for a window mapped
 before the drag and for one attached before its first commit (it maps where the pointer is); dropped (the client
 accepts the offer, the source is told dnd_drop_performed) it stays there, in front and focused, and the next pointer
-motion moves nothing. The carried window is no drop target (the XML): the drag enters the window under it. A window unmapped or destroyed mid-drag is let go, and the drag goes on until it is cancelled.
-Each error of the XML (invalid_source: a source with a toplevel drag already, the selection, set_selection after;
-toplevel_attached: a second toplevel, a toplevel of another drag; ongoing_drag) reaches its client as that protocol
-error on the named object, while kiln and a second client run on."""
+motion moves nothing. The carried window is no drop target (the XML): the drag enters the window under it. A window
+unmapped or destroyed mid-drag is let go, and the drag goes on until it is cancelled. Each error of the XML
+(invalid_source: a source with a toplevel drag already, the selection, set_selection after; toplevel_attached: a second
+toplevel, a toplevel of another drag; ongoing_drag) reaches its client as that protocol error on the named object,
+while kiln and a second client run on."""
 import json
 import subprocess
 import sys

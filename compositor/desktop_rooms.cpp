@@ -88,6 +88,8 @@ void DesktopRooms::make(const Core& core, Context context)
     system_bell = std::make_unique<XdgSystemBellV1>(display, options.bell_command);
     dialogs = std::make_unique<XdgDialogV1>(display, *toplevels);
     toplevel_tags = std::make_unique<XdgToplevelTagV1>(display);
+    toplevel_drags = std::make_unique<XdgToplevelDragV1>(display, seat->wlr(), seat->cursor(), *toplevels);
+    seat->pointer_passes_through([drags = toplevel_drags.get()]() { return drags->carried(); });
     window_rules = std::make_unique<WindowRules>(core, *toplevels, *workspaces,
                                                  [tags = toplevel_tags.get()](const Toplevel& toplevel) {
                                                      return tags->tag_of(toplevel.surface());
@@ -144,6 +146,8 @@ void DesktopRooms::report(Stats& stats) const
     }
     if (window_rules)
         stats.set("rules.applied", window_rules->applied());
+    if (toplevel_drags)
+        stats.set("toplevel_drags.started", toplevel_drags->drags_started());
 }
 
 }  // namespace kiln::compositor

@@ -25,6 +25,7 @@
 #include "compositor/protocols/desktop/xdg_dialog_v1.hpp"
 #include "compositor/protocols/desktop/xdg_foreign.hpp"
 #include "compositor/protocols/desktop/xdg_system_bell_v1.hpp"
+#include "compositor/protocols/desktop/xdg_toplevel_drag_v1.hpp"
 #include "compositor/protocols/desktop/xdg_toplevel_icon_v1.hpp"
 #include "compositor/protocols/desktop/xdg_toplevel_tag_v1.hpp"
 #include "compositor/session/output_management.hpp"
@@ -114,6 +115,11 @@ struct DesktopRooms {
     std::unique_ptr<XdgToplevelIconV1> toplevel_icons;
     std::unique_ptr<XdgDialogV1> dialogs;
     std::unique_ptr<XdgToplevelTagV1> toplevel_tags;
+    std::unique_ptr<XdgToplevelDragV1> toplevel_drags;  // moves windows, so before them and the seat
+    Teardown carried_gone{[this] {  // the seat asks the drags what the pointer looks through; they go next
+        if (seat)
+            seat->pointer_passes_through(nullptr);
+    }};
     // kiln.ini's [rule]s: after the workspaces they move windows between and the tags they match.
     std::unique_ptr<WindowRules> window_rules;
     std::unique_ptr<ExtImageCaptureSourceV1> capture_sources;

@@ -61,9 +61,16 @@ void PointerFocus::scene_changed()
 }
 
 void PointerFocus::focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double ly, uint32_t time_msec, bool frame,
-                            wl_client* only)
+                            wl_client* only, wlr_scene_node* passed)
 {
+    // Hidden from the hit test alone: its state flag, not wlr_scene_node_set_enabled, which would damage the outputs
+    // twice on every move.
+    const bool look_through = passed && passed->state.enabled;
+    if (look_through)
+        passed->state.enabled = false;
     const SceneHit hit = scene_hit(scene, lx, ly);
+    if (look_through)
+        passed->state.enabled = true;
     if (!hit.surface || (only && wl_resource_get_client(hit.surface->resource) != only)) {
         wlr_seat_pointer_clear_focus(seat);  // wl_pointer.leave (and frame) if a surface had it
         return;

@@ -25,9 +25,10 @@ public:
     void scene_changed();
     // Gives the pointer to the topmost surface at (lx, ly), as a real move there would; `frame` ends the events
     // with wl_pointer.frame (a device sends its own frame after a real move). With `only` (the client holding the
-    // input inhibitor), a surface of any other client gets nothing: the pointer is then on no surface.
+    // input inhibitor), a surface of any other client gets nothing: the pointer is then on no surface. The tree
+    // `passed` (if any) is looked through, as if it were not there.
     static void focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double ly, uint32_t time_msec, bool frame,
-                         wl_client* only);
+                         wl_client* only, wlr_scene_node* passed = nullptr);
 
 private:
     class SurfaceWatch;

@@ -229,12 +229,17 @@ Seat::Seat(const Core& core, WindowInput& windows, SessionActions session, wlr_b
         // A null source clears the selection, which wlroots takes.
         wlr_seat_set_selection(seat_, event->source, event->serial);
     });
-    // kiln has no drag-and-drop yet, so it refuses every drag; wlroots 0.15 leaves freeing a requested drag to the
-    // compositor. With a data source, destroying the source frees the drag (and tells the client); without one the
-    // only way is to start it and end its keyboard grab at once, which destroys it before anything sees it.
+    // A pointer drag from a press the client holds, on the surface that has the pointer, is started (wlroots' drag
+    // grab routes the pointer until the button is up; xdg-toplevel-drag moves a window with it). Any other drag
+    // (touch, keyboard, a stale serial) is refused: wlroots 0.15 leaves freeing a requested drag to the compositor.
+    // With a data source, destroying the source frees the drag (and tells the client); without one the only way is
+    // to start it and end its keyboard grab at once, which destroys it before anything sees it.
     request_start_drag_.connect(&seat_->events.request_start_drag, [this](void* data) {
-        wlr_drag* drag = static_cast<wlr_seat_request_start_drag_event*>(data)->drag;
-        if (drag->source) {
+        auto* event = static_cast<wlr_seat_request_start_drag_event*>(data);
+        wlr_drag* drag = event->drag;
+        if (wlr_seat_validate_pointer_grab_serial(seat_, event->origin, event->serial)) {
+            wlr_seat_start_pointer_drag(seat_, drag, event->serial);
+        } else if (drag->source) {
             wlr_data_source_destroy(drag->source);
         } else {
             wlr_seat_start_drag(seat_, drag, 0);
@@ -394,7 +399,7 @@ void Seat::pointer_follow(uint32_t time_msec, bool frame)
         held_->motion(cursor_->x, cursor_->y, time_msec, frame);
     else
         PointerFocus::focus_at(seat_, core_.scene, cursor_->x, cursor_->y, time_msec, frame,
-                               input_inhibit_->exclusive_client());
+                               input_inhibit_->exclusive_client(), passes_through_ ? passes_through_() : nullptr);
 }
 
 void Seat::pointer_button(wlr_event_pointer_button* event)

@@ -58,6 +58,9 @@ public:
     void on_activity(std::function<void()> activity) { activity_ = std::move(activity); }
     // Trims each pointer move before the cursor makes it (pointer constraints: locked or confined).
     void constrain_motion(std::function<void(double& dx, double& dy)> constrain) { constrain_ = std::move(constrain); }
+    // The window the pointer passes through as it moves (null: none): the one an xdg-toplevel-drag carries, which
+    // takes no part in choosing the drop target.
+    void pointer_passes_through(std::function<wlr_scene_node*()> node) { passes_through_ = std::move(node); }
     void focus_keyboard(wlr_surface* surface) override;
     // Pointer motion and buttons go to `grab` (not to clients) until a button is released or it is cancelled.
     // The client under the pointer gets a leave, as the protocol asks when the compositor takes the pointer.
@@ -114,6 +117,7 @@ private:
 
     std::function<void()> activity_;
     std::function<void(double& dx, double& dy)> constrain_;
+    std::function<wlr_scene_node*()> passes_through_;
     std::unique_ptr<ShortcutsInhibit> shortcuts_inhibit_;
     std::unique_ptr<InputInhibit> input_inhibit_;
     std::unique_ptr<Bindings> bindings_;

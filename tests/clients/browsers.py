@@ -73,7 +73,8 @@ def page_at_scale(kiln, child, name, timeout):
 def chromium(kiln, scratch):
     """At output scale 1.5 (this case's kiln.ini): Chromium binds wp_fractional_scale_manager_v1, is told 180, draws
     its 600x400 window into a 900x600 buffer (1.5x its window geometry, from WAYLAND_DEBUG), and a page of device-pixel
-    checkerboard is exact in the screenshot; over the page, it sets its cursor through wp_cursor_shape_v1."""
+    checkerboard is exact in the screenshot; over the page, it sets its cursor through wp_cursor_shape_v1. It binds
+    xdg_toplevel_drag_manager_v1, for dragging tabs out."""
     need_client("chromium", "chromium")
     page = Path(scratch) / "checkerboard.html"
     page.write_text(CHECKERBOARD_PAGE)
@@ -84,6 +85,9 @@ def chromium(kiln, scratch):
 
     # Chromium 156 asks for at most version 6 (its helper process binds version 1): at wlroots' 2 it got 2.
     rows, log = page_at_scale(kiln, child, "Chromium", timeout=20)
+    # Chromium drags a tab out into a window of its own through xdg-toplevel-drag where the compositor offers it.
+    drag_binds = re.findall(r'bind\(\d+, "xdg_toplevel_drag_manager_v1", (\d+),', log)
+    check(drag_binds, f"Chromium binds xdg_toplevel_drag_manager_v1 (versions {drag_binds}, WAYLAND_DEBUG)")
     geometry = re.findall(r"set_window_geometry\(\d+, \d+, (\d+), (\d+)\)", log)
     buffers = re.findall(r"create_buffer\(new id wl_buffer#\d+, \d+, (\d+), (\d+), \d+, \d+\)", log)
     check(geometry and buffers, f"its window geometry and buffers are in its log ({geometry[-1:]}, {buffers})")

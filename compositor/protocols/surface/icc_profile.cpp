@@ -77,6 +77,11 @@ bool read_icc_profile(std::span<const uint8_t> bytes, IccProfile& profile, std::
     // The header alone is 128 bytes; lcms2 checks the rest (tag table within the data, tag types).
     if (bytes.size() < 128)
         return fail(why, "an ICC profile is at least its 128-byte header", complaint);
+    // lcms2 reads tags lazily and takes a profile cut short inside a tag's padding; the header says how long it is.
+    const uint32_t declared = uint32_t(bytes[0]) << 24 | uint32_t(bytes[1]) << 16 | uint32_t(bytes[2]) << 8 | bytes[3];
+    if (declared > bytes.size())
+        return fail(why, "the profile is cut short (" + std::to_string(bytes.size()) + " of the " +
+                             std::to_string(declared) + " bytes its header gives)", complaint);
     Context context(&complaint);
     if (!context.handle)
         return fail(why, "lcms2 could not make a context", complaint);

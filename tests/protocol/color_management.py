@@ -7,7 +7,8 @@ ready with distinct identities; degenerate primaries and a target volume outside
 ICC profiles written here byte by byte (tests/lib/icc_profiles.py): v4 and v2 RGB Display matrix/shaper profiles are
 ready; a truncated file, an output-class, device-link-class or CMYK profile, garbage in a colorant tag, version 5, 32
 MiB of garbage fail `unsupported`, kiln running on. The output's description (get_output) is ready and its
-information is sRGB at 80 cd/m² (0.2 cd/m² black); the surface feedback's preferred description is that same record.
+information is sRGB at 80 cd/m² (0.2 cd/m² black); the surface feedback's preferred description is that same record;
+an unplugged output's object gives `failed` with `no_output`.
 set_image_description/unset are double-buffered (kiln's --stats count surfaces with a description committed, with the
 relative intent, with an ICC one); destroying the object unsets at the next commit; destroying the description does
 not. Every protocol error of the XML is raised on the right object with the right code, and a second client that set
@@ -209,6 +210,34 @@ def output_and_feedback(kiln):
         conn.send(surface, 6)
         conn.roundtrip()
         check(not conn.take(feedback, 0), "no preferred_changed while nothing changes")
+
+
+def output_gone():
+    """Two headless outputs; one is unplugged (kiln_test_input_v1, as outputs.py does): the object for it is inert and
+    its get_image_description fails with no_output, the other's is ready."""
+    with Kiln("--outputs", "2", "--test-input", size=None) as kiln:
+        with Connection(kiln.client_env) as conn:
+            manager, _, _ = advertised(conn)
+            registry = conn.create("wl_registry", 1, 1)
+            conn.roundtrip()
+            names = [e.args("usu")[0] for e in conn.take(registry, 0) if e.args("usu")[1] == "wl_output"]
+            check(len(names) == 2, f"two wl_outputs ({names})")
+            objects = []
+            for name in names:
+                wl_output = conn.new_id("wl_output")
+                conn.send(registry, 0, u(name), ("s", "wl_output"), u(4), ("n", wl_output))
+                objects.append(conn.create("wp_color_management_output_v1", manager, GET_OUTPUT, ("o", wl_output)))
+            conn.roundtrip()
+            before = [outcome(conn, conn.create("wp_image_description_v1", o, 1))[0] for o in objects]
+            check(before == ["ready", "ready"], f"both outputs' descriptions are ready ({before})")
+            test_input = conn.bind("kiln_test_input_v1", 4)
+            conn.send(test_input, 18, ("s", "HEADLESS-2"))  # unplug_output
+            conn.roundtrip()
+            after = sorted(outcome(conn, conn.create("wp_image_description_v1", o, 1))[:2] for o in objects)
+            check(after[0] == ("failed", NO_OUTPUT_CAUSE) and after[1][0] == "ready",
+                  f"after HEADLESS-2 is unplugged its object's description fails no_output, the other's is ready "
+                  f"({after})")
+        check(kiln.alive(), "kiln runs on")
 
 
 def surfaces(kiln):
@@ -431,6 +460,7 @@ def main():
         output_and_feedback(kiln)
         errors(kiln)
         check(kiln.alive(), "kiln runs on")
+    output_gone()
     with Kiln() as kiln:
         surfaces(kiln)
 

@@ -1,5 +1,6 @@
-// wp_image_description_creator_icc_v1: set_icc_file checks the fd and range and reads the bytes at once (the XML lets
-// kiln read any time until create answers; reading now means the client's fd is not kept); create parses them.
+// wp_image_description_creator_icc_v1: set_icc_file checks the fd and range, reads the bytes and parses them at once
+// (the XML lets kiln read any time until create answers): the client's fd is not kept, and neither are the bytes
+// (up to 32 MiB; a client-made description never gives them back), only the sampled table. create answers.
 #include "compositor/protocols/surface/icc_creator_v1.hpp"
 
 #include "color-management-v1-protocol.h"
@@ -21,8 +22,9 @@ namespace {
 struct IccCreator {
     std::shared_ptr<DescriptionIdentities> identities;
     bool set = false;
-    std::vector<uint8_t> bytes;
-    std::string read_error;  // set when reading failed for a reason not the client's (operating_system)
+    IccProfile profile;      // the parsed profile, when it was read and taken
+    std::string read_error;  // why reading failed for a reason not the client's (operating_system)
+    std::string refused;     // why the profile is not taken (unsupported)
 };
 
 IccCreator* creator_of(wl_resource* resource)
@@ -65,19 +67,20 @@ void set_icc_file(wl_client*, wl_resource* resource, int32_t icc_fd, uint32_t of
         return;
     }
     c->set = true;
-    c->bytes.resize(length);
+    std::vector<uint8_t> bytes(length);
     size_t done = 0;
     while (done < length) {
-        const ssize_t n = pread(fd.fd, c->bytes.data() + done, length - done, off_t(offset) + off_t(done));
+        const ssize_t n = pread(fd.fd, bytes.data() + done, length - done, off_t(offset) + off_t(done));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             c->read_error = n == 0 ? std::string("the file ended while reading") : std::strerror(errno);
-            c->bytes.clear();
             return;
         }
         done += static_cast<size_t>(n);
     }
+    if (!read_icc_profile(bytes, c->profile, c->refused) && c->refused.empty())
+        c->refused = "not a profile kiln takes";
 }
 
 void create(wl_client* client, wl_resource* resource, uint32_t id) noexcept
@@ -89,21 +92,18 @@ void create(wl_client* client, wl_resource* resource, uint32_t id) noexcept
                                "the ICC file is not set");
         return;
     }
-    IccProfile profile;
-    std::string why;
     if (!c.read_error.empty()) {
         create_failed_description(client, version, id, WP_IMAGE_DESCRIPTION_V1_CAUSE_OPERATING_SYSTEM,
                                   "reading the ICC file failed: " + c.read_error);
-    } else if (!read_icc_profile(c.bytes, profile, why)) {
-        create_failed_description(client, version, id, WP_IMAGE_DESCRIPTION_V1_CAUSE_UNSUPPORTED, why);
+    } else if (!c.profile.table) {
+        create_failed_description(client, version, id, WP_IMAGE_DESCRIPTION_V1_CAUSE_UNSUPPORTED, c.refused);
     } else {
         auto description = std::make_shared<renderer::ImageDescription>();
-        description->primaries = profile.primaries;
-        description->icc = std::move(profile.table);
+        description->primaries = c.profile.primaries;
+        description->icc = std::move(c.profile.table);
         auto record = std::make_shared<DescriptionRecord>();
         record->identity = c.identities->take();
         record->description = std::move(description);
-        record->icc = std::move(c.bytes);
         create_ready_description(client, version, id, std::move(record), false);
     }
     wl_resource_destroy(resource);  // create is the creator's destructor

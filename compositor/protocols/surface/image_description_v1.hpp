@@ -18,7 +18,7 @@ struct DescriptionRecord {
     uint32_t identity = 0;  // never 0; unique among live records
     std::shared_ptr<const renderer::ImageDescription> description;
     std::optional<uint32_t> primaries_named;  // wp_color_manager_v1.primaries, when the primaries are a named set
-    std::vector<uint8_t> icc;                 // an ICC description's profile bytes, as given
+    std::vector<uint8_t> icc;  // an ICC output description's profile bytes (for icc_file); clients' are not kept
 };
 
 // The identities of one manager's records: a counter, so no two records made by it share one.

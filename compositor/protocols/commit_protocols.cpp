@@ -18,6 +18,7 @@ bool CommitProtocols::make(wl_display* display, wlr_backend* backend, RequestHoo
     }
     surface_protocols = std::make_unique<SurfaceProtocols>(display, requests, gate, layout);
     color_representation = std::make_unique<ColorRepresentationV1>(display, requests, alpha_changed);
+    color_manager = std::make_unique<ColorManagerV1>(display, layout, alpha_changed);
     alpha_modifier = std::make_unique<AlphaModifierV1>(display, std::move(alpha_changed));
     return true;
 }
@@ -31,6 +32,13 @@ std::function<renderer::YuvEncoding(wlr_surface*)> CommitProtocols::surface_yuv(
 {
     return [&colour = color_representation](wlr_surface* s) {
         return colour ? colour->yuv_encoding(s) : renderer::YuvEncoding{};
+    };
+}
+
+std::function<renderer::SurfaceColour(wlr_surface*)> CommitProtocols::surface_colour() const
+{
+    return [&colour = color_manager](wlr_surface* s) {
+        return colour ? colour->surface_colour(s) : renderer::SurfaceColour{};
     };
 }
 
@@ -54,6 +62,8 @@ void CommitProtocols::report(Stats& stats) const
 {
     if (surface_protocols)
         surface_protocols->report(stats);
+    if (color_manager)
+        color_manager->report(stats);
 }
 
 }  // namespace kiln::compositor

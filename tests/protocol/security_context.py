@@ -53,7 +53,8 @@ CAPTURE = ["zwlr_screencopy_manager_v1", "ext_image_copy_capture_manager_v1",
            "ext_output_image_capture_source_manager_v1", "ext_foreign_toplevel_image_capture_source_manager_v1"]
 # Privileged protocols kiln does not offer yet (issue 21): once offered, they must be hidden from sandboxes too.
 PRIVILEGED_LATER = ["ext_data_control_manager_v1", "ext_foreign_toplevel_list_v1", "ext_transient_seat_manager_v1"]
-ORDINARY = ["wl_compositor", "wl_shm", "wl_seat", "xdg_wm_base", "wl_output", "ext_idle_notifier_v1"]
+ORDINARY = ["wl_compositor", "wl_shm", "wl_seat", "xdg_wm_base", "wl_output", "ext_idle_notifier_v1",
+            "wp_color_manager_v1"]
 # wp_security_context_manager_v1 errors, then wp_security_context_v1's.
 INVALID_LISTEN_FD, NESTED = 1, 2
 ALREADY_USED, ALREADY_SET, INVALID_METADATA = 1, 2, 3

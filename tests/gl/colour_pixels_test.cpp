@@ -1,6 +1,7 @@
 // A surface's colour description is honoured: its pixels, drawn onto the sRGB output, equal a reference worked out
 // here on doubles from the published formulas (renderer/colour), within one 8-bit code value (two through an ICC
 // table), and plain sRGB takes the old program.
+#include "renderer/colour/colour_shaders.hpp"
 #include "renderer/colour/image_description.hpp"
 #include "renderer/formats.hpp"
 #include "tests/gl/gl_fixture.hpp"
@@ -298,4 +299,55 @@ TEST_CASE("colour programs come from the program cache: a second renderer on a w
         CHECK(draw_row(gl, opaque_colours, {all[i], RenderIntent::relative}) == first[i]);
     CHECK(gl.programs.linked_from_source() == linked);
     CHECK(gl.programs.loaded_from_memory() == linked);
+}
+
+TEST_CASE("YUV planes are converted after their YCbCr matrix, like RGB content", "[gl][colour]")
+{
+    GlFixture gl;
+    const auto d = description(NamedPrimaries::bt2020, TransferFunction::st2084_pq);
+    // A flat NV12 colour (BT.601 limited, the default encoding): the chroma sample covers every luma sample.
+    const uint8_t luma[4] = {150, 150, 150, 150};
+    const uint8_t chroma[2] = {100, 170};
+    std::string error;
+    auto texture = Texture::from_yuv_memory(fourcc::nv12, 2, 2, {luma, chroma, chroma}, error);
+    REQUIRE(texture);
+    auto target = gl.make_target(2, 2);
+    gl.renderer->begin(*target.target);
+    REQUIRE(gl.renderer->draw_texture(*texture, {0, 0, 2, 2}, box_matrix(0, 0, 2, 2), 1.0f, Filter::nearest,
+                                      {d, RenderIntent::relative}));
+    REQUIRE(gl.renderer->end());
+    const YuvConversion yuv = yuv_conversion({});
+    const double in[3] = {150 / 255.0 - yuv.offset[0], 100 / 255.0 - yuv.offset[1], 170 / 255.0 - yuv.offset[2]};
+    Rgb encoded{};
+    for (int r = 0; r < 3; ++r)
+        encoded[r] = std::clamp(yuv.matrix[r * 3] * in[0] + yuv.matrix[r * 3 + 1] * in[1] + yuv.matrix[r * 3 + 2] * in[2],
+                                0.0, 1.0);
+    check_row({target.at(0, 0), target.at(1, 1)}, {reference(*d, encoded), reference(*d, encoded)}, 1.0);
+}
+
+TEST_CASE("every sampling variant's conversion program compiles and links", "[gl][colour]")
+{
+    GlFixture gl;
+    const bool external = gl.display->has_gl_extension("GL_OES_EGL_image_external_essl3");
+    std::vector<ColourKey> keys;
+    for (TransferFunction tf : {TransferFunction::srgb, TransferFunction::gamma22, TransferFunction::bt1886,
+                                TransferFunction::st2084_pq, TransferFunction::hlg, TransferFunction::ext_linear})
+        keys.push_back({tf, false, true,
+                        tf == TransferFunction::st2084_pq ? ToneMap::bt2390
+                        : tf == TransferFunction::hlg     ? ToneMap::hlg_ootf
+                                                          : ToneMap::none,
+                        TransferFunction::srgb});
+    keys.push_back({TransferFunction::srgb, true, true, ToneMap::none, TransferFunction::srgb});
+    keys.push_back({TransferFunction::ext_linear, false, false, ToneMap::none, TransferFunction::gamma22});
+    for (ShaderVariant variant : gl.renderer->variants()) {
+        if (variant == ShaderVariant::solid || (variant == ShaderVariant::external && !external))
+            continue;
+        for (const ColourKey& key : keys) {
+            const ProgramSource source = colour_program_source(variant, key);
+            std::string error;
+            const bool linked = gl.programs.get(source, error).has_value();
+            INFO(source.name << ": " << error);
+            CHECK(linked);
+        }
+    }
 }

@@ -115,6 +115,7 @@ bool Renderer::fetch(ProgramSlot& slot, const ProgramSource& source, std::string
     slot.hlg = glGetUniformLocation(id, "hlg");
     slot.lut = glGetUniformLocation(id, "lut");
     slot.lut_coord = glGetUniformLocation(id, "lut_coord");
+    slot.clip_max = glGetUniformLocation(id, "clip_max");
     return true;
 }
 
@@ -349,7 +350,7 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
     if (!texture.ensure_gl(display_))
         return false;
     // Plain sRGB on the sRGB output: no lookup at all, the ordinary programs below.
-    const ColourPipeline* pipeline = is_plain(colour) ? nullptr : pipeline_for(colour);
+    const ColourPipeline* pipeline = is_plain(colour) && output_plain_ ? nullptr : pipeline_for(colour);
     if (texture.through_planes())
         return draw_planes(texture, source, matrix, alpha, pipeline);
     ShaderVariant variant;

@@ -66,6 +66,10 @@ public:
     // Copies these boxes of a CPU target's framebuffer into its destination (set_destination), after its fence.
     bool read_back(RenderTarget& target, std::span<const Box> boxes);
 
+    // What the target's values mean (the output's description): sRGB until told otherwise. Set before drawing; a
+    // non-sRGB output converts every surface, plain sRGB ones included.
+    void set_output_colour(const ImageDescription& output);
+
     const RendererStats& stats() const { return stats_; }
     RendererStats& stats() { return stats_; }
 
@@ -108,6 +112,7 @@ private:
         GLint hlg = -1;
         GLint lut = -1;
         GLint lut_coord = -1;
+        GLint clip_max = -1;
         bool failed = false;
         bool warmed = false;
     };
@@ -156,6 +161,7 @@ private:
     };
     std::optional<LastPipeline> last_pipeline_;
     ImageDescription output_colour_ = srgb_output();
+    bool output_plain_ = true;
     bool has_external_ = false;
     RendererStats scratch_stats_;  // the warm-up texture's, kept out of the client counters (declared first: dies last)
     std::unique_ptr<RenderTarget> scratch_target_;

@@ -8,6 +8,17 @@
 
 namespace kiln::renderer {
 
+void Renderer::set_output_colour(const ImageDescription& output)
+{
+    if (output.primaries == output_colour_.primaries && output.transfer == output_colour_.transfer &&
+        output.icc == output_colour_.icc && output.reference_white == output_colour_.reference_white &&
+        output.min_luminance == output_colour_.min_luminance && output.max_luminance == output_colour_.max_luminance)
+        return;
+    output_colour_ = output;
+    output_plain_ = output.is_plain_srgb();
+    last_pipeline_.reset();
+}
+
 const ColourPipeline* Renderer::pipeline_for(const SurfaceColour& colour)
 {
     // Many surfaces share one description and a frame draws each many times (one draw per damage rectangle).
@@ -32,6 +43,7 @@ Renderer::ProgramSlot* Renderer::colour_program(ShaderVariant sampling, const Co
 
 bool Renderer::set_colour(const ProgramSlot& slot, const ColourPipeline& pipeline)
 {
+    glUniform1f(slot.clip_max, pipeline.clip_max);
     if (pipeline.key.matrix) {
         const std::array<float, 9>& m = pipeline.matrix;
         const GLfloat column_major[9] = {m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]};

@@ -14,6 +14,11 @@ bool is_sdr_encoding(TransferFunction tf)
     return tf == TransferFunction::srgb || tf == TransferFunction::gamma22 || tf == TransferFunction::bt1886;
 }
 
+bool can_encode(TransferFunction tf)
+{
+    return is_sdr_encoding(tf) || tf == TransferFunction::st2084_pq;
+}
+
 bool is_identity(const ColourMatrix& m)
 {
     const ColourMatrix one{1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -42,6 +47,25 @@ ImageDescription srgb_output()
     return ImageDescription{};
 }
 
+ImageDescription sdr_output(NamedPrimaries primaries, TransferFunction tf)
+{
+    ImageDescription d;
+    d.primaries = named_primaries(primaries);
+    d.transfer = tf;
+    return d;
+}
+
+ImageDescription pq_output(double sdr_white, double peak)
+{
+    ImageDescription d;
+    d.primaries = named_primaries(NamedPrimaries::bt2020);
+    d.transfer = TransferFunction::st2084_pq;
+    d.min_luminance = 0.005;
+    d.max_luminance = peak;
+    d.reference_white = sdr_white;
+    return d;
+}
+
 LuminanceRange pq_source_range(const ImageDescription& d)
 {
     if (d.mastering_luminance)
@@ -58,8 +82,8 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
 {
     static const ImageDescription srgb{};
     const ImageDescription& d = surface.description ? *surface.description : srgb;
-    if (!is_sdr_encoding(output.transfer))
-        return std::nullopt;  // HDR outputs are not built yet (doc/colour.md)
+    if (!can_encode(output.transfer))
+        return std::nullopt;  // HLG and extended-linear outputs are not built yet (doc/colour.md)
     if (d.is_plain_srgb() && output.is_plain_srgb())
         return std::nullopt;
 
@@ -115,6 +139,13 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
         }
         for (double& v : m)
             v *= scale;
+    }
+    if (output.transfer == TransferFunction::st2084_pq) {
+        // Relative to the output's white → absolute PQ units (1.0 = 10,000 cd/m²), clipped at its peak.
+        const double white = reference_white(output);
+        for (double& v : m)
+            v *= white / 10000.0;
+        p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
     }
     p.key.matrix = p.key.lut || !is_identity(m);
     for (size_t i = 0; i < m.size(); ++i)

@@ -39,6 +39,8 @@ struct ColourPipeline {
     std::array<float, 4> eetf{};
     // HLG OOTF: display peak (cd/m²) and system gamma.
     std::array<float, 2> hlg{};
+    // The top of the output's range in the matrix's units: 1 (its white) on SDR outputs, its peak / 10,000 on PQ.
+    float clip_max = 1.0f;
     std::shared_ptr<const IccTable> lut;
 };
 
@@ -49,12 +51,16 @@ inline bool is_plain(const SurfaceColour& colour)
     return !colour.description || colour.description->is_plain_srgb();
 }
 
-// The description of kiln's outputs until output profiles exist: sRGB, reference white (and peak) 80 cd/m².
+// The description of an output nobody described: sRGB, reference white (and peak) 80 cd/m².
 ImageDescription srgb_output();
+// An SDR output with `primaries` and `tf`, white 80 cd/m²; or a PQ one (BT.2020 primaries) whose SDR white is
+// `sdr_white` and peak `peak` cd/m².
+ImageDescription sdr_output(NamedPrimaries primaries, TransferFunction tf);
+ImageDescription pq_output(double sdr_white, double peak);
 
 // The conversion of `surface` onto `output`. nullopt when none is needed (both plain sRGB) or none can be made
-// (primaries that span no volume, an empty table, an output transfer function the pipeline cannot encode yet): the
-// renderer then draws the pixels as they are.
+// (primaries that span no volume, an empty table, an output transfer function the pipeline cannot encode yet: HLG
+// and extended linear): the renderer then draws the pixels as they are.
 std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output);
 
 // The luminance range BT.2390 maps PQ content from, in cd/m²: the mastering display's where given, else the

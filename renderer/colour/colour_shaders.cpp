@@ -96,7 +96,7 @@ const char* decode_function(TransferFunction tf)
     return "vec3 decode(vec3 v) { return v; }\n";
 }
 
-// Encoding for SDR outputs (values already clipped to 0..1).
+// Encoding for the output (values already clipped to its range: 0..1, or PQ's absolute 0..peak/10,000).
 const char* encode_function(TransferFunction tf)
 {
     switch (tf) {
@@ -106,6 +106,16 @@ const char* encode_function(TransferFunction tf)
         return "vec3 encode(vec3 v) { return pow(v, vec3(1.0 / 2.4)); }\n";
     case TransferFunction::ext_linear:
         return "vec3 encode(vec3 v) { return v; }\n";
+    case TransferFunction::st2084_pq:
+        return "vec3 encode(vec3 v) {\n"
+               "    const float m1 = 2610.0 / 16384.0;\n"
+               "    const float m2 = 2523.0 / 4096.0 * 128.0;\n"
+               "    const float c1 = 3424.0 / 4096.0;\n"
+               "    const float c2 = 2413.0 / 4096.0 * 32.0;\n"
+               "    const float c3 = 2392.0 / 4096.0 * 32.0;\n"
+               "    vec3 y = pow(v, vec3(m1));\n"
+               "    return pow((c1 + c2 * y) / (1.0 + c3 * y), vec3(m2));\n"
+               "}\n";
     default:
         return "vec3 encode(vec3 v) {\n"
                "    return mix(v * 12.92, 1.055 * pow(v, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, v));\n"
@@ -160,7 +170,7 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
         f += "#extension GL_OES_EGL_image_external_essl3 : require\n";
     // highp: PQ's exponents (78.8, 1/0.159) lose whole code values at mediump.
     f += "precision highp float;\nprecision highp sampler3D;\n"
-         "in vec2 v_texcoord;\nout vec4 frag;\nuniform float alpha;\n";
+         "in vec2 v_texcoord;\nout vec4 frag;\nuniform float alpha;\nuniform float clip_max;\n";
     f += s.declarations;
     if (key.matrix)
         f += "uniform mat3 colour_matrix;\n";
@@ -189,8 +199,8 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
     }
     if (key.matrix)
         f += "    rgb = colour_matrix * rgb;\n";
-    // The output is SDR: what lies beyond its gamut or above its white is clipped.
-    f += "    rgb = encode(clamp(rgb, 0.0, 1.0));\n";
+    // What lies beyond the output's gamut or above its top (SDR: its white; PQ: its peak) is clipped.
+    f += "    rgb = encode(clamp(rgb, 0.0, clip_max));\n";
     f += "    frag = vec4(rgb * c.a, c.a) * alpha;\n}\n";
 
     std::string name = "colour_";

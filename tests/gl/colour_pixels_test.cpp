@@ -49,16 +49,25 @@ std::shared_ptr<const ImageDescription> description(NamedPrimaries primaries, Tr
     return d;
 }
 
-// The reference: one encoded colour of `d` as the sRGB output (white 80 cd/m², content white onto it) shows it,
+// An output as the reference sees it: primaries, curve, white and peak in cd/m².
+struct Output {
+    NamedPrimaries primaries = NamedPrimaries::srgb;
+    TransferFunction tf = TransferFunction::srgb;
+    double white = 80;
+    double peak = 80;
+};
+
+// The reference: one encoded colour of `d` as `out` shows it (the content's reference white on the output's),
 // 0..255 per channel before rounding.
-Rgb reference(const ImageDescription& d, Rgb encoded)
+Rgb reference(const ImageDescription& d, Rgb encoded, Output out = {})
 {
     Rgb linear{};
     if (d.transfer == TransferFunction::st2084_pq) {
-        // BT.2390 from the content's range onto the output's peak in content cd/m² (its reference white), black 0.
+        // BT.2390 from the content's range onto the output's peak in content cd/m², black 0.
         const double white = d.reference_white;
         for (int i = 0; i < 3; ++i) {
-            const double mapped = bt2390_eetf(encoded[i], {d.min_luminance, d.max_luminance}, {0.0, white});
+            const double mapped =
+                bt2390_eetf(encoded[i], {d.min_luminance, d.max_luminance}, {0.0, out.peak * white / out.white});
             linear[i] = decode(TransferFunction::st2084_pq, mapped) * 10000.0 / white;
         }
     } else if (d.transfer == TransferFunction::hlg) {
@@ -72,10 +81,16 @@ Rgb reference(const ImageDescription& d, Rgb encoded)
         for (int i = 0; i < 3; ++i)
             linear[i] = decode(d.transfer, encoded[i]);
     }
-    const Rgb out = apply_matrix(*rgb_to_rgb(d.primaries, named_primaries(NamedPrimaries::srgb)), linear);
+    const Rgb shown = apply_matrix(*rgb_to_rgb(d.primaries, named_primaries(out.primaries)), linear);
     Rgb result{};
-    for (int i = 0; i < 3; ++i)
-        result[i] = encode(TransferFunction::srgb, std::clamp(out[i], 0.0, 1.0)) * 255.0;
+    for (int i = 0; i < 3; ++i) {
+        if (out.tf == TransferFunction::st2084_pq) {
+            const double nits = std::clamp(shown[i] * out.white, 0.0, out.peak);
+            result[i] = encode(TransferFunction::st2084_pq, nits / 10000.0) * 255.0;
+        } else {
+            result[i] = encode(out.tf, std::clamp(shown[i], 0.0, 1.0)) * 255.0;
+        }
+    }
     return result;
 }
 
@@ -350,4 +365,49 @@ TEST_CASE("every sampling variant's conversion program compiles and links", "[gl
             CHECK(linked);
         }
     }
+}
+
+TEST_CASE("onto a Display P3 output, sRGB surfaces are converted too and P3 surfaces pass through", "[gl][colour]")
+{
+    GlFixture gl;
+    gl.renderer->set_output_colour(sdr_output(NamedPrimaries::display_p3, TransferFunction::srgb));
+    const Output p3{NamedPrimaries::display_p3, TransferFunction::srgb, 80, 80};
+    const ImageDescription srgb;
+    std::vector<Rgb> expected;
+    for (const Bytes& c : opaque_colours)
+        expected.push_back(reference(srgb, {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}, p3));
+    check_row(draw_row(gl, opaque_colours, {}), expected, 1.0);  // no description at all: sRGB
+    const auto d = description(NamedPrimaries::display_p3, TransferFunction::srgb);
+    const auto row = draw_row(gl, opaque_colours, {d, RenderIntent::relative});
+    for (size_t i = 0; i < opaque_colours.size(); ++i)
+        for (int c = 0; c < 3; ++c)
+            CHECK(std::abs(static_cast<int>((row[i] >> (16 - 8 * c)) & 0xff) - opaque_colours[i][c]) <= 1);
+    // Back on an sRGB output, sRGB surfaces take the old program again: exact.
+    gl.renderer->set_output_colour(srgb_output());
+    const auto plain = draw_row(gl, opaque_colours, {});
+    for (size_t i = 0; i < opaque_colours.size(); ++i) {
+        const Bytes& c = opaque_colours[i];
+        CHECK(plain[i] == ((uint32_t{c[0]} << 16) | (uint32_t{c[1]} << 8) | c[2]));
+    }
+}
+
+TEST_CASE("onto a BT.2020 PQ output, SDR surfaces sit at its SDR white and PQ surfaces are mapped to its peak",
+          "[gl][colour]")
+{
+    GlFixture gl;
+    gl.renderer->set_output_colour(pq_output(203, 1000));
+    const Output hdr{NamedPrimaries::bt2020, TransferFunction::st2084_pq, 203, 1000};
+    const ImageDescription srgb;
+    std::vector<Rgb> expected;
+    for (const Bytes& c : opaque_colours)
+        expected.push_back(reference(srgb, {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}, hdr));
+    check_row(draw_row(gl, opaque_colours, {}), expected, 1.0);
+    // sRGB white is 203 cd/m²: PQ 0.58, not the output's peak.
+    CHECK(((draw_row(gl, {{255, 255, 255, 255}}, {})[0] >> 16) & 0xff) == 148);
+
+    const auto pq = description(NamedPrimaries::bt2020, TransferFunction::st2084_pq);
+    expected.clear();
+    for (const Bytes& c : opaque_colours)
+        expected.push_back(reference(*pq, {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}, hdr));
+    check_row(draw_row(gl, opaque_colours, {pq, RenderIntent::perceptual}), expected, 1.0);
 }

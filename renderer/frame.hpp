@@ -3,6 +3,7 @@
 // (compositor/output/cpu_composition) and the unit tests' recording fake; plain types only.
 #pragma once
 
+#include "renderer/colour/image_description.hpp"
 #include "renderer/types.hpp"
 #include "renderer/yuv.hpp"
 
@@ -39,6 +40,7 @@ struct TextureDraw {
     Filter filter = Filter::linear;  // nearest where texels map 1:1 onto pixels
     float alpha = 1.0f;            // multiplies the texture's alpha (per-surface opacity)
     YuvEncoding yuv{};             // a YCbCr texture's coefficients and range (per surface); others ignore it
+    SurfaceColour colour{};        // what the pixels mean (color-management-v1); unset: sRGB, drawn as today
 };
 
 class Frame {

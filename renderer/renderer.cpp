@@ -57,6 +57,8 @@ Renderer::~Renderer()
     display_.make_current();
     for (auto& slot : programs_)
         slot.program.reset();
+    colour_programs_.clear();
+    luts_.clear();
     scratch_target_.reset();
     scratch_texture_.reset();
     for (auto& texture : scratch_yuv_)
@@ -83,13 +85,18 @@ Renderer::ProgramSlot* Renderer::program(ShaderVariant variant, std::string* err
             *error = "program " + shader_source(variant).name + " is not available";
         return nullptr;
     }
+    return fetch(slot, shader_source(variant), error) ? &slot : nullptr;
+}
+
+bool Renderer::fetch(ProgramSlot& slot, const ProgramSource& source, std::string* error)
+{
     std::string why;
-    auto result = cache_.get(shader_source(variant), why);
+    auto result = cache_.get(source, why);
     if (!result) {
         slot.failed = true;  // a program that failed once fails again: do not retry every frame
         if (error)
-            *error = "program " + shader_source(variant).name + ": " + why;
-        return nullptr;
+            *error = "program " + source.name + ": " + why;
+        return false;
     }
     slot.program = std::move(result->program);
     const GLuint id = slot.program.id();
@@ -103,7 +110,13 @@ Renderer::ProgramSlot* Renderer::program(ShaderVariant variant, std::string* err
     slot.chroma_scale = glGetUniformLocation(id, "chroma_scale");
     slot.yuv_matrix = glGetUniformLocation(id, "yuv_matrix");
     slot.yuv_offset = glGetUniformLocation(id, "yuv_offset");
-    return &slot;
+    slot.colour_matrix = glGetUniformLocation(id, "colour_matrix");
+    slot.eetf = glGetUniformLocation(id, "eetf");
+    slot.hlg = glGetUniformLocation(id, "hlg");
+    slot.lut = glGetUniformLocation(id, "lut");
+    slot.lut_coord = glGetUniformLocation(id, "lut_coord");
+    slot.clip_max = glGetUniformLocation(id, "clip_max");
+    return true;
 }
 
 bool Renderer::prepare(ShaderVariant variant, std::string& error)
@@ -331,12 +344,15 @@ void Renderer::draw_solid(Color color, const Matrix3& matrix)
     draw_quad(*slot, matrix);
 }
 
-bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha, Filter filter)
+bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha, Filter filter,
+                            const SurfaceColour& colour)
 {
     if (!texture.ensure_gl(display_))
         return false;
+    // Plain sRGB on the sRGB output: no lookup at all, the ordinary programs below.
+    const ColourPipeline* pipeline = is_plain(colour) && output_plain_ ? nullptr : pipeline_for(colour);
     if (texture.through_planes())
-        return draw_planes(texture, source, matrix, alpha);
+        return draw_planes(texture, source, matrix, alpha, pipeline);
     ShaderVariant variant;
     if (texture.external())
         variant = ShaderVariant::external;
@@ -344,6 +360,9 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
         variant = texture.opaque() ? ShaderVariant::bgrx : ShaderVariant::bgra;
     else
         variant = texture.opaque() ? ShaderVariant::rgbx : ShaderVariant::rgba;
+    if (pipeline)
+        if (const ProgramSlot* slot = colour_program(variant, pipeline->key))
+            return draw_with(*slot, texture, source, matrix, alpha, filter, pipeline);
     const ProgramSlot* slot = program(variant);
     if (!slot)
         return false;
@@ -351,9 +370,11 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
 }
 
 bool Renderer::draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
-                         Filter filter)
+                         Filter filter, const ColourPipeline* colour)
 {
     glUseProgram(slot.program.id());
+    if (colour && !set_colour(slot, *colour))
+        return false;
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(texture.target(), texture.id());
     const GLint gl_filter = filter == Filter::nearest ? GL_NEAREST : GL_LINEAR;

@@ -1,6 +1,7 @@
 // Renderer: textures from client buffers, render targets, and the drawing passes of a frame.
 #pragma once
 
+#include "renderer/colour/colour_pipeline.hpp"
 #include "renderer/dmabuf_validation.hpp"
 #include "renderer/egl_display.hpp"
 #include "renderer/program_cache.hpp"
@@ -11,6 +12,7 @@
 #include "renderer/types.hpp"
 
 #include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -55,12 +57,18 @@ public:
     void set_blending(bool on);
     void draw_solid(Color color, const Matrix3& matrix);
     // NEAREST sampling is exact (and cheaper) when texels map 1:1 to pixels: integer position, no scaling.
+    // `colour`: what the pixels mean (color-management-v1); plain sRGB (the default) takes the ordinary programs
+    // unchanged, anything else a conversion program onto the output (renderer_colour.cpp, doc/colour.md).
     bool draw_texture(Texture& texture, FBox source, const Matrix3& matrix, float alpha,
-                      Filter filter = Filter::linear);
+                      Filter filter = Filter::linear, const SurfaceColour& colour = {});
     // Reads from `target` (default: the current, or last, target), top-down coordinates.
     bool read_pixels(uint32_t fourcc, uint32_t stride, Box source, void* data, RenderTarget* target = nullptr);
     // Copies these boxes of a CPU target's framebuffer into its destination (set_destination), after its fence.
     bool read_back(RenderTarget& target, std::span<const Box> boxes);
+
+    // What the target's values mean (the output's description): sRGB until told otherwise. Set before drawing; a
+    // non-sRGB output converts every surface, plain sRGB ones included.
+    void set_output_colour(const ImageDescription& output);
 
     const RendererStats& stats() const { return stats_; }
     RendererStats& stats() { return stats_; }
@@ -98,6 +106,13 @@ private:
         GLint chroma_scale = -1;
         GLint yuv_matrix = -1;
         GLint yuv_offset = -1;
+        // Colour conversion programs (renderer_colour.cpp).
+        GLint colour_matrix = -1;
+        GLint eetf = -1;
+        GLint hlg = -1;
+        GLint lut = -1;
+        GLint lut_coord = -1;
+        GLint clip_max = -1;
         bool failed = false;
         bool warmed = false;
     };
@@ -105,14 +120,26 @@ private:
     Renderer(EglDisplay& display, ProgramCache& cache) : display_(display), cache_(cache) {}
     // The slot with its program, fetched on first use; nullptr when it cannot be built.
     ProgramSlot* program(ShaderVariant variant, std::string* error = nullptr);
+    // Fetches `source` into `slot` and looks up its uniforms; false (slot marked failed) when it cannot be built.
+    bool fetch(ProgramSlot& slot, const ProgramSource& source, std::string* error);
+    // The conversion program for `sampling` and `key`, fetched on first use; nullptr when it cannot be built.
+    ProgramSlot* colour_program(ShaderVariant sampling, const ColourKey& key);
+    // The conversion for `colour` onto the output (kept for the last description drawn); nullptr: draw as is.
+    const ColourPipeline* pipeline_for(const SurfaceColour& colour);
+    // Sets a conversion program's uniforms and binds its ICC table; false when the table cannot be uploaded.
+    bool set_colour(const ProgramSlot& slot, const ColourPipeline& pipeline);
+    // The 3D texture holding `table`, uploaded on first use and dropped once no description holds the table.
+    GLuint lut_texture(const std::shared_ptr<const IccTable>& table);
     void draw_quad(const ProgramSlot& slot, const Matrix3& matrix);
     // Uploads the program's tex_proj: the unit square to `source` in the texture's coordinates.
     void set_source(const ProgramSlot& slot, const Texture& texture, FBox source);
     bool draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
-                   Filter filter = Filter::linear);
+                   Filter filter = Filter::linear, const ColourPipeline* colour = nullptr);
     // YUV through planes (renderer_yuv.cpp): bind every plane, set the encoding's conversion, draw.
-    bool draw_planes(Texture& texture, FBox source, const Matrix3& matrix, float alpha);
-    bool draw_planes_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha);
+    bool draw_planes(Texture& texture, FBox source, const Matrix3& matrix, float alpha,
+                     const ColourPipeline* colour = nullptr);
+    bool draw_planes_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
+                          const ColourPipeline* colour = nullptr);
     // prepare()'s warming draw into a scratch target, in the state real frames use.
     bool warm(ShaderVariant variant, ProgramSlot& slot, std::string& error);
     // Draws a YUV program once with scratch plane textures of the formats real buffers import as.
@@ -121,6 +148,20 @@ private:
     EglDisplay& display_;
     ProgramCache& cache_;
     std::array<ProgramSlot, shader_variant_count> programs_{};
+    std::map<std::pair<ShaderVariant, ColourKey>, ProgramSlot> colour_programs_;
+    struct LutTexture {
+        std::weak_ptr<const IccTable> table;
+        const IccTable* key = nullptr;
+        GlTexture texture;
+    };
+    std::vector<LutTexture> luts_;
+    struct LastPipeline {
+        SurfaceColour colour;
+        std::optional<ColourPipeline> pipeline;
+    };
+    std::optional<LastPipeline> last_pipeline_;
+    ImageDescription output_colour_ = srgb_output();
+    bool output_plain_ = true;
     bool has_external_ = false;
     RendererStats scratch_stats_;  // the warm-up texture's, kept out of the client counters (declared first: dies last)
     std::unique_ptr<RenderTarget> scratch_target_;

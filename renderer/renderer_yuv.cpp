@@ -20,18 +20,25 @@ ShaderVariant variant_for(YuvShape shape)
 
 }  // namespace
 
-bool Renderer::draw_planes(Texture& texture, FBox source, const Matrix3& matrix, float alpha)
+bool Renderer::draw_planes(Texture& texture, FBox source, const Matrix3& matrix, float alpha,
+                           const ColourPipeline* colour)
 {
-    const ProgramSlot* slot = program(variant_for(texture.yuv_layout().shape));
+    const ShaderVariant variant = variant_for(texture.yuv_layout().shape);
+    if (colour)
+        if (const ProgramSlot* slot = colour_program(variant, colour->key))
+            return draw_planes_with(*slot, texture, source, matrix, alpha, colour);
+    const ProgramSlot* slot = program(variant);
     if (!slot)
         return false;
     return draw_planes_with(*slot, texture, source, matrix, alpha);
 }
 
 bool Renderer::draw_planes_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix,
-                                float alpha)
+                                float alpha, const ColourPipeline* colour)
 {
     glUseProgram(slot.program.id());
+    if (colour && !set_colour(slot, *colour))
+        return false;
     for (uint32_t i = 0; i < texture.plane_count(); ++i) {
         glActiveTexture(GL_TEXTURE0 + i);
         glBindTexture(GL_TEXTURE_2D, texture.plane_id(i));

@@ -68,12 +68,12 @@ void GlFrame::draw_texture(const renderer::TextureDraw& draw)
     renderer.set_blending(false);
     for (const auto& box : draw.opaque) {
         renderer.set_scissor(box);
-        renderer.draw_texture(texture, draw.source, draw.matrix, draw.alpha, draw.filter);
+        renderer.draw_texture(texture, draw.source, draw.matrix, draw.alpha, draw.filter, draw.colour);
     }
     renderer.set_blending(true);
     for (const auto& box : draw.blended) {
         renderer.set_scissor(box);
-        renderer.draw_texture(texture, draw.source, draw.matrix, draw.alpha, draw.filter);
+        renderer.draw_texture(texture, draw.source, draw.matrix, draw.alpha, draw.filter, draw.colour);
     }
 }
 

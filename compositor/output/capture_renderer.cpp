@@ -42,7 +42,7 @@ bool finish(RenderBridge& bridge, GlFrame& frame, wlr_buffer* destination, const
 // Draws `texture` onto `box` (target pixels) inside `damage`, blended.
 void draw_blended(renderer::Frame& frame, wlr_texture* texture, const wlr_fbox& source, const wlr_box& box,
                   wl_output_transform transform, const float* projection, const Region& damage, float alpha = 1.0f,
-                  renderer::YuvEncoding yuv = {})
+                  renderer::YuvEncoding yuv = {}, const renderer::SurfaceColour& colour = {})
 {
     Region inside(box.x, box.y, box.width, box.height);
     inside.intersect(damage);
@@ -57,6 +57,7 @@ void draw_blended(renderer::Frame& frame, wlr_texture* texture, const wlr_fbox& 
     draw.blended = blended;
     draw.alpha = alpha;
     draw.yuv = yuv;
+    draw.colour = colour;
     draw.filter = source.width == box.width && source.height == box.height ? renderer::Filter::nearest
                                                                            : renderer::Filter::linear;
     frame.draw_texture(draw);
@@ -91,6 +92,7 @@ bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, render
     VisibleSet visible;
     visible.set_surface_alpha(looks.alpha);
     visible.set_surface_yuv(looks.yuv);
+    visible.set_surface_colour(looks.colour);
     visible.build(scene_output->scene, output, bridge.wlr(), scene_output->x, scene_output->y, damage);
     // No output given to the frame: it draws no software cursor itself; the option decides below.
     std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage);
@@ -158,7 +160,8 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
                 draw_blended(*frame, texture, source, place(lx, ly, surface->current.width, surface->current.height),
                              wlr_output_transform_invert(surface->current.transform), projection, damage,
                              looks.alpha ? looks.alpha(surface) : 1.0f,
-                             looks.yuv ? looks.yuv(surface) : renderer::YuvEncoding{});
+                             looks.yuv ? looks.yuv(surface) : renderer::YuvEncoding{},
+                             looks.colour ? looks.colour(surface) : renderer::SurfaceColour{});
             }
         } else if (node->type == WLR_SCENE_NODE_RECT) {
             const wlr_scene_rect* rect = scene_rect_from_node(node);

@@ -5,6 +5,7 @@
 
 #include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
+#include "renderer/colour/image_description.hpp"
 #include "renderer/types.hpp"
 #include "renderer/yuv.hpp"
 
@@ -20,6 +21,7 @@ class RenderBridge;
 struct SurfaceLooks {
     std::function<float(wlr_surface*)> alpha;                  // alpha-modifier's factor; unset: 1
     std::function<renderer::YuvEncoding(wlr_surface*)> yuv;    // color-representation's; unset: the default
+    std::function<renderer::SurfaceColour(wlr_surface*)> colour;  // color-management's; unset: sRGB
 };
 
 bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, renderer::Color background,

@@ -4,6 +4,7 @@
 
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/output/frame_composer.hpp"
+#include "renderer/colour/colour_pipeline.hpp"
 #include "renderer/cpu_compositor.hpp"
 #include "renderer/formats.hpp"
 
@@ -50,8 +51,10 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffe
         return false;
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
+    // A surface with a colour description other than sRGB needs GL's conversion programs: pixman copies pixels as
+    // they are.
     for (const auto& v : visible.on_output())
-        if (v.texture && (!v.exact || !ClientTextures::has_cpu_image(v.texture)))
+        if (v.texture && (!v.exact || !ClientTextures::has_cpu_image(v.texture) || !renderer::is_plain(v.colour)))
             return false;
     bool cursors_ok = true;
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {

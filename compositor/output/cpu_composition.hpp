@@ -14,7 +14,8 @@
 namespace kiln::compositor {
 
 // True when every surface on the output and every software cursor maps 1:1 from a CPU copy (unscaled, untransformed shm windows and cursors) and
-// `target` is memory pixman can write; anything else (a dma-buf EGL imported, a scaled or rotated surface) goes to GL.
+// `target` is memory pixman can write; anything else (a dma-buf EGL imported, a scaled or rotated surface, a surface
+// whose colour description is not plain sRGB) goes to GL.
 bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* target);
 
 // A frame composed into `target`'s memory (mapped until finish()), the output's software cursors drawn over

@@ -47,6 +47,7 @@ void compose_frame(const VisibleSet& visible, const ComposeParams& params, rende
         draw.filter = v.exact && !params.full_redraw ? renderer::Filter::nearest : renderer::Filter::linear;
         draw.alpha = v.alpha;  // alpha-modifier's factor (1 unless a client set one)
         draw.yuv = v.yuv;      // color-representation's coefficients and range (the default unless set)
+        draw.colour = v.colour;  // color-management's description (null, sRGB, unless set)
         frame.draw_texture(draw);
     }
 }

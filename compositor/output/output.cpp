@@ -11,6 +11,7 @@
 #include "compositor/output/frame_factory.hpp"
 #include "compositor/output/headless_frame_timer.hpp"
 #include "compositor/output/sync/buffer_releases.hpp"
+#include "renderer/colour/colour_pipeline.hpp"
 #include "renderer/render_fence.hpp"
 
 #include <algorithm>
@@ -44,6 +45,7 @@ Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, Buf
 {
     visible_.set_surface_alpha(hooks_.surface_alpha);
     visible_.set_surface_yuv(hooks_.surface_yuv);
+    visible_.set_surface_colour(hooks_.surface_colour);
     frame_.connect(&output_->events.frame, [this](void*) { on_frame(); });
     present_.connect(&output_->events.present,
                      [this](void* data) { presented(*static_cast<wlr_output_event_present*>(data)); });
@@ -404,6 +406,8 @@ bool Output::try_scanout(const VisibleSet& visible)
     if (!v.fully_opaque || !v.exact || v.box.x != 0 || v.box.y != 0 || v.box.width != output_->width ||
         v.box.height != output_->height || !v.surface->buffer)
         return false;
+    if (!renderer::is_plain(v.colour))
+        return false;  // the output would show the client's values unconverted
     wlr_buffer* buffer = &v.surface->buffer->base;
     wlr_dmabuf_attributes dmabuf{};
     if (!wlr_buffer_get_dmabuf(buffer, &dmabuf))

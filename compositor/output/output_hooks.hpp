@@ -2,6 +2,7 @@
 // option), what it reports back (frame statistics) and how it goes away, instead of the whole Server.
 #pragma once
 
+#include "renderer/colour/image_description.hpp"
 #include "renderer/types.hpp"
 #include "renderer/yuv.hpp"
 
@@ -35,6 +36,9 @@ struct OutputHooks {
     // Each surface's YCbCr coefficients and range (color-representation-v1) for kiln's YUV conversion; unset: the
     // renderer's default (BT.601 limited).
     std::function<renderer::YuvEncoding(wlr_surface*)> surface_yuv;
+    // Each surface's colour description and render intent (color-management-v1), converted onto the output by the
+    // renderer; unset, or a null / plain sRGB description: drawn as it is, through the ordinary programs.
+    std::function<renderer::SurfaceColour(wlr_surface*)> surface_colour;
     // --debug-render-delay (tests only): a GL frame's render-done is held back until the frame is this old.
     int debug_render_delay_ms = 0;
     // The wlr_output was destroyed: the owner drops this Output (it must not be used after the call).

@@ -81,6 +81,8 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
             v.surface = surface;
             v.alpha = surface_alpha_ ? surface_alpha_(surface) : 1.0f;
             v.yuv = surface_yuv_ ? surface_yuv_(surface) : renderer::YuvEncoding{};
+            if (surface_colour_)
+                v.colour = surface_colour_(surface);
             wlr_surface_get_buffer_source_box(surface, &v.source);
             v.transform = wlr_output_transform_invert(surface->current.transform);
         } else if (wlr_scene_buffer* buffer = scene_buffer_from_node(it->node)) {

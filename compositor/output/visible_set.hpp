@@ -5,6 +5,7 @@
 
 #include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
+#include "renderer/colour/image_description.hpp"
 #include "renderer/types.hpp"
 #include "renderer/yuv.hpp"
 
@@ -24,6 +25,7 @@ struct VisibleNode {
     bool fully_opaque = false;       // the whole box is opaque (opaque format or opaque region, alpha 1)
     float alpha = 1.0f;              // multiplies the texture's pixels (alpha-modifier); below 1 nothing is opaque
     renderer::YuvEncoding yuv{};     // a YCbCr buffer's coefficients and range (color-representation)
+    renderer::SurfaceColour colour{};  // its colour description (color-management); null: sRGB
     Region opaque;                   // to draw, blending off
     Region blended;                  // to draw, blending on
 };
@@ -40,6 +42,11 @@ public:
     void set_surface_alpha(std::function<float(wlr_surface*)> alpha) { surface_alpha_ = std::move(alpha); }
     // Each surface's YCbCr coefficients and range (color-representation-v1); none set: the renderer's default.
     void set_surface_yuv(std::function<renderer::YuvEncoding(wlr_surface*)> yuv) { surface_yuv_ = std::move(yuv); }
+    // Each surface's colour description (color-management-v1); none set: sRGB.
+    void set_surface_colour(std::function<renderer::SurfaceColour(wlr_surface*)> colour)
+    {
+        surface_colour_ = std::move(colour);
+    }
 
     // Bottom to top, only nodes with something to draw.
     const std::vector<VisibleNode>& draws() const { return draws_; }
@@ -68,6 +75,7 @@ private:
     size_t culled_ = 0;
     std::function<float(wlr_surface*)> surface_alpha_;
     std::function<renderer::YuvEncoding(wlr_surface*)> surface_yuv_;
+    std::function<renderer::SurfaceColour(wlr_surface*)> surface_colour_;
 };
 
 }  // namespace kiln::compositor

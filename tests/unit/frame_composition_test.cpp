@@ -262,6 +262,30 @@ TEST_CASE("a surface's alpha factor reaches its texture draws")
     CHECK(calls[0]->alpha == 0.5f);
 }
 
+TEST_CASE("a surface's colour description reaches its texture draws; others draw with none")
+{
+    Scene s;
+    wlr_texture* wide = s.add_texture(0, 0, 100, 100, true);
+    wlr_texture* plain = s.add_texture(100, 0, 100, 100, true);
+    s.visible.build(s.scene, s.output, nullptr, 0, 0, whole);
+    // color-management sets it on surfaces (VisibleSet::set_surface_colour); here on the built node directly.
+    REQUIRE(s.visible.draws().size() == 2);
+    auto p3 = std::make_shared<renderer::ImageDescription>();
+    p3->primaries = renderer::named_primaries(renderer::NamedPrimaries::display_p3);
+    for (auto& v : s.visible.draws())
+        if (v.texture == wide)
+            v.colour = {p3, renderer::RenderIntent::relative};
+    RecordingFrame frame;
+    compose_frame(s.visible, {s.output->transform_matrix, s.background, false}, frame);
+    auto converted = draws_of(frame, wide);
+    REQUIRE(converted.size() == 1);
+    CHECK(converted[0]->colour.description == p3);
+    CHECK(converted[0]->colour.intent == renderer::RenderIntent::relative);
+    auto as_is = draws_of(frame, plain);
+    REQUIRE(as_is.size() == 1);
+    CHECK(as_is[0]->colour.description == nullptr);
+}
+
 TEST_CASE("damage is drawn rectangle by rectangle and nothing outside it")
 {
     Scene s;

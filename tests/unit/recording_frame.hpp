@@ -20,6 +20,7 @@ struct RecordedCall {
     renderer::FBox source{};
     renderer::Filter filter = renderer::Filter::linear;
     float alpha = 1.0f;
+    renderer::SurfaceColour colour{};    // texture
     std::vector<renderer::Box> opaque;   // clear: the boxes cleared
     std::vector<renderer::Box> blended;
 };
@@ -52,6 +53,7 @@ public:
         call.source = draw.source;
         call.filter = draw.filter;
         call.alpha = draw.alpha;
+        call.colour = draw.colour;
         call.opaque.assign(draw.opaque.begin(), draw.opaque.end());
         call.blended.assign(draw.blended.begin(), draw.blended.end());
         calls.push_back(std::move(call));

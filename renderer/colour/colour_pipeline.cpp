@@ -1,0 +1,156 @@
+// Working out a surface's conversion onto an output: which program and which uniforms.
+#include "renderer/colour/colour_pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kiln::renderer {
+namespace {
+
+constexpr double default_hdr_white = 203.0;  // BT.2408's HDR reference white, color-management-v1's default
+
+bool is_sdr_encoding(TransferFunction tf)
+{
+    return tf == TransferFunction::srgb || tf == TransferFunction::gamma22 || tf == TransferFunction::bt1886;
+}
+
+bool can_encode(TransferFunction tf)
+{
+    return is_sdr_encoding(tf) || tf == TransferFunction::st2084_pq;
+}
+
+bool is_identity(const ColourMatrix& m)
+{
+    const ColourMatrix one{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (size_t i = 0; i < m.size(); ++i)
+        if (std::abs(m[i] - one[i]) > 1e-9)
+            return false;
+    return true;
+}
+
+double reference_white(const ImageDescription& d)
+{
+    if (d.reference_white > 0)
+        return d.reference_white;
+    return is_hdr(d.transfer) ? default_hdr_white : 80.0;
+}
+
+double pq(double nits)
+{
+    return encode(TransferFunction::st2084_pq, nits / 10000.0);
+}
+
+}  // namespace
+
+ImageDescription srgb_output()
+{
+    return ImageDescription{};
+}
+
+ImageDescription sdr_output(NamedPrimaries primaries, TransferFunction tf)
+{
+    ImageDescription d;
+    d.primaries = named_primaries(primaries);
+    d.transfer = tf;
+    return d;
+}
+
+ImageDescription pq_output(double sdr_white, double peak)
+{
+    ImageDescription d;
+    d.primaries = named_primaries(NamedPrimaries::bt2020);
+    d.transfer = TransferFunction::st2084_pq;
+    d.min_luminance = 0.005;
+    d.max_luminance = peak;
+    d.reference_white = sdr_white;
+    return d;
+}
+
+LuminanceRange pq_source_range(const ImageDescription& d)
+{
+    if (d.mastering_luminance)
+        return *d.mastering_luminance;
+    return {d.min_luminance, d.max_luminance};
+}
+
+LuminanceRange pq_target_range(const ImageDescription& d, const ImageDescription& output)
+{
+    return {0.0, output.max_luminance * reference_white(d) / reference_white(output)};
+}
+
+std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output)
+{
+    static const ImageDescription srgb{};
+    const ImageDescription& d = surface.description ? *surface.description : srgb;
+    if (!can_encode(output.transfer))
+        return std::nullopt;  // HLG and extended-linear outputs are not built yet (doc/colour.md)
+    if (d.is_plain_srgb() && output.is_plain_srgb())
+        return std::nullopt;
+
+    ColourPipeline p;
+    p.key.encode = output.transfer;
+    // All intents adapt whites (relative colorimetric, Bradford) and clip what falls outside the output's gamut;
+    // perceptual and saturation are that plus the clip (doc/colour.md says what is not done).
+    const auto output_to_xyz = rgb_to_xyz(output.primaries);
+    if (!output_to_xyz)
+        return std::nullopt;
+    const auto xyz_to_output = invert(*output_to_xyz);
+    if (!xyz_to_output)
+        return std::nullopt;
+
+    ColourMatrix m{};
+    if (d.icc) {
+        const IccTable& table = *d.icc;
+        if (table.size < 2 || table.xyz.size() != static_cast<size_t>(table.size) * table.size * table.size * 3)
+            return std::nullopt;
+        p.key.lut = true;
+        p.lut = d.icc;
+        // The table gives XYZ with a D65 white at Y = 1: adapt to the output's white, then into its primaries.
+        m = multiply(*xyz_to_output, bradford_adaptation(white::d65, output.primaries.white));
+    } else {
+        p.key.decode = d.transfer;
+        const auto to_output = rgb_to_rgb(d.primaries, output.primaries);
+        if (!to_output)
+            return std::nullopt;
+        m = *to_output;
+        double scale = 1.0;
+        if (d.transfer == TransferFunction::st2084_pq) {
+            // Decoded PQ is absolute (1.0 = 10,000 cd/m²): the content's reference white becomes the output's.
+            scale = 10000.0 / reference_white(d);
+            const LuminanceRange source = pq_source_range(d);
+            const LuminanceRange target = pq_target_range(d, output);
+            const double black = pq(source.min);
+            const double span = pq(source.max) - black;
+            if (span > 0) {
+                const double min_lum = std::clamp((pq(target.min) - black) / span, 0.0, 1.0);
+                const double max_lum = std::clamp((pq(target.max) - black) / span, 0.0, 1.0);
+                if (!(max_lum >= 1.0 && min_lum <= 0.0)) {
+                    p.key.tone = ToneMap::bt2390;
+                    p.eetf = {static_cast<float>(black), static_cast<float>(span), static_cast<float>(min_lum),
+                              static_cast<float>(max_lum)};
+                }
+            }
+        } else if (d.transfer == TransferFunction::hlg) {
+            // Scene light → display light for the description's peak, then its reference white onto the output's.
+            const double peak = d.max_luminance > 0 ? d.max_luminance : 1000.0;
+            p.key.tone = ToneMap::hlg_ootf;
+            p.hlg = {static_cast<float>(peak), static_cast<float>(1.2 + 0.42 * std::log10(peak / 1000.0))};
+            scale = 1.0 / reference_white(d);
+        }
+        for (double& v : m)
+            v *= scale;
+    }
+    if (output.transfer == TransferFunction::st2084_pq) {
+        // Relative to the output's white → absolute PQ units (1.0 = 10,000 cd/m²), clipped at its peak.
+        const double white = reference_white(output);
+        for (double& v : m)
+            v *= white / 10000.0;
+        p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
+    }
+    p.key.matrix = p.key.lut || !is_identity(m);
+    for (size_t i = 0; i < m.size(); ++i)
+        p.matrix[i] = static_cast<float>(m[i]);
+    return p;
+}
+
+}  // namespace kiln::renderer

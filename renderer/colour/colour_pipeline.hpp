@@ -1,0 +1,73 @@
+// ColourPipeline: what it takes to show one surface's pixels on an output (decode, tone map, matrix or ICC table,
+// clip, encode), worked out on doubles from the two descriptions and handed to a shader as a program key plus
+// uniforms. doc/colour.md ("How kiln converts") states the steps.
+#pragma once
+
+#include "renderer/colour/image_description.hpp"
+
+#include <array>
+#include <compare>
+#include <memory>
+#include <optional>
+
+namespace kiln::renderer {
+
+// How HDR content is brought into the output's range.
+enum class ToneMap {
+    none,
+    bt2390,    // PQ: the BT.2390 EETF per channel, in the PQ domain, before decoding
+    hlg_ootf,  // HLG: scene light to display light for the description's peak (BT.2100 OOTF)
+};
+
+// What a conversion program does: one linked program per distinct key (and sampling variant), cached like the
+// renderer's other programs; everything else is a uniform.
+struct ColourKey {
+    TransferFunction decode = TransferFunction::srgb;  // unused with `lut`
+    bool lut = false;                                  // an ICC table: sampled as a 3D texture giving XYZ
+    bool matrix = false;                               // a 3x3 matrix (primaries, white, luminance scale)
+    ToneMap tone = ToneMap::none;
+    TransferFunction encode = TransferFunction::srgb;  // the output's
+    auto operator<=>(const ColourKey&) const = default;
+};
+
+struct ColourPipeline {
+    ColourKey key;
+    // Row-major: decoded (and tone-mapped) linear content, or the table's XYZ, to linear light in the output's
+    // primaries where 1.0 is the output's reference white.
+    std::array<float, 9> matrix{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    // BT.2390 in the PQ domain: source black, source span (white - black), target min and max normalised to it.
+    std::array<float, 4> eetf{};
+    // HLG OOTF: display peak (cd/m²) and system gamma.
+    std::array<float, 2> hlg{};
+    // The top of the output's range in the matrix's units: 1 (its white) on SDR outputs, its peak / 10,000 on PQ.
+    float clip_max = 1.0f;
+    std::shared_ptr<const IccTable> lut;
+};
+
+// True when the surface needs no conversion onto a plain sRGB output: no description, or plain sRGB. Such surfaces
+// take the renderer's ordinary programs with no extra uniform.
+inline bool is_plain(const SurfaceColour& colour)
+{
+    return !colour.description || colour.description->is_plain_srgb();
+}
+
+// The description of an output nobody described: sRGB, reference white (and peak) 80 cd/m².
+ImageDescription srgb_output();
+// An SDR output with `primaries` and `tf`, white 80 cd/m²; or a PQ one (BT.2020 primaries) whose SDR white is
+// `sdr_white` and peak `peak` cd/m².
+ImageDescription sdr_output(NamedPrimaries primaries, TransferFunction tf);
+ImageDescription pq_output(double sdr_white, double peak);
+
+// The conversion of `surface` onto `output`. nullopt when none is needed (both plain sRGB) or none can be made
+// (primaries that span no volume, an empty table, an output transfer function the pipeline cannot encode yet: HLG
+// and extended linear): the renderer then draws the pixels as they are.
+std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output);
+
+// The luminance range BT.2390 maps PQ content from, in cd/m²: the mastering display's where given, else the
+// description's luminances.
+LuminanceRange pq_source_range(const ImageDescription& description);
+// ... and to: the output's peak expressed in the content's cd/m² (the content's reference white lands on the
+// output's), with black at 0 (the output's own black is its encoding's 0, so no lift).
+LuminanceRange pq_target_range(const ImageDescription& description, const ImageDescription& output);
+
+}  // namespace kiln::renderer

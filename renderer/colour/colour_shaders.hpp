@@ -1,0 +1,18 @@
+// The GLSL of colour conversion programs: one program per (sampling variant, ColourKey), generated from the key so
+// that the program cache keys it by its text like every other program and a warm start links nothing.
+#pragma once
+
+#include "renderer/colour/colour_pipeline.hpp"
+#include "renderer/program_cache.hpp"
+#include "renderer/shaders.hpp"
+
+namespace kiln::renderer {
+
+// GLSL ES 3.00 (the ICC table is a 3D texture); uniforms: colour_matrix, eetf, hlg, lut (texture unit
+// colour_lut_unit), lut_coord, plus the sampling variant's own. `sampling` is any texture variant (not solid).
+ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key);
+
+// The texture unit the ICC table is bound to (after the YUV planes' 0..2).
+constexpr int colour_lut_unit = 3;
+
+}  // namespace kiln::renderer

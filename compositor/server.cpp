@@ -114,7 +114,7 @@ bool Server::start(std::string& error)
                  .privileged = *privileged_setup_.privileged,
                  .session = {[this](int status) { terminate(status); }, [this](int vt) { switch_vt(vt); }},
                  .capture = {scene_, layout_, bridge_, [this] { return background(); },
-                             {commits_.surface_alpha(), commits_.surface_yuv()},
+                             {commits_.surface_alpha(), commits_.surface_yuv(), commits_.surface_colour()},
                              [this](const wlr_output* output, Region& out) {
                                  if (outputs_)
                                      outputs_->add_unshown_damage(output, out);
@@ -124,6 +124,7 @@ bool Server::start(std::string& error)
                       .full_redraw = [this] { return options_.full_redraw; },
                       .surface_alpha = commits_.surface_alpha(),
                       .surface_yuv = commits_.surface_yuv(),
+                      .surface_colour = commits_.surface_colour(),
                       .debug_render_delay_ms = options_.debug_render_delay_ms};
     commits_.hook_outputs(hooks);
     hooks.frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); };

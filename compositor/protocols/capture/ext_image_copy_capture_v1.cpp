@@ -5,10 +5,10 @@
 #include "compositor/bridge/capture_target.hpp"
 #include "compositor/output/capture_renderer.hpp"
 #include "compositor/output/fence_events.hpp"
-#include "renderer/render_fence.hpp"
 #include "compositor/protocols/capture/capture_cursor.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
+#include "renderer/render_fence.hpp"
 
 #include "ext-image-copy-capture-v1-protocol.h"
 

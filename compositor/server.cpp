@@ -118,7 +118,9 @@ bool Server::start(std::string& error)
                              [this](const wlr_output* output, Region& out) {
                                  if (outputs_)
                                      outputs_->add_unshown_damage(output, out);
-                             }}});
+                             },
+                             buffer_life_.fence_events.get(),
+                             buffers_.linux_dmabuf ? buffers_.linux_dmabuf->main_device() : std::nullopt}});
     OutputHooks hooks{.session_active = [this] { return session_active(); },
                       .background = [this] { return background(); },
                       .full_redraw = [this] { return options_.full_redraw; },

@@ -259,6 +259,7 @@ void RenderStart::report(Stats& stats) const
         stats.set("buffers.dmabuf_rejected", r.dmabuf_rejected);
         stats.set("buffers.readback_bytes", r.readback_bytes);
         stats.set("buffers.cpu_render_targets", r.cpu_targets);
+        stats.set("buffers.dmabuf_render_targets", r.dmabuf_targets);
     }
 }
 

@@ -28,6 +28,8 @@ public:
     LinuxDmabufV1& operator=(const LinuxDmabufV1&) = delete;
 
     uint32_t version() const { return version_; }
+    // The device the feedback names (where clients allocate), if any.
+    std::optional<dev_t> main_device() const { return main_device_; }
     uint64_t buffers_created() const { return buffers_created_; }
     uint64_t requests_refused() const { return requests_refused_; }
 

@@ -2,10 +2,13 @@
 // output and window contents sessions capture.
 #include "compositor/protocols/capture/ext_image_copy_capture_v1.hpp"
 
+#include "compositor/bridge/capture_target.hpp"
 #include "compositor/output/capture_renderer.hpp"
+#include "compositor/output/fence_events.hpp"
 #include "compositor/protocols/capture/capture_cursor.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
+#include "renderer/render_fence.hpp"
 
 #include "ext-image-copy-capture-v1-protocol.h"
 
@@ -199,6 +202,32 @@ wl_resource* find_buffer(wl_client* client, uint32_t id)
                                                                                                  : nullptr;
 }
 
+// Sends a drawn frame's transform, damage, time and ready, now or (a dma-buf) once `fence` has signalled, if the
+// frame still exists then.
+void ready_when_drawn(FenceEvents* fences, std::shared_ptr<renderer::RenderFence> fence, wl_resource* frame,
+                      std::shared_ptr<bool> alive, wl_output_transform transform, Region damage, timespec when)
+{
+    auto send = [frame, alive, transform, damage = std::move(damage), when] {
+        if (!*alive)
+            return;
+        ext_image_copy_capture_frame_v1_send_transform(frame, transform);
+        for (const auto& r : damage.rects())
+            ext_image_copy_capture_frame_v1_send_damage(frame, r.x1, r.y1, r.x2 - r.x1, r.y2 - r.y1);
+        const auto seconds = static_cast<uint64_t>(when.tv_sec);
+        ext_image_copy_capture_frame_v1_send_presentation_time(frame, static_cast<uint32_t>(seconds >> 32),
+                                                               static_cast<uint32_t>(seconds & 0xffffffff),
+                                                               static_cast<uint32_t>(when.tv_nsec));
+        ext_image_copy_capture_frame_v1_send_ready(frame);
+    };
+    if (fences && fence) {
+        fences->watch(std::move(fence), std::move(send));  // never waits on the compositor thread
+        return;
+    }
+    if (fence)
+        fence->wait();  // no event loop to tell (a context built without FenceEvents)
+    send();
+}
+
 }  // namespace
 
 class ExtImageCopyCaptureV1::Session {
@@ -238,9 +267,11 @@ public:
 private:
     void stop();
     void complete(Frame& frame);
-    // The frame's attached wl_buffer if it still exists and meets the constraints (shm, a format and the size
-    // offered), else null.
+    // The frame's attached wl_buffer if it still exists and meets the constraints (shm, or a dma-buf where they are
+    // offered; a format and the size offered), else null.
     wl_resource* fits(const Frame& frame) const;
+    // The dma-buf constraints: the device, then each format with its modifiers.
+    void send_dmabuf_constraints();
 
     ExtImageCopyCaptureV1* owner_;
     wl_resource* resource_;
@@ -258,6 +289,7 @@ public:
     Frame(Session* session, wl_resource* resource) : session_(session), resource_(resource) {}
     ~Frame()
     {
+        *alive_ = false;
         if (session_)
             session_->forget_frame(this);
     }
@@ -271,7 +303,9 @@ public:
     uint32_t buffer_id_ = 0;  // the attached wl_buffer's id (0: none)
     Region buffer_damage_;
     bool captured_ = false;  // capture was sent
-    bool ended_ = false;     // ready or failed was sent
+    bool ended_ = false;     // ready or failed was sent (or ready waits for the GPU: ready_when_drawn)
+    // False once the resource is gone: a dma-buf frame's ready, sent when the GPU is done, is dropped then.
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 
     void fail(uint32_t reason)
     {
@@ -323,6 +357,7 @@ void ExtImageCopyCaptureV1::Session::check()
                                                            static_cast<uint32_t>(height));
         for (uint32_t format : shm_formats)
             ext_image_copy_capture_session_v1_send_shm_format(resource_, format);
+        send_dmabuf_constraints();
         ext_image_copy_capture_session_v1_send_done(resource_);
         first_ = true;  // a new size: the next frame is whole
         damage_.clear();
@@ -347,6 +382,16 @@ wl_resource* ExtImageCopyCaptureV1::Session::fits(const Frame& frame) const
 {
     wl_resource* buffer = find_buffer(wl_resource_get_client(resource_), frame.buffer_id_);
     wl_shm_buffer* shm = buffer ? wl_shm_buffer_get(buffer) : nullptr;
+    if (buffer && !shm) {
+        // A dma-buf (linux-dmabuf or wl_drm) where they are offered: one of the formats, modifiers and the size.
+        if (!owner_ || !owner_->dmabuf_)
+            return nullptr;
+        wlr_buffer* wlr = wlr_buffer_from_resource(buffer);
+        const bool ok = wlr && owner_->dmabuf_->fits(wlr, width_, height_);
+        if (wlr)
+            wlr_buffer_unlock(wlr);
+        return ok ? buffer : nullptr;
+    }
     const uint32_t format = shm ? wl_shm_buffer_get_format(shm) : 0;
     if (!shm || std::find(std::begin(shm_formats), std::end(shm_formats), format) == std::end(shm_formats) ||
         wl_shm_buffer_get_width(shm) != width_ || wl_shm_buffer_get_height(shm) != height_)
@@ -372,28 +417,50 @@ void ExtImageCopyCaptureV1::Session::complete(Frame& frame)
     Region copy = changed;
     copy.add(frame.buffer_damage_);
     copy.intersect_rect(0, 0, width_, height_);
+    const bool gpu = !wl_shm_buffer_get(buffer);
     wlr_buffer* destination = wlr_buffer_from_resource(buffer);
     const bool drawn = destination && content_->render(destination, copy);
     if (destination)
         wlr_buffer_unlock(destination);
     if (!drawn) {
-        frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN);
+        // A dma-buf the renderer cannot import or draw into is the client's buffer's fault, not kiln's.
+        frame.fail(gpu ? EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS
+                       : EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN);
         return;
     }
-    ext_image_copy_capture_frame_v1_send_transform(frame.resource_, content_->transform());
-    for (const auto& r : changed.rects())
-        ext_image_copy_capture_frame_v1_send_damage(frame.resource_, r.x1, r.y1, r.x2 - r.x1, r.y2 - r.y1);
     timespec now{};
     clock_gettime(CLOCK_MONOTONIC, &now);
-    const auto seconds = static_cast<uint64_t>(now.tv_sec);
-    ext_image_copy_capture_frame_v1_send_presentation_time(frame.resource_, static_cast<uint32_t>(seconds >> 32),
-                                                           static_cast<uint32_t>(seconds & 0xffffffff),
-                                                           static_cast<uint32_t>(now.tv_nsec));
-    ext_image_copy_capture_frame_v1_send_ready(frame.resource_);
+    // shm: the read-back waited for GL already. A dma-buf holds the frame once the GPU has drawn it: ready then.
     frame.ended_ = true;
+    const bool fenced = gpu && owner_;
+    ready_when_drawn(fenced ? owner_->context_.fences : nullptr,
+                     fenced ? capture_fence(*owner_->context_.bridge) : nullptr, frame.resource_, frame.alive_,
+                     content_->transform(), std::move(changed), now);
     content_->delivered();
     damage_.clear();
     first_ = false;
+}
+
+void ExtImageCopyCaptureV1::Session::send_dmabuf_constraints()
+{
+    if (!owner_ || !owner_->dmabuf_)
+        return;
+    const CaptureDmabuf& dmabuf = *owner_->dmabuf_;
+    wl_array device;
+    wl_array_init(&device);
+    if (auto* slot = static_cast<dev_t*>(wl_array_add(&device, sizeof(dev_t))))
+        *slot = dmabuf.device;
+    ext_image_copy_capture_session_v1_send_dmabuf_device(resource_, &device);
+    wl_array_release(&device);
+    for (const auto& [fourcc, modifiers] : dmabuf.formats) {
+        wl_array list;
+        wl_array_init(&list);
+        for (uint64_t modifier : modifiers)
+            if (auto* slot = static_cast<uint64_t*>(wl_array_add(&list, sizeof(uint64_t))))
+                *slot = modifier;
+        ext_image_copy_capture_session_v1_send_dmabuf_format(resource_, fourcc, &list);
+        wl_array_release(&list);
+    }
 }
 
 void ExtImageCopyCaptureV1::Session::create_frame(uint32_t id)
@@ -496,7 +563,10 @@ ExtImageCopyCaptureV1::ExtImageCopyCaptureV1(wl_display* display, CaptureContext
     : context_(std::move(context)),
       toplevels_(toplevels),
       global_(wl_global_create(display, &ext_image_copy_capture_manager_v1_interface, 1, this, bind)),
-      loop_(wl_display_get_event_loop(display))
+      loop_(wl_display_get_event_loop(display)),
+      dmabuf_(context_.bridge && context_.dmabuf_device
+                  ? CaptureDmabuf::of(*context_.bridge, *context_.dmabuf_device)
+                  : std::nullopt)
 {
     wlr_output_layout_output* placed = nullptr;
     wl_list_for_each(placed, &context_.layout->outputs, link)

@@ -5,9 +5,11 @@
 // (and what the client says its buffer lacks) is drawn and copied. A frame after the first waits until an output
 // frame changed something. Cursor sessions are in ext_image_copy_capture_cursor_v1.cpp.
 //
-// dma-buf buffers are not offered: kiln draws into a client's dma-buf only on hardware GBM displays, untested here.
+// dma-buf buffers are offered too where the renderer has a DRM device (bridge/capture_target.hpp): the GPU draws into
+// them, nothing is read back, and ready waits for the render fence (FenceEvents), never the compositor thread.
 #pragma once
 
+#include "compositor/bridge/capture_target.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/output/capture_renderer.hpp"
 #include "compositor/protocols/capture/ext_image_capture_source_v1.hpp"
@@ -18,11 +20,13 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 namespace kiln::compositor {
 
+class FenceEvents;
 class RenderBridge;
 class Toplevels;
 
@@ -57,6 +61,8 @@ struct CaptureContext {
     SurfaceLooks surfaces;  // alpha-modifier's factor and color-representation's values, as output frames draw them
     // Adds to the region what `output`'s committed frames do not show of the scene yet (buffer pixels).
     std::function<void(const wlr_output*, Region&)> unshown_damage;
+    FenceEvents* fences = nullptr;  // dma-buf frames are ready when their render fence signals
+    std::optional<dev_t> dmabuf_device;  // linux-dmabuf's main device: dma-buf frames are offered where there is one
 };
 
 class ExtImageCopyCaptureV1 {
@@ -102,6 +108,7 @@ private:
     wl_global* global_;
     wl_event_loop* loop_;
     wl_event_source* idle_ = nullptr;
+    std::optional<CaptureDmabuf> dmabuf_;  // dma-buf frames: where and as what (none without a DRM device)
     std::vector<Session*> sessions_;
     std::vector<std::pair<const void*, std::function<void()>>> watchers_;
     std::list<std::unique_ptr<OutputWatch>> outputs_;

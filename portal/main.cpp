@@ -8,6 +8,7 @@
 #include <systemd/sd-bus.h>
 #include <wayland-client.h>
 
+#include "access_portal.hpp"
 #include "event_loop.hpp"
 #include "pipewire_link.hpp"
 #include "screencast_portal.hpp"
@@ -20,10 +21,12 @@ constexpr const char* bus_name = "org.freedesktop.impl.portal.desktop.kiln";
 
 void usage(FILE* to) {
     std::fprintf(to,
-                 "usage: kiln-portal [--output NAME] [--window APP_ID|TITLE] [--deny APP_ID[,APP_ID...]|*] [--max-fps N] [--replace]\n"
+                 "usage: kiln-portal [--output NAME] [--window APP_ID|TITLE] [--deny APP_ID[,APP_ID...]|*]\n"
+                 "                   [--allow APP_ID[,APP_ID...]] [--max-fps N] [--replace]\n"
                  "kiln's xdg-desktop-portal backend; started by D-Bus as %s.\n"
                  "A window source is the window named by --window, else the newest window kiln lists.\n"
-                 "Environment: KILN_PORTAL_OUTPUT, KILN_PORTAL_WINDOW, KILN_PORTAL_DENY (as the options).\n",
+                 "Environment: KILN_PORTAL_OUTPUT, KILN_PORTAL_WINDOW, KILN_PORTAL_DENY, KILN_PORTAL_ALLOW (as the\n"
+                 "options).\n",
                  bus_name);
 }
 
@@ -50,6 +53,8 @@ int main(int argc, char** argv) {
         options.window = window;
     if (const char* deny = std::getenv("KILN_PORTAL_DENY"))
         split_into(options.denied, deny);
+    if (const char* allow = std::getenv("KILN_PORTAL_ALLOW"))
+        split_into(options.allowed, allow);
     for (int i = 1; i < argc; ++i) {
         std::string_view arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -59,6 +64,8 @@ int main(int argc, char** argv) {
             options.window = argv[++i];
         } else if (arg == "--deny" && has_value) {
             split_into(options.denied, argv[++i]);
+        } else if (arg == "--allow" && has_value) {
+            split_into(options.allowed, argv[++i]);
         } else if (arg == "--max-fps" && has_value) {
             options.max_fps = std::atoi(argv[++i]);
             if (options.max_fps < 1 || options.max_fps > 1000) {
@@ -96,6 +103,7 @@ int main(int argc, char** argv) {
     {
         portal::ScreenCastPortal screencast(bus, loop, wayland, pipewire, options);
         portal::ScreenshotPortal screenshot(bus, wayland, options);
+        portal::AccessPortal access(bus, options);
         uint64_t flags = replace ? SD_BUS_NAME_REPLACE_EXISTING | SD_BUS_NAME_ALLOW_REPLACEMENT
                                  : SD_BUS_NAME_ALLOW_REPLACEMENT;
         if (int r = sd_bus_request_name(bus, bus_name, flags); r < 0) {

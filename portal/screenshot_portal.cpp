@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
 #include <vector>
 
 #include <png.h>
 #include <wayland-client.h>
 
+#include "cursor_capture.hpp"
 #include "output_capture.hpp"
 #include "wayland_outputs.hpp"
 
@@ -20,33 +22,18 @@ namespace portal {
 
 namespace {
 
-// A whole frame of `output` from kiln as RGB rows, or false with `error` set; waits up to 5 s.
-bool capture_once(WaylandOutputs& wayland, const Output& output, std::vector<uint8_t>& rgb, int& width, int& height,
-                  std::string& error) {
-    bool done = false, stopped = false;
-    OutputCapture::Events events;
-    events.frame = [&](const std::vector<Rect>&) { done = true; };
-    events.stopped = [&] { stopped = true; };
-    // The screen as it looks, cursor included.
-    OutputCapture capture(wayland, output.output, true, std::move(events));
-    for (int i = 0; i < 4 && !capture.image() && !stopped; ++i)
-        if (wl_display_roundtrip(wayland.display()) < 0)
-            break;
-    if (!capture.image()) {
-        error = "kiln sent no buffer constraints";
-        return false;
-    }
-    capture.request_frame();
+// Reads kiln's events until `done()` or `seconds` pass; false on timeout or a failed connection. Only the Wayland
+// queue is dispatched here: the D-Bus call this answers is still being handled.
+bool wait_until(WaylandOutputs& wayland, const std::function<bool()>& done, int seconds, std::string& error) {
     timespec start{};
     clock_gettime(CLOCK_MONOTONIC, &start);
-    while (!done && !stopped) {
+    while (!done()) {
         timespec now{};
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec - start.tv_sec > 5) {
-            error = "no frame from kiln in 5 s";
+        if (now.tv_sec - start.tv_sec > seconds) {
+            error = "no answer from kiln in " + std::to_string(seconds) + " s";
             return false;
         }
-        // Only the Wayland queue is dispatched here: the D-Bus call this answers is still being handled.
         while (wl_display_prepare_read(wayland.display()) != 0)
             wl_display_dispatch_pending(wayland.display());
         wayland.flush();
@@ -61,6 +48,22 @@ bool capture_once(WaylandOutputs& wayland, const Output& output, std::vector<uin
         }
         wl_display_dispatch_pending(wayland.display());
     }
+    return true;
+}
+
+// A whole frame of `capture` as RGB rows, or false with `error` set; waits up to 5 s.
+bool capture_once(WaylandOutputs& wayland, OutputCapture& capture, const bool& done, const bool& stopped,
+                  std::vector<uint8_t>& rgb, int& width, int& height, std::string& error) {
+    for (int i = 0; i < 4 && !capture.image() && !stopped; ++i)
+        if (wl_display_roundtrip(wayland.display()) < 0)
+            break;
+    if (!capture.image()) {
+        error = "kiln sent no buffer constraints";
+        return false;
+    }
+    capture.request_frame();
+    if (!wait_until(wayland, [&] { return done || stopped; }, 5, error))
+        return false;
     if (!done) {
         error = "kiln stopped the capture";
         return false;
@@ -81,6 +84,20 @@ bool capture_once(WaylandOutputs& wayland, const Output& output, std::vector<uin
     return true;
 }
 
+// A capture of `output` (the cursor drawn in, or not), with the flags capture_once waits on.
+struct OneCapture {
+    bool done = false, stopped = false;
+    OutputCapture capture;
+    OneCapture(WaylandOutputs& wayland, const Output& output, bool cursors)
+        : capture(wayland, output.output, cursors, events()) {}
+    OutputCapture::Events events() {
+        OutputCapture::Events e;
+        e.frame = [this](const std::vector<Rect>&) { done = true; };
+        e.stopped = [this] { stopped = true; };
+        return e;
+    }
+};
+
 }  // namespace
 
 ScreenshotPortal::ScreenshotPortal(sd_bus* bus, WaylandOutputs& wayland, const PortalOptions& options)
@@ -88,6 +105,10 @@ ScreenshotPortal::ScreenshotPortal(sd_bus* bus, WaylandOutputs& wayland, const P
     static const sd_bus_vtable vtable[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_METHOD("Screenshot", "ossa{sv}", "ua{sv}", screenshot, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("PickColor", "ossa{sv}", "ua{sv}", pick_color, SD_BUS_VTABLE_UNPRIVILEGED),
+        // Version 2 (PickColor) is what makes xdg-desktop-portal ask the Access portal before a Screenshot without
+        // a dialog; below 2 it hands every request straight to this backend.
+        SD_BUS_PROPERTY("version", "u", version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_VTABLE_END,
     };
     sd_bus_add_object_vtable(bus, &slot_, "/org/freedesktop/portal/desktop", "org.freedesktop.impl.portal.Screenshot",
@@ -104,7 +125,9 @@ std::string ScreenshotPortal::take(std::string& error) {
     }
     std::vector<uint8_t> rgb;
     int width = 0, height = 0;
-    if (!capture_once(wayland_, *output, rgb, width, height, error))
+    // The screen as it looks, cursor included.
+    OneCapture one(wayland_, *output, true);
+    if (!capture_once(wayland_, one.capture, one.done, one.stopped, rgb, width, height, error))
         return {};
     const char* runtime = std::getenv("XDG_RUNTIME_DIR");
     if (!runtime || !*runtime) {
@@ -125,14 +148,17 @@ std::string ScreenshotPortal::take(std::string& error) {
     return path;
 }
 
+bool ScreenshotPortal::denied(const std::string& app_id) const {
+    return std::any_of(options_.denied.begin(), options_.denied.end(),
+                       [&](const std::string& entry) { return entry == "*" || entry == app_id; });
+}
+
 int ScreenshotPortal::screenshot(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
     auto* self = static_cast<ScreenshotPortal*>(data);
     const char *handle = nullptr, *app_id = nullptr, *parent = nullptr;
     if (sd_bus_message_read(message, "oss", &handle, &app_id, &parent) < 0)
         return sd_bus_reply_method_return(message, "ua{sv}", 2u, 0);
-    bool denied = std::any_of(self->options_.denied.begin(), self->options_.denied.end(),
-                              [&](const std::string& entry) { return entry == "*" || entry == app_id; });
-    if (denied) {
+    if (self->denied(app_id)) {
         std::fprintf(stderr, "kiln-portal: screenshot for app '%s' denied by --deny\n", app_id);
         return sd_bus_reply_method_return(message, "ua{sv}", 1u, 0);
     }
@@ -144,6 +170,60 @@ int ScreenshotPortal::screenshot(sd_bus_message* message, void* data, sd_bus_err
     }
     std::string uri = "file://" + path;
     return sd_bus_reply_method_return(message, "ua{sv}", 0u, 1, "uri", "s", uri.c_str());
+}
+
+
+int ScreenshotPortal::version(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void*,
+                              sd_bus_error*) noexcept {
+    return sd_bus_message_append(reply, "u", 2u);
+}
+
+bool ScreenshotPortal::pick(double rgb[3], std::string& error) {
+    // The output the pointer is over: a cursor session on each output's capture source says where it is.
+    for (const Output* output : wayland_.all()) {
+        OneCapture one(wayland_, *output, false);  // the picture under the cursor, not the cursor itself
+        CursorCapture cursor(wayland_, one.capture.source(), nullptr);
+        if (!cursor.valid()) {
+            error = "kiln has no pointer to pick with";
+            return false;
+        }
+        for (int i = 0; i < 2; ++i)
+            if (wl_display_roundtrip(wayland_.display()) < 0)
+                break;
+        if (!cursor.state().inside)
+            continue;
+        std::vector<uint8_t> pixels;
+        int width = 0, height = 0;
+        if (!capture_once(wayland_, one.capture, one.done, one.stopped, pixels, width, height, error))
+            return false;
+        const int x = cursor.state().x, y = cursor.state().y;
+        if (x < 0 || y < 0 || x >= width || y >= height)
+            continue;
+        const uint8_t* at = pixels.data() + (static_cast<size_t>(y) * static_cast<size_t>(width) + x) * 3;
+        for (int c = 0; c < 3; ++c)
+            rgb[c] = at[c] / 255.0;
+        return true;
+    }
+    error = "the pointer is over no output";
+    return false;
+}
+
+int ScreenshotPortal::pick_color(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
+    auto* self = static_cast<ScreenshotPortal*>(data);
+    const char *handle = nullptr, *app_id = nullptr, *parent = nullptr;
+    if (sd_bus_message_read(message, "oss", &handle, &app_id, &parent) < 0)
+        return sd_bus_reply_method_return(message, "ua{sv}", 2u, 0);
+    if (self->denied(app_id)) {
+        std::fprintf(stderr, "kiln-portal: colour pick for app '%s' denied by --deny\n", app_id);
+        return sd_bus_reply_method_return(message, "ua{sv}", 1u, 0);
+    }
+    double rgb[3] = {};
+    std::string error;
+    if (!self->pick(rgb, error)) {
+        std::fprintf(stderr, "kiln-portal: colour pick failed: %s\n", error.c_str());
+        return sd_bus_reply_method_return(message, "ua{sv}", 2u, 0);
+    }
+    return sd_bus_reply_method_return(message, "ua{sv}", 0u, 1, "color", "(ddd)", rgb[0], rgb[1], rgb[2]);
 }
 
 }  // namespace portal

@@ -1,4 +1,5 @@
-// ScreenshotPortal: org.freedesktop.impl.portal.Screenshot: one capture of the chosen output, saved as a PNG.
+// ScreenshotPortal: org.freedesktop.impl.portal.Screenshot (version 2): one capture of the chosen output, saved as a
+// PNG; PickColor: the colour of the pixel under the pointer.
 #pragma once
 
 #include <string>
@@ -20,6 +21,12 @@ public:
 
 private:
     static int screenshot(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+    static int pick_color(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+    static int version(sd_bus* bus, const char* path, const char* interface, const char* property, sd_bus_message* reply,
+                       void* data, sd_bus_error* error) noexcept;
+    bool denied(const std::string& app_id) const;
+    // The colour (0..1) of the output pixel under the pointer, or false with `error` set.
+    bool pick(double rgb[3], std::string& error);
     // Captures the output into a PNG file; its path, or empty with `error` set.
     std::string take(std::string& error);
 

@@ -136,6 +136,13 @@ const Output* WaylandOutputs::choose(const std::string& name) const {
     return outputs_.front().get();
 }
 
+std::vector<const Output*> WaylandOutputs::all() const {
+    std::vector<const Output*> list;
+    for (const auto& output : outputs_)
+        list.push_back(output.get());
+    return list;
+}
+
 const Output* WaylandOutputs::named(const std::string& name) const {
     for (const auto& output : outputs_)
         if (output->name == name)

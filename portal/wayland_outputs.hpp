@@ -52,6 +52,8 @@ public:
     // The output called `name`, or the first output where name is empty or unknown; nullptr where there is none.
     const Output* choose(const std::string& name) const;
     const Output* find(const wl_output* output) const;
+    // Every output kiln announces, in the order it announced them.
+    std::vector<const Output*> all() const;
     // The output called `name`, or nullptr.
     const Output* named(const std::string& name) const;
 

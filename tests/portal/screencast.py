@@ -7,8 +7,8 @@ OpenPipeWireRemote) and reads the stream with GStreamer's pipewiresrc:
 - a window animating a white square is seen moving, frame after frame, at the frame rate measured;
 - with the cursor embedded the stream shows the pointer's cursor as grim does (headless kiln draws it into the
   frame); with it hidden the stream differs from grim exactly where the cursor is;
-- kiln-portal's Screenshot returns a PNG equal to grim's screenshot (asked directly: xdg-desktop-portal 1.16
-  offers the Screenshot portal only where an Access backend is installed);
+- kiln-portal's Screenshot returns a PNG equal to grim's screenshot (asked directly; through xdg-desktop-portal:
+  tests/portal/screenshot_access.py);
 - a kiln-portal started with `--replace --deny '*'` takes over the bus name (the first one leaves), and Start is
   then cancelled;
 - a kiln-portal that kiln did not start is refused the capture globals and says so, instead of streaming.
@@ -398,8 +398,8 @@ def main():
             check(len(where) >= 20 and near, f"with the cursor hidden, {len(where)} pixels differ from grim, all "
                   f"at the pointer {spot}")
 
-            # Screenshot: a PNG of the output, equal to grim's. Asked of kiln-portal itself: xdg-desktop-portal 1.16
-            # offers the Screenshot portal only with an Access backend (a permission dialog), which this stack lacks.
+            # Screenshot: a PNG of the output, equal to grim's, asked of kiln-portal itself (through
+            # xdg-desktop-portal, with its permission question: tests/portal/screenshot_access.py).
             response, results = client.backend_screenshot()
             check(response == 0 and str(results.get("uri", "")).startswith("file://"),
                   f"Screenshot answers {response} with a file ({dict(results)})")

@@ -1,0 +1,36 @@
+// AccessPortal: org.freedesktop.impl.portal.Access, the yes-or-no question other portals put to the user (a
+// Screenshot taken without a dialog, the camera). kiln shows no dialogs: kiln-portal answers by its policy.
+#pragma once
+
+#include <string_view>
+
+#include <systemd/sd-bus.h>
+
+#include "screencast_portal.hpp"
+
+namespace portal {
+
+enum class AccessAnswer {
+    granted,           // an unsandboxed app (which could reach the same thing without a portal), or one --allow names
+    denied_listed,     // --deny names the app (or is "*")
+    denied_sandboxed,  // a sandboxed app that --allow does not name: a sandbox gets nothing unasked
+};
+
+// The policy alone, for its unit test: unsandboxed apps have the id "".
+AccessAnswer access_answer(const PortalOptions& options, std::string_view app_id);
+
+class AccessPortal {
+public:
+    AccessPortal(sd_bus* bus, const PortalOptions& options);
+    ~AccessPortal();
+    AccessPortal(const AccessPortal&) = delete;
+    AccessPortal& operator=(const AccessPortal&) = delete;
+
+private:
+    static int access_dialog(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
+
+    const PortalOptions& options_;
+    sd_bus_slot* slot_ = nullptr;
+};
+
+}  // namespace portal

@@ -7,6 +7,7 @@
 #include <systemd/sd-bus.h>
 #include <vector>
 
+#include "portal_options.hpp"
 #include "screencast_session.hpp"
 
 
@@ -15,14 +16,6 @@ namespace portal {
 class EventLoop;
 class PipeWireLink;
 class WaylandOutputs;
-
-struct PortalOptions {
-    std::string output;                // the output to share; empty: the first kiln announces
-    std::string window;                // the window to share (app_id or title); empty or unmatched: the newest
-    std::vector<std::string> denied;   // app ids refused ("*": every app); unsandboxed apps have the id ""
-    std::vector<std::string> allowed;  // sandboxed app ids the Access portal grants (unsandboxed ones need no grant)
-    int max_fps = 60;
-};
 
 class ScreenCastPortal {
 public:

@@ -6,7 +6,7 @@
 
 #include <systemd/sd-bus.h>
 
-#include "screencast_portal.hpp"
+#include "portal_options.hpp"
 
 namespace portal {
 

@@ -29,6 +29,25 @@ std::vector<uint8_t> encode(uint32_t fourcc, uint32_t rgb, int32_t count)
             out.insert(out.end(), {static_cast<uint8_t>(v & 0xff), static_cast<uint8_t>(v >> 8)});
             break;
         }
+        case fourcc::argb2101010:
+        case fourcc::xrgb2101010:
+        case fourcc::abgr2101010:
+        case fourcc::xbgr2101010: {
+            // 8 bits widened to 10 (v * 1023 / 255 is exact for 0 and 255); B in the low bits for *RGB*.
+            const auto ten = [](uint8_t v) { return static_cast<uint32_t>(v) * 1023u / 255u; };
+            const bool rgb = fourcc == fourcc::argb2101010 || fourcc == fourcc::xrgb2101010;
+            const uint32_t low = ten(rgb ? b : r), high = ten(rgb ? r : b);
+            const uint32_t v = 3u << 30 | high << 20 | ten(g) << 10 | low;
+            out.insert(out.end(), {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
+                                   static_cast<uint8_t>(v >> 24)});
+            break;
+        }
+        case fourcc::abgr16161616f:
+        case fourcc::xbgr16161616f:
+            // Half floats R, G, B, A: 0x3c00 is 1.0, 0 is 0.0.
+            for (const uint8_t v : {r, g, b, uint8_t{0xff}})
+                out.insert(out.end(), {uint8_t{0}, static_cast<uint8_t>(v ? 0x3c : 0)});
+            break;
         default: FAIL("no encoder for format");
         }
     }
@@ -108,6 +127,33 @@ TEST_CASE("a damaged region uploads only its bytes and leaves the rest of the te
     CHECK(target.at(30, 35) == 0x00ff00);
     CHECK(target.at(25, 36) == 0x00ff00);
     CHECK(target.at(0, 0) == 0x00ff00);
+}
+
+TEST_CASE("high-depth formats upload only the damaged box, in their own GL type", "[gl]")
+{
+    GlFixture gl;
+    for (uint32_t format : {fourcc::xrgb2101010, fourcc::abgr2101010, fourcc::abgr16161616f}) {
+        INFO(format_name(format));
+        const uint32_t bpp = format_info(format)->planes[0].bytes_per_pixel;
+        auto memory = encode(format, 0x00ff00, 16 * 16);  // green
+        std::string error;
+        auto texture = gl.renderer->create_shm_texture({format, 16, 16, 16 * bpp, memory.data()}, error);
+        REQUIRE(texture);
+        const uint64_t before = gl.renderer->stats().shm_upload_bytes;
+        // The client repaints everything red but damages only a 5x3 box at (4, 6).
+        memory = encode(format, 0xff0000, 16 * 16);
+        REQUIRE(texture->write_pixels(16 * bpp, {4, 6, 5, 3}, memory.data()));
+        CHECK(gl.renderer->stats().shm_upload_bytes - before == 5 * 3 * bpp);
+        auto target = gl.make_target(16, 16);
+        gl.renderer->begin(*target.target);
+        gl.renderer->draw_texture(*texture, {0, 0, 16, 16}, box_matrix(0, 0, 16, 16), 1.0f);
+        gl.renderer->end();
+        CHECK(target.at(4, 6) == 0xff0000);
+        CHECK(target.at(8, 8) == 0xff0000);
+        CHECK(target.at(3, 6) == 0x00ff00);
+        CHECK(target.at(9, 8) == 0x00ff00);
+        CHECK(target.at(4, 9) == 0x00ff00);
+    }
 }
 
 TEST_CASE("a source box picks part of the texture and stretches it", "[gl]")

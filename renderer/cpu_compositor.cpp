@@ -28,6 +28,16 @@ std::optional<pixman_format_code_t> pixman_format(uint32_t fourcc)
         return PIXMAN_x8b8g8r8;
     case fourcc::rgb565:
         return PIXMAN_r5g6b5;
+    // 10-bit sources: pixman composes them through its float path into the 8-bit target (within one code value of
+    // GL's rounding). Half floats have no pixman format: frames showing them are composed by GL.
+    case fourcc::argb2101010:
+        return PIXMAN_a2r10g10b10;
+    case fourcc::xrgb2101010:
+        return PIXMAN_x2r10g10b10;
+    case fourcc::abgr2101010:
+        return PIXMAN_a2b10g10r10;
+    case fourcc::xbgr2101010:
+        return PIXMAN_x2b10g10r10;
     default:
         return std::nullopt;
     }

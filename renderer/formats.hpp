@@ -40,6 +40,13 @@ constexpr uint32_t xrgb8888 = fourcc_code('X', 'R', '2', '4');
 constexpr uint32_t abgr8888 = fourcc_code('A', 'B', '2', '4');
 constexpr uint32_t xbgr8888 = fourcc_code('X', 'B', '2', '4');
 constexpr uint32_t rgb565 = fourcc_code('R', 'G', '1', '6');
+// High depth: 10 bits a channel in a 32-bit word, or one half float a channel in 64 bits.
+constexpr uint32_t xrgb2101010 = fourcc_code('X', 'R', '3', '0');
+constexpr uint32_t argb2101010 = fourcc_code('A', 'R', '3', '0');
+constexpr uint32_t xbgr2101010 = fourcc_code('X', 'B', '3', '0');
+constexpr uint32_t abgr2101010 = fourcc_code('A', 'B', '3', '0');
+constexpr uint32_t xbgr16161616f = fourcc_code('X', 'B', '4', 'H');
+constexpr uint32_t abgr16161616f = fourcc_code('A', 'B', '4', 'H');
 constexpr uint32_t nv12 = fourcc_code('N', 'V', '1', '2');
 constexpr uint32_t nv16 = fourcc_code('N', 'V', '1', '6');
 constexpr uint32_t yuv420 = fourcc_code('Y', 'U', '1', '2');

@@ -12,6 +12,17 @@
 #include <vector>
 
 namespace kiln::renderer {
+namespace {
+
+// The 32-bit layouts of four 8-bit channels: what an 8-bit RGBA framebuffer is read back into. Targets and reads
+// stay 8-bit; the 10-bit and half-float formats are for client buffers only.
+bool eight_bit(uint32_t fourcc)
+{
+    const auto upload = gl_upload(fourcc);
+    return upload && upload->type == GL_UNSIGNED_BYTE && upload->format == GL_RGBA;
+}
+
+}  // namespace
 
 std::unique_ptr<RenderTarget> RenderTarget::for_dmabuf(const EglDisplay& display, const DmabufAttributes& attributes,
                                                        std::string& error)
@@ -48,7 +59,7 @@ std::unique_ptr<RenderTarget> RenderTarget::for_cpu(uint32_t fourcc, int32_t wid
                                                     std::string& error)
 {
     const auto info = format_info(fourcc);
-    if (!info || info->planes[0].bytes_per_pixel != 4 || info->yuv) {
+    if (!info || !eight_bit(fourcc)) {
         error = std::string("cannot render into ") + format_name(fourcc) + " memory";
         return nullptr;
     }
@@ -96,7 +107,7 @@ bool RenderTarget::read_back(bool bgra_read, RendererStats& stats, std::optional
 bool read_framebuffer(uint32_t fourcc, uint32_t stride, Box source, void* data, bool bgra_read)
 {
     const auto info = format_info(fourcc);
-    if (!info || info->planes[0].bytes_per_pixel != 4 || info->yuv || stride % 4 != 0 || !data)
+    if (!info || !eight_bit(fourcc) || stride % 4 != 0 || !data)
         return false;
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     if (!gl_upload(fourcc).value_or(GlUpload{}).swizzle_rb) {

@@ -129,7 +129,7 @@ void Texture::allocate_gl()
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     // Allocate, then upload through the same path as damage so the byte count means one thing.
-    glTexImage2D(GL_TEXTURE_2D, 0, upload->format == GL_RGB ? GL_RGB : GL_RGBA, width_, height_, 0, upload->format,
+    glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(upload->internal_format), width_, height_, 0, upload->format,
                  upload->type, nullptr);
     glBindTexture(GL_TEXTURE_2D, 0);
 }
@@ -258,7 +258,7 @@ bool Texture::upload(uint32_t stride, Box region, const void* data)
     const auto info = format_info(fourcc_);
     const uint32_t bpp = info->planes[0].bytes_per_pixel;
     glBindTexture(GL_TEXTURE_2D, texture_.id());
-    glPixelStorei(GL_UNPACK_ALIGNMENT, bpp == 4 ? 4 : (bpp == 2 ? 2 : 1));
+    glPixelStorei(GL_UNPACK_ALIGNMENT, bpp % 4 == 0 ? 4 : (bpp == 2 ? 2 : 1));
     glPixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(stride / bpp));
     glPixelStorei(GL_UNPACK_SKIP_PIXELS, region.x);
     glPixelStorei(GL_UNPACK_SKIP_ROWS, region.y);

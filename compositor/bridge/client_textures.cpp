@@ -120,7 +120,8 @@ renderer::Texture& ClientTextures::texture(wlr_texture* texture)
 bool ClientTextures::has_cpu_image(wlr_texture* texture)
 {
     const renderer::Texture& t = ClientTextures::texture(texture);
-    return t.cpu_pixels() || t.in_place();
+    // A format pixman has no code for (half floats) has pixels in memory but no CPU image: GL draws that frame.
+    return (t.cpu_pixels() || t.in_place()) && renderer::cpu_format_supported(t.fourcc());
 }
 
 bool ClientTextures::with_cpu_image(wlr_texture* texture, const std::function<void(const renderer::CpuImage&)>& use)

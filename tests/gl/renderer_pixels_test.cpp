@@ -3,8 +3,11 @@
 #include "renderer/formats.hpp"
 #include "tests/gl/gl_fixture.hpp"
 
+#include <GLES3/gl3.h>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 using namespace kiln::renderer;
@@ -29,6 +32,25 @@ std::vector<uint8_t> encode(uint32_t fourcc, uint32_t rgb, int32_t count)
             out.insert(out.end(), {static_cast<uint8_t>(v & 0xff), static_cast<uint8_t>(v >> 8)});
             break;
         }
+        case fourcc::argb2101010:
+        case fourcc::xrgb2101010:
+        case fourcc::abgr2101010:
+        case fourcc::xbgr2101010: {
+            // 8 bits widened to 10 (v * 1023 / 255 is exact for 0 and 255); B in the low bits for *RGB*.
+            const auto ten = [](uint8_t v) { return static_cast<uint32_t>(v) * 1023u / 255u; };
+            const bool rgb = fourcc == fourcc::argb2101010 || fourcc == fourcc::xrgb2101010;
+            const uint32_t low = ten(rgb ? b : r), high = ten(rgb ? r : b);
+            const uint32_t v = 3u << 30 | high << 20 | ten(g) << 10 | low;
+            out.insert(out.end(), {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
+                                   static_cast<uint8_t>(v >> 24)});
+            break;
+        }
+        case fourcc::abgr16161616f:
+        case fourcc::xbgr16161616f:
+            // Half floats R, G, B, A: 0x3c00 is 1.0, 0 is 0.0.
+            for (const uint8_t v : {r, g, b, uint8_t{0xff}})
+                out.insert(out.end(), {uint8_t{0}, static_cast<uint8_t>(v ? 0x3c : 0)});
+            break;
         default: FAIL("no encoder for format");
         }
     }
@@ -108,6 +130,73 @@ TEST_CASE("a damaged region uploads only its bytes and leaves the rest of the te
     CHECK(target.at(30, 35) == 0x00ff00);
     CHECK(target.at(25, 36) == 0x00ff00);
     CHECK(target.at(0, 0) == 0x00ff00);
+}
+
+TEST_CASE("high-depth formats upload only the damaged box, in their own GL type", "[gl]")
+{
+    GlFixture gl;
+    for (uint32_t format : {fourcc::xrgb2101010, fourcc::abgr2101010, fourcc::abgr16161616f}) {
+        INFO(format_name(format));
+        const uint32_t bpp = format_info(format)->planes[0].bytes_per_pixel;
+        auto memory = encode(format, 0x00ff00, 16 * 16);  // green
+        std::string error;
+        auto texture = gl.renderer->create_shm_texture({format, 16, 16, 16 * bpp, memory.data()}, error);
+        REQUIRE(texture);
+        const uint64_t before = gl.renderer->stats().shm_upload_bytes;
+        // The client repaints everything red but damages only a 5x3 box at (4, 6).
+        memory = encode(format, 0xff0000, 16 * 16);
+        REQUIRE(texture->write_pixels(16 * bpp, {4, 6, 5, 3}, memory.data()));
+        CHECK(gl.renderer->stats().shm_upload_bytes - before == 5 * 3 * bpp);
+        auto target = gl.make_target(16, 16);
+        gl.renderer->begin(*target.target);
+        gl.renderer->draw_texture(*texture, {0, 0, 16, 16}, box_matrix(0, 0, 16, 16), 1.0f);
+        gl.renderer->end();
+        CHECK(target.at(4, 6) == 0xff0000);
+        CHECK(target.at(8, 8) == 0xff0000);
+        CHECK(target.at(3, 6) == 0x00ff00);
+        CHECK(target.at(9, 8) == 0x00ff00);
+        CHECK(target.at(4, 9) == 0x00ff00);
+    }
+}
+
+TEST_CASE("a 10-bit ramp drawn into an RGB10_A2 framebuffer keeps every 1/1023 step", "[gl]")
+{
+    GlFixture gl;
+    // Red up, green down, blue up: one step of one code value per pixel, 1,024 pixels.
+    std::vector<uint32_t> ramp(1024);
+    for (uint32_t x = 0; x < 1024; ++x)
+        ramp[x] = 3u << 30 | x << 20 | (1023 - x) << 10 | x;  // ABGR2101010: red in the low bits
+    std::string error;
+    auto texture = gl.renderer->create_shm_texture({fourcc::abgr2101010, 1024, 1, 1024 * 4, ramp.data()}, error);
+    REQUIRE(texture);
+    // The renderer's own targets are 8-bit; this test's framebuffer (raw GL) is 10-bit, drawn into between
+    // begin() and end() as the renderer's target would be.
+    auto target = gl.make_target(1024, 1);
+    GLuint colour = 0, framebuffer = 0;
+    glGenTextures(1, &colour);
+    glBindTexture(GL_TEXTURE_2D, colour);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGB10_A2, 1024, 1);
+    glGenFramebuffers(1, &framebuffer);
+    gl.renderer->begin(*target.target);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour, 0);
+    REQUIRE(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+    REQUIRE(gl.renderer->draw_texture(*texture, {0, 0, 1024, 1}, box_matrix(0, 0, 1024, 1), 1.0f, Filter::nearest));
+    std::vector<uint32_t> read(1024);
+    glReadPixels(0, 0, 1024, 1, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, read.data());
+    REQUIRE(glGetError() == GL_NO_ERROR);
+    glBindFramebuffer(GL_FRAMEBUFFER, target.target->framebuffer());
+    gl.renderer->end();
+    glDeleteFramebuffers(1, &framebuffer);
+    glDeleteTextures(1, &colour);
+    int worst = 0;
+    for (uint32_t x = 0; x < 1024; ++x) {
+        const auto channel = [&](int shift) { return static_cast<int>((read[x] >> shift) & 0x3ff); };
+        const int up = static_cast<int>(x), down = static_cast<int>(1023 - x);
+        worst = std::max({worst, std::abs(channel(0) - up), std::abs(channel(10) - down), std::abs(channel(20) - up)});
+    }
+    INFO("first texels read " << std::hex << read[0] << " " << read[1] << " " << read[2]);
+    CHECK(worst == 0);
 }
 
 TEST_CASE("a source box picks part of the texture and stretches it", "[gl]")

@@ -7,6 +7,7 @@
 #include <pixman.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <span>
@@ -275,4 +276,33 @@ TEST_CASE("kiln's source-over kernel runs where the CPU has one")
         CHECK(d[0] == d[8]);
     }
 #endif
+}
+
+TEST_CASE("10-bit sources compose into an 8-bit target within one code value of the rounding; half floats are not "
+          "CPU formats")
+{
+    // Values between 8-bit codes: 514/1023 -> 128.1, 100 -> 24.9, 900 -> 224.3, 3 -> 0.7, 1020 -> 254.3.
+    const uint32_t values[][3] = {{514, 100, 900}, {3, 1020, 256}, {1023, 0, 511}};
+    for (uint32_t format : {fourcc::xrgb2101010, fourcc::argb2101010, fourcc::xbgr2101010, fourcc::abgr2101010}) {
+        INFO(format_name(format));
+        const bool rgb = format == fourcc::xrgb2101010 || format == fourcc::argb2101010;
+        Pixels source(format, 3, 1);
+        for (int i = 0; i < 3; ++i) {
+            const auto& [r, g, b] = values[i];
+            source.data[static_cast<size_t>(i)] = 3u << 30 | (rgb ? r : b) << 20 | g << 10 | (rgb ? b : r);
+        }
+        Pixels target(fourcc::xrgb8888, 3, 1);
+        CpuCompositor compositor(target.image);
+        REQUIRE(compositor.ok());
+        REQUIRE(compositor.copy(source.image, 0, 0, {0, 0, 3, 1}, false));
+        for (int i = 0; i < 3; ++i)
+            for (int c = 0; c < 3; ++c) {
+                const int want = static_cast<int>((values[i][c] * 255 + 511) / 1023);
+                const int got = static_cast<int>((target.at(i, 0) >> (16 - 8 * c)) & 0xff);
+                INFO("pixel " << i << " channel " << c);
+                CHECK(std::abs(got - want) <= 1);
+            }
+    }
+    CHECK_FALSE(cpu_format_supported(fourcc::abgr16161616f));
+    CHECK_FALSE(cpu_format_supported(fourcc::xbgr16161616f));
 }

@@ -20,7 +20,7 @@ public:
             owner.icons_.erase(gone);
         });
         if (!node_) {
-            log::error("drag icon: the scene could not take the icon surface (out of memory); the drag runs without it");
+            log::error("drag icon: the scene could not take the icon surface (out of memory); no icon for this drag");
             return;
         }
         node_destroy_.connect(&node_->events.destroy, [this](void*) {

@@ -87,8 +87,8 @@ def main():
         d = Dragger(conn)
         blue = wait_box(kiln, BLUE, "shown", "the dragging client's window is shown, in front")
         # Points on the green window with room for the icon around them, clear of the blue window.
-        spots = [(x, y) for y in range(green[1] + 30, green[3] - 30, 10) for x in range(green[0] + 30, green[2] - 30, 10)
-                 if outside((x, y), blue, 30)]
+        spots = [(x, y) for y in range(green[1] + 30, green[3] - 30, 10)
+                 for x in range(green[0] + 30, green[2] - 30, 10) if outside((x, y), blue, 30)]
         check(len(spots) >= 2, f"the green window {green} shows beside the blue one {blue}")
         first, second = spots[0], spots[-1]
 
@@ -111,7 +111,7 @@ def main():
         check(enters and enters[-1][1] == target.window.surface and (enters[-1][2], enters[-1][3]) == (gx, gy),
               f"the second client's wl_data_device hears enter on its window at {gx},{gy} ({enters})")
         own = [e.args("uoffo")[1] for e in conn.events if e.obj == d.device and e.opcode == 1]
-        check(icon not in own, f"the dragging client's drag never enters its icon (it entered {own}, the icon is {icon})")
+        check(icon not in own, f"the dragging client's drag never enters its icon (entered {own}, the icon is {icon})")
 
         d.input.move_to(*second)
         icon_at(kiln, second, (-10, -6), "the pointer moved: the icon follows")

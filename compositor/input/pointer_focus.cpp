@@ -75,12 +75,16 @@ void PointerFocus::focus_at(wlr_seat* seat, wlr_scene* scene, double lx, double 
         wlr_seat_pointer_clear_focus(seat);  // wl_pointer.leave (and frame) if a surface had it
         return;
     }
-    if (seat->pointer_state.focused_surface != hit.surface) {
+    // A pointer drag's grab takes enter and motion to the drag's own focus (wl_data_device.enter and motion) and
+    // leaves the seat's pointer focus and position empty: over the same surface, each move is a motion.
+    const wlr_drag* drag = seat->drag;
+    const bool dragging = drag && seat->pointer_state.grab == &drag->pointer_grab;
+    if ((dragging ? drag->focus : seat->pointer_state.focused_surface) != hit.surface) {
         wlr_seat_pointer_notify_enter(seat, hit.surface, hit.sx, hit.sy);  // with its own frame
         return;
     }
     // The same surface: a motion if the point moved within it, as the client sees it (in wl_fixed_t).
-    if (wl_fixed_from_double(seat->pointer_state.sx) == wl_fixed_from_double(hit.sx) &&
+    if (!dragging && wl_fixed_from_double(seat->pointer_state.sx) == wl_fixed_from_double(hit.sx) &&
         wl_fixed_from_double(seat->pointer_state.sy) == wl_fixed_from_double(hit.sy))
         return;
     wlr_seat_pointer_notify_motion(seat, time_msec, hit.sx, hit.sy);

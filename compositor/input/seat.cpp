@@ -4,6 +4,7 @@
 
 #include "compositor/input/bindings.hpp"
 #include "compositor/input/cursor.hpp"
+#include "compositor/input/drag_icon.hpp"
 #include "compositor/input/framed_pointer.hpp"
 #include "compositor/input/input_inhibit.hpp"
 #include "compositor/input/keymap.hpp"
@@ -163,6 +164,7 @@ Seat::Seat(const Core& core, WindowInput& windows, SessionActions session, wlr_b
     bindings_ = std::make_unique<Bindings>(core.options, windows, std::move(session));
     wlr_cursor_attach_output_layout(cursor_, core.layout);
     cursor_image_ = std::make_unique<CursorImage>(seat_, cursor_, core.layout);
+    drag_icons_ = std::make_unique<DragIcons>(seat_, cursor_, core.layers.drag_icons);
     held_ = std::make_unique<PointerImplicitGrab>(seat_, [this]() { scene_changed(); });
     pointer_focus_ = std::make_unique<PointerFocus>(
         wl_display_get_event_loop(core.display), compositor, [this](uint32_t time_msec) {
@@ -263,6 +265,7 @@ Seat::~Seat()
     touch_.reset();
     pointer_focus_.reset();
     held_.reset();
+    drag_icons_.reset();
     cursor_image_.reset();
     input_inhibit_.reset();
     shortcuts_inhibit_.reset();
@@ -386,6 +389,7 @@ void Seat::pointer_used()
 void Seat::pointer_moved(uint32_t time_msec)
 {
     pointer_used();
+    drag_icons_->pointer_moved();
     if (grab_) {
         grab_->motion(cursor_->x, cursor_->y);
         return;

@@ -18,6 +18,7 @@ namespace kiln::compositor {
 
 struct Core;
 class CursorImage;
+class DragIcons;
 class InputInhibit;
 class PointerFocus;
 class PointerGrab;
@@ -122,6 +123,7 @@ private:
     std::unique_ptr<InputInhibit> input_inhibit_;
     std::unique_ptr<Bindings> bindings_;
     std::unique_ptr<CursorImage> cursor_image_;
+    std::unique_ptr<DragIcons> drag_icons_;  // a pointer drag's icon, at the pointer
     std::unique_ptr<PointerFocus> pointer_focus_;
     std::unique_ptr<PointerImplicitGrab> held_;  // a button pressed for a client keeps the pointer on its surface
     std::unique_ptr<Touch> touch_;

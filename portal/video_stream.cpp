@@ -2,9 +2,14 @@
 #include "video_stream.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <pipewire/pipewire.h>
 #include <spa/buffer/meta.h>
@@ -53,6 +58,8 @@ VideoStream::VideoStream(PipeWireLink& link, int width, int height, uint32_t shm
         };
         events.param_changed = on_param_changed;
         events.process = on_process;
+        events.add_buffer = on_add_buffer;
+        events.remove_buffer = on_remove_buffer;
         return events;
     }();
     pw_stream_add_listener(stream_, &listener_, &stream_events, this);
@@ -60,10 +67,11 @@ VideoStream::VideoStream(PipeWireLink& link, int width, int height, uint32_t shm
     uint8_t storage[1024];
     spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
     const spa_pod* params[] = {enum_format(builder)};
-    // DRIVER: frames come when kiln has them, not on a graph clock. No ALLOC_BUFFERS: PipeWire makes the memfds
-    // itself, and MAP_BUFFERS maps them here.
+    // DRIVER: frames come when kiln has them, not on a graph clock. ALLOC_BUFFERS: one memfd per buffer, made in
+    // on_add_buffer. Chromium's capturer (WebRTC) takes only SPA_DATA_MemFd and DmaBuf buffers and drops others
+    // without a word: from the buffers PipeWire allocated for us it got no frame (tests/portal/browser_share.py).
     int result = pw_stream_connect(stream_, PW_DIRECTION_OUTPUT, PW_ID_ANY,
-                                   static_cast<pw_stream_flags>(PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_MAP_BUFFERS),
+                                   static_cast<pw_stream_flags>(PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_ALLOC_BUFFERS),
                                    params, 1);
     if (result < 0) {
         std::fprintf(stderr, "kiln-portal: pw_stream_connect: %s\n", std::strerror(-result));
@@ -152,6 +160,7 @@ void VideoStream::on_param_changed(void* data, uint32_t id, const spa_pod* param
         self->frame_rate_ = std::clamp(static_cast<int>(info.max_framerate.num / info.max_framerate.denom), 1,
                                        self->max_fps_);
     int stride = static_cast<int>(info.size.width) * 4;
+    self->buffer_size_ = static_cast<uint32_t>(stride) * info.size.height;
     uint8_t storage[1024];
     spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
     const spa_pod* params[4];
@@ -204,6 +213,46 @@ void VideoStream::fill_cursor(spa_buffer* buffer) {
     bitmap->stride = image->stride();
     bitmap->offset = sizeof(spa_meta_bitmap);
     std::memcpy(SPA_PTROFF(bitmap, bitmap->offset, void), image->pixels(), pixels);
+}
+
+void VideoStream::on_add_buffer(void* data, pw_buffer* buffer) noexcept {
+    auto* self = static_cast<VideoStream*>(data);
+    spa_data& plane = buffer->buffer->datas[0];
+    // Until here plane.type is the set of types the two sides agreed on (SPA_PARAM_BUFFERS_dataType), and the size
+    // is ours to choose: the one on_param_changed asked for.
+    if (!(plane.type & (1u << SPA_DATA_MemFd)) || self->buffer_size_ == 0)
+        return;
+    plane.maxsize = self->buffer_size_;
+    int fd = memfd_create("kiln-portal-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return;
+    void* pixels = MAP_FAILED;
+    if (ftruncate(fd, plane.maxsize) == 0) {
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);  // the consumer maps it all, always
+        pixels = mmap(nullptr, plane.maxsize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
+    if (pixels == MAP_FAILED) {
+        std::fprintf(stderr, "kiln-portal: cannot make a %u-byte memfd buffer: %s\n", plane.maxsize,
+                     std::strerror(errno));
+        close(fd);
+        plane.maxsize = 0;
+        return;  // no data: on_process hands it back empty
+    }
+    plane.type = SPA_DATA_MemFd;
+    plane.flags = SPA_DATA_FLAG_READWRITE;
+    plane.fd = fd;
+    plane.mapoffset = 0;
+    plane.data = pixels;
+}
+
+void VideoStream::on_remove_buffer(void*, pw_buffer* buffer) noexcept {
+    spa_data& plane = buffer->buffer->datas[0];
+    if (plane.type != SPA_DATA_MemFd || !plane.data)
+        return;
+    munmap(plane.data, plane.maxsize);
+    close(static_cast<int>(plane.fd));
+    plane.data = nullptr;
+    plane.fd = -1;
 }
 
 void VideoStream::on_process(void* data) noexcept {

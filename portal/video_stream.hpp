@@ -10,6 +10,7 @@
 
 #include "output_capture.hpp"
 
+struct pw_buffer;
 struct pw_stream;
 struct spa_pod;
 struct spa_pod_builder;
@@ -60,6 +61,8 @@ private:
     static void on_state_changed(void* data, int old_state, int state, const char* error) noexcept;
     static void on_param_changed(void* data, uint32_t id, const spa_pod* param) noexcept;
     static void on_process(void* data) noexcept;
+    static void on_add_buffer(void* data, pw_buffer* buffer) noexcept;
+    static void on_remove_buffer(void* data, pw_buffer* buffer) noexcept;
     void offer_format();
     void fill_cursor(spa_buffer* buffer);
     const spa_pod* enum_format(spa_pod_builder& builder) const;
@@ -67,6 +70,7 @@ private:
     pw_stream* stream_ = nullptr;
     Events events_;
     int width_, height_;
+    uint32_t buffer_size_ = 0;  // bytes of one buffer for the format negotiated last
     uint32_t shm_format_;
     int max_fps_;
     int frame_rate_;

@@ -107,6 +107,9 @@ bool Server::start(std::string& error)
     privileged_setup_.privileged->guard(core_objects.xdg_output_global, "xdg-output", false);
 
     guards_.make(requests_);
+    if (commits_.color_manager)
+        commits_.color_manager->set_output_descriptions(
+            [this](wlr_output* output) { return output_colours_.description(output); });
 
     rooms_.make(core_,
                 {.requests = requests_,
@@ -114,7 +117,8 @@ bool Server::start(std::string& error)
                  .privileged = *privileged_setup_.privileged,
                  .session = {[this](int status) { terminate(status); }, [this](int vt) { switch_vt(vt); }},
                  .capture = {scene_, layout_, bridge_, [this] { return background(); },
-                             {commits_.surface_alpha(), commits_.surface_yuv(), commits_.surface_colour()},
+                             {commits_.surface_alpha(), commits_.surface_yuv(), commits_.surface_colour(),
+                              [this](const wlr_output* output) { return output_colours_.description(output); }},
                              [this](const wlr_output* output, Region& out) {
                                  if (outputs_)
                                      outputs_->add_unshown_damage(output, out);
@@ -127,6 +131,7 @@ bool Server::start(std::string& error)
                       .surface_alpha = commits_.surface_alpha(),
                       .surface_yuv = commits_.surface_yuv(),
                       .surface_colour = commits_.surface_colour(),
+                      .output_colour = [this](const wlr_output* output) { return output_colours_.description(output); },
                       .debug_render_delay_ms = options_.debug_render_delay_ms};
     commits_.hook_outputs(hooks);
     hooks.frame_callbacks_held = [](wlr_surface* s) { return xdg::frame_callbacks_held(s); };
@@ -278,6 +283,8 @@ void Server::reload(const Options& options)
     if (rooms_.decorations)
         rooms_.decorations->set_mode(options_.decorations.mode);
     outputs_->reload();
+    if (commits_.color_manager)
+        commits_.color_manager->outputs_changed();  // color-profile= may have changed: clients are told
     damage_every_output();  // the background may have changed where no window is: nothing else damages it
     log::notice("reloaded kiln.ini");
 }

@@ -8,6 +8,7 @@
 #include "compositor/scene_layers.hpp"
 #include "compositor/bridge/render_start.hpp"
 #include "compositor/output/frame_stats.hpp"
+#include "compositor/output/output_colours.hpp"
 #include "compositor/output/sync/buffer_life.hpp"
 #include "compositor/protocols/buffer_protocols.hpp"
 #include "compositor/protocols/commit_protocols.hpp"
@@ -139,6 +140,8 @@ private:
     int exit_status_ = 0;
     bool backend_started_ = false;
     std::function<std::optional<Options>()> reread_;
+    // Each output's colour description from kiln.ini: read by the frames, captures and color-management-v1 below.
+    OutputColours output_colours_{options_};
 
     // A buffer's life (the fence events, the commit gate, the releases: output/sync/buffer_life.hpp), then
     // wp_presentation, the surface protocols and alpha-modifier over its gate (protocols/commit_protocols.hpp): they

@@ -4,6 +4,7 @@
 
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/bridge/texture_handle.hpp"
+#include "renderer/colour/colour_pipeline.hpp"
 #include "renderer/render_fence.hpp"
 #include "renderer/renderer.hpp"
 
@@ -12,7 +13,7 @@
 namespace kiln::compositor {
 
 std::unique_ptr<GlFrame> GlFrame::begin(RenderBridge& bridge, wlr_buffer* buffer, wlr_output* output,
-                                        const Region& damage)
+                                        const Region& damage, const renderer::ImageDescription* colour)
 {
     RenderBridge::set_memory_current(buffer, false);
     renderer::RenderTarget* target = bridge.render_target(buffer);
@@ -20,6 +21,7 @@ std::unique_ptr<GlFrame> GlFrame::begin(RenderBridge& bridge, wlr_buffer* buffer
         return nullptr;
     if (!wlr_renderer_begin_with_buffer(bridge.wlr(), buffer))
         return nullptr;
+    bridge.egl().renderer().set_output_colour(colour ? *colour : renderer::srgb_output());
     return std::unique_ptr<GlFrame>(new GlFrame(bridge, *target, output, damage));
 }
 

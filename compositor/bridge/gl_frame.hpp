@@ -4,6 +4,7 @@
 
 #include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
+#include "renderer/colour/image_description.hpp"
 #include "renderer/frame.hpp"
 
 #include <memory>
@@ -21,9 +22,10 @@ class GlFrame final : public renderer::Frame {
 public:
     // Binds `buffer` (an output ring buffer, or a capture client's) and begins drawing into it; nullptr if it cannot
     // be drawn into. `damage` (output buffer pixels) is where `output`'s software cursors are drawn at finish();
-    // without an output (a capture) none are.
+    // without an output (a capture) none are. `colour`: what the buffer's pixels mean (an output's description, see
+    // OutputColours), every surface converted onto it; null: sRGB. The renderer is shared, so each frame sets it.
     static std::unique_ptr<GlFrame> begin(RenderBridge& bridge, wlr_buffer* buffer, wlr_output* output,
-                                          const Region& damage);
+                                          const Region& damage, const renderer::ImageDescription* colour);
     ~GlFrame() override;
     GlFrame(const GlFrame&) = delete;
     GlFrame& operator=(const GlFrame&) = delete;

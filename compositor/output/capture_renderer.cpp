@@ -95,7 +95,8 @@ bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, render
     visible.set_surface_colour(looks.colour);
     visible.build(scene_output->scene, output, bridge.wlr(), scene_output->x, scene_output->y, damage);
     // No output given to the frame: it draws no software cursor itself; the option decides below.
-    std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage);
+    const std::shared_ptr<const renderer::ImageDescription> colour = looks.output ? looks.output(output) : nullptr;
+    std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage, colour.get());
     if (!frame)
         return false;
     compose_frame(visible, {output->transform_matrix, background, false}, *frame);
@@ -126,7 +127,8 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
                   const Region& damage)
 {
     prepare_textures(bridge, root);
-    std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage);
+    // A window alone is captured in sRGB, whatever output it is on.
+    std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage, nullptr);
     if (!frame)
         return false;
     // Boxes are the buffer's own pixels, as an untransformed output's are (the renderer projects them itself).
@@ -206,7 +208,7 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
 bool capture_texture(RenderBridge& bridge, wlr_texture* texture, wlr_buffer* destination)
 {
     const Region all(0, 0, destination->width, destination->height);
-    std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, all);
+    std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, all, nullptr);
     if (!frame)
         return false;
     // Boxes are the buffer's own pixels, as an untransformed output's are (the renderer projects them itself).

@@ -10,6 +10,7 @@
 #include "renderer/yuv.hpp"
 
 #include <functional>
+#include <memory>
 
 namespace kiln::compositor {
 
@@ -22,6 +23,8 @@ struct SurfaceLooks {
     std::function<float(wlr_surface*)> alpha;                  // alpha-modifier's factor; unset: 1
     std::function<renderer::YuvEncoding(wlr_surface*)> yuv;    // color-representation's; unset: the default
     std::function<renderer::SurfaceColour(wlr_surface*)> colour;  // color-management's; unset: sRGB
+    // The output's own description (OutputColours), so its capture holds what it shows; unset or null: sRGB.
+    std::function<std::shared_ptr<const renderer::ImageDescription>(const wlr_output*)> output;
 };
 
 bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, renderer::Color background,

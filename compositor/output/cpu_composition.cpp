@@ -37,10 +37,13 @@ void for_each_software_cursor(wlr_output* output, F&& f)
 
 }  // namespace
 
-bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* target)
+bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, const renderer::ImageDescription* output_colour,
+                        wlr_buffer* target)
 {
     if (output->transform != WL_OUTPUT_TRANSFORM_NORMAL)
         return false;
+    if (output_colour && !output_colour->is_plain_srgb())
+        return false;  // every surface, sRGB ones too, must be converted onto the output: GL's programs
     void* data = nullptr;
     uint32_t format = 0;
     size_t stride = 0;

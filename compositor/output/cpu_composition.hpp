@@ -6,6 +6,7 @@
 #include "compositor/output/visible_set.hpp"
 #include "compositor/region.hpp"
 #include "compositor/wlr.hpp"
+#include "renderer/colour/image_description.hpp"
 #include "renderer/frame.hpp"
 #include "renderer/types.hpp"
 
@@ -15,8 +16,9 @@ namespace kiln::compositor {
 
 // True when every surface on the output and every software cursor maps 1:1 from a CPU copy (unscaled, untransformed shm windows and cursors) and
 // `target` is memory pixman can write; anything else (a dma-buf EGL imported, a scaled or rotated surface, a surface
-// whose colour description is not plain sRGB) goes to GL.
-bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, wlr_buffer* target);
+// whose colour description is not plain sRGB, an output whose `output_colour` is not: null is sRGB) goes to GL.
+bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, const renderer::ImageDescription* output_colour,
+                        wlr_buffer* target);
 
 // A frame composed into `target`'s memory (mapped until finish()), the output's software cursors drawn over
 // `damage` at finish(); nullptr if the buffer could not be mapped. Textures must pass can_compose_on_cpu.

@@ -8,7 +8,7 @@
 namespace kiln::compositor {
 
 OutputFrame begin_output_frame(RenderBridge& bridge, bool on_cpu, wlr_output* output, wlr_buffer* buffer,
-                               const Region& damage)
+                               const Region& damage, const renderer::ImageDescription* colour)
 {
     OutputFrame out;
     if (on_cpu) {
@@ -17,7 +17,7 @@ OutputFrame begin_output_frame(RenderBridge& bridge, bool on_cpu, wlr_output* ou
             log::error("output %s: cannot map its buffer to compose on the CPU", output->name);
         return out;
     }
-    std::unique_ptr<GlFrame> gl = GlFrame::begin(bridge, buffer, output, damage);
+    std::unique_ptr<GlFrame> gl = GlFrame::begin(bridge, buffer, output, damage, colour);
     if (!gl) {
         log::error("output %s: cannot draw into its buffer", output->name);
         return out;

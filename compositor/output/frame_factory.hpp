@@ -21,7 +21,8 @@ struct OutputFrame {
 
 // Begins drawing `output`'s frame into `buffer` (an output ring buffer) on the CPU (`on_cpu`: the frame passed
 // can_compose_on_cpu) or with GL; `damage` (buffer pixels) is where software cursors are drawn at finish().
+// `colour`: the output's description (null: sRGB; the CPU path only takes sRGB outputs).
 OutputFrame begin_output_frame(RenderBridge& bridge, bool on_cpu, wlr_output* output, wlr_buffer* buffer,
-                               const Region& damage);
+                               const Region& damage, const renderer::ImageDescription* colour);
 
 }  // namespace kiln::compositor

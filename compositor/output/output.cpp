@@ -227,6 +227,7 @@ void Output::render()
     if (!output_->enabled || output_->width <= 0 || output_->height <= 0)
         return;
     take_scene_damage();
+    colour_ = hooks_.output_colour ? hooks_.output_colour(output_) : nullptr;
     OutputRing::Slot* slot = ring_.acquire();
     if (!slot) {
         // Every slot is on screen, queued or drawing: a release schedules the next frame.
@@ -252,7 +253,7 @@ void Output::render()
     frame->buffer = slot->buffer;
     frame->damage = slot->damage;
     frame->started = started;
-    OutputFrame drawing = begin_output_frame(bridge_, on_cpu, output_, slot->buffer, frame->damage);
+    OutputFrame drawing = begin_output_frame(bridge_, on_cpu, output_, slot->buffer, frame->damage, colour_.get());
     if (!drawing.frame) {
         OutputRing::release(slot->buffer);
         return;
@@ -290,7 +291,7 @@ void Output::take_scene_damage()
 bool Output::choose_path(OutputRing::Slot& slot, bool full_redraw)
 {
     // Where GL is itself software, a frame of unscaled shm windows is composed by pixman, straight into the buffer.
-    const bool on_cpu = bridge_.composition().cpu() && can_compose_on_cpu(visible_, output_, slot.buffer);
+    const bool on_cpu = bridge_.composition().cpu() && can_compose_on_cpu(visible_, output_, colour_.get(), slot.buffer);
     bridge_.composition().frame_composed(on_cpu);
     if (on_cpu != composed_on_cpu_) {
         // The two paths keep a slot's pixels in different places (its memory, or GL's framebuffer for it): after a
@@ -406,7 +407,7 @@ bool Output::try_scanout(const VisibleSet& visible)
     if (!v.fully_opaque || !v.exact || v.box.x != 0 || v.box.y != 0 || v.box.width != output_->width ||
         v.box.height != output_->height || !v.surface->buffer)
         return false;
-    if (!renderer::is_plain(v.colour))
+    if (!renderer::is_plain(v.colour) || (colour_ && !colour_->is_plain_srgb()))
         return false;  // the output would show the client's values unconverted
     wlr_buffer* buffer = &v.surface->buffer->base;
     wlr_dmabuf_attributes dmabuf{};

@@ -122,6 +122,8 @@ private:
     bool headless_timer_stopped_ = false;  // wlroots' own headless frame timer disarmed (headless_frame_timer.hpp)
     double render_estimate_ms_ = 0;  // how long frames take from start to render-done, recently (decaying max)
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
+    // The output's description for the frame being drawn (OutputHooks::output_colour; null: sRGB).
+    std::shared_ptr<const renderer::ImageDescription> colour_;
     bool composed_on_cpu_ = false;  // the last frame was composed on the CPU (see render())
     bool consumes_pixels_;       // the backend shows the buffer's memory (nested, KMS); headless shows nothing
     // Fence callbacks hold a weak reference: an output destroyed while frames are drawing ignores their fences.

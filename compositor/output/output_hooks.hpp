@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 
 struct wlr_output;
@@ -39,6 +40,9 @@ struct OutputHooks {
     // Each surface's colour description and render intent (color-management-v1), converted onto the output by the
     // renderer; unset, or a null / plain sRGB description: drawn as it is, through the ordinary programs.
     std::function<renderer::SurfaceColour(wlr_surface*)> surface_colour;
+    // What the output's pixels mean (kiln.ini's color-profile=, OutputColours), read at each frame: every surface is
+    // converted onto it, and such a frame is neither composed on the CPU nor scanned out. Unset or null: sRGB.
+    std::function<std::shared_ptr<const renderer::ImageDescription>(const wlr_output*)> output_colour;
     // --debug-render-delay (tests only): a GL frame's render-done is held back until the frame is this old.
     int debug_render_delay_ms = 0;
     // The wlr_output was destroyed: the owner drops this Output (it must not be used after the call).

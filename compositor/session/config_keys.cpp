@@ -128,6 +128,34 @@ const std::vector<KeySpec>& output_keys()
          [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              return parse_workspace_names(value, entry.output->workspaces);
          }},
+        {"color-profile", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             if (value == "srgb")
+                 entry.output->colour_profile = OutputColourProfile::srgb;
+             else if (value == "p3")
+                 entry.output->colour_profile = OutputColourProfile::display_p3;
+             else if (value == "bt2020-pq")
+                 entry.output->colour_profile = OutputColourProfile::bt2020_pq;
+             else
+                 return "srgb, p3 or bt2020-pq";
+             return std::nullopt;
+         }},
+        {"sdr-white", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto nits = parse_int(value, 1, 10000);
+             if (!nits)
+                 return "whole cd/m² where SDR white sits on a bt2020-pq output, 1 to 10000, e.g. 203";
+             entry.output->sdr_white = *nits;
+             return std::nullopt;
+         }},
+        {"peak", false,
+         [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
+             auto nits = parse_int(value, 1, 10000);
+             if (!nits)
+                 return "whole cd/m², the brightest a bt2020-pq output shows, 1 to 10000, e.g. 1000";
+             entry.output->peak = *nits;
+             return std::nullopt;
+         }},
     };
     return keys;
 }

@@ -28,6 +28,13 @@ struct OutputMode {
 // wl_output's transforms, in its order, so a cast gives the protocol value.
 enum class OutputTransform { normal, rotate_90, rotate_180, rotate_270, flipped, flipped_90, flipped_180, flipped_270 };
 
+// [output NAME] color-profile=: what the output's pixel values mean (doc/colour.md).
+enum class OutputColourProfile {
+    srgb,        // sRGB primaries and curve, white 80 cd/m²: what kiln draws without conversion
+    display_p3,  // Display P3 primaries, sRGB curve
+    bt2020_pq,   // BT.2020 primaries, SMPTE ST 2084 (PQ): SDR content's white at sdr_white, clipped at peak
+};
+
 struct OutputPosition {
     int32_t x = 0;
     int32_t y = 0;
@@ -47,6 +54,10 @@ struct OutputSettings {
     // workspaces=NAME, ...: the workspaces this output starts with, named (kept while empty), the first shown; they
     // are not made on other outputs. Kept for an output not plugged in yet and applied when it comes.
     std::vector<std::string> workspaces;
+    // color-profile= (unset: sRGB), and for bt2020-pq its sdr-white= (cd/m², default 203) and peak= (default 1000).
+    std::optional<OutputColourProfile> colour_profile;
+    std::optional<double> sdr_white;
+    std::optional<double> peak;
 };
 
 // 0xRRGGBB, what no window covers.

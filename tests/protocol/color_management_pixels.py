@@ -12,6 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from kiln_harness import Kiln, check, run_test  # noqa: E402
 from wayland_wire import Connection, MappedShmBuffer, Toplevel  # noqa: E402
+from output_frame import capture_output_frame  # noqa: E402
 
 MANAGER = "wp_color_manager_v1"
 GET_SURFACE, PARAMS_CREATOR = 2, 5
@@ -99,28 +100,10 @@ def on_screen(kiln, origin):
 
 
 def captured(kiln, origin):
-    """The patches as ext-image-copy-capture draws the output (its own composition, not the output's frame)."""
-    with Connection(kiln.client_env) as conn:
-        manager = conn.bind("ext_image_copy_capture_manager_v1", 1)
-        sources = conn.bind("ext_output_image_capture_source_manager_v1", 1)
-        output = conn.bind("wl_output", 1)
-        source = conn.create("ext_image_capture_source_v1", sources, 0, ("o", output))
-        session = conn.create("ext_image_copy_capture_session_v1", manager, 0, ("o", source), ("u", 0))
-        conn.dispatch_until(lambda e: e.obj == session and e.opcode == 4)  # done
-        width, height = next(e.args("uu") for e in conn.take(session) if e.opcode == 0)  # buffer_size
-        buffer = MappedShmBuffer(conn, width, height)
-        frame = conn.create("ext_image_copy_capture_frame_v1", session, 0)
-        conn.send(frame, 1, ("o", buffer.obj))
-        conn.send(frame, 2, ("i", 0), ("i", 0), ("i", width), ("i", height))
-        conn.send(frame, 3)
-        end = conn.dispatch_until(lambda e: e.obj == frame and e.opcode in (3, 4))
-        check(end.opcode == 3, "the capture frame is ready")
-        x0, y0 = origin
-
-        def at(x, y):
-            b, g, r = bytes(buffer.map[(y * width + x) * 4:(y * width + x) * 4 + 3])
-            return r, g, b
-        return [at(x0 + i * PATCH + PATCH // 2, y0 + HEIGHT // 2) for i in range(len(PATCHES))]
+    """The patches as ext-image-copy-capture draws the output."""
+    frame = capture_output_frame(kiln)
+    x0, y0 = origin
+    return [frame.at(x0 + i * PATCH + PATCH // 2, y0 + HEIGHT // 2) for i in range(len(PATCHES))]
 
 
 def worst(got, want):

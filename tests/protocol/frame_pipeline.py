@@ -62,7 +62,7 @@ def scene_matches_full_redraw(composition, decorated=False):
     with Kiln("--composition", composition, *extra, size="640x480") as kiln:
         culled = show(kiln)
         status, stats = kiln.stop()
-    check(status == 0, "kiln exits 0")
+        check(status == 0, f"kiln exits 0 (status {status})")  # inside: a failure prints kiln's log
     check(stat(stats, "buffers.readback_bytes") == 0,
           f"[{label}] headless: no frame is read back into CPU memory (nothing shows it; screencopy reads "
           f"where the frame is)")
@@ -106,7 +106,7 @@ def covered_windows_are_culled():
                                "--stay"]))
         shot = kiln.screenshot()
         status, stats = kiln.stop()
-    check(status == 0, "kiln exits 0")
+    check(status == 0, f"kiln exits 0 (status {status})")
     check(shot.count(rgb("884422"), tolerance=2) + shot.count((255, 255, 255), tolerance=2) == 640 * 480,
           "only the fullscreen window is on screen")
     check(shot.count(rgb("3366cc"), tolerance=8) == 0 and shot.count(rgb("22aa44"), tolerance=8) == 0,
@@ -126,7 +126,7 @@ def dmabuf_rewritten_in_place():
         kiln.wait_for(lambda: kiln.screenshot().count(rgb("ee6622"), tolerance=2) == 200 * 150,
                       "the pixels written into the buffer last")
         status, stats = kiln.stop()
-    check(status == 0, "kiln exits 0")
+    check(status == 0, f"kiln exits 0 (status {status})")
     # An EGLImage, or where frames are composed on the CPU a mapping of the buffer (no EGL): one either way.
     imported = stat(stats, "buffers.dmabuf_imports") + stat(stats, "buffers.dmabuf_mapped")
     check(imported == 1 and stat(stats, "buffers.dmabuf_reimports") == 0,

@@ -22,8 +22,11 @@ void Renderer::set_output_colour(const ImageDescription& output)
 const ColourPipeline* Renderer::pipeline_for(const SurfaceColour& colour)
 {
     // Many surfaces share one description and a frame draws each many times (one draw per damage rectangle).
-    if (!last_pipeline_ || !(last_pipeline_->colour == colour))
-        last_pipeline_ = LastPipeline{colour, colour_pipeline(colour, output_colour_)};
+    if (!last_pipeline_ || !(last_pipeline_->colour == colour) || last_pipeline_linear_ != linear_) {
+        const CompositionSpace space = linear_ ? CompositionSpace::linear_light : CompositionSpace::output_encoding;
+        last_pipeline_ = LastPipeline{colour, colour_pipeline(colour, output_colour_, space)};
+        last_pipeline_linear_ = linear_;
+    }
     return last_pipeline_->pipeline ? &*last_pipeline_->pipeline : nullptr;
 }
 

@@ -213,4 +213,19 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
     return ProgramSource{name, vertex_300, f, {{"pos", position_attribute}}, shader_source(sampling).usage_bits};
 }
 
+ProgramSource linear_encode_program_source(TransferFunction encode)
+{
+    std::string f = "#version 300 es\nprecision highp float;\nprecision highp sampler2D;\n"
+                    "out vec4 frag;\nuniform sampler2D composed;\nuniform float scale;\nuniform float clip_max;\n";
+    f += encode_function(encode);
+    // The intermediate has the target's size and orientation: texel (x, y) is pixel (x, y).
+    f += "void main() {\n"
+         "    vec4 c = texelFetch(composed, ivec2(gl_FragCoord.xy), 0);\n"
+         "    vec3 rgb = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);\n"
+         "    rgb = encode(clamp(rgb * scale, 0.0, clip_max));\n"
+         "    frag = vec4(rgb * c.a, c.a);\n}\n";
+    return ProgramSource{"linear_encode_to_" + std::string(transfer_name(encode)), vertex_300, f,
+                         {{"pos", position_attribute}}, 0};
+}
+
 }  // namespace kiln::renderer

@@ -260,6 +260,8 @@ void RenderStart::report(Stats& stats) const
         stats.set("buffers.readback_bytes", r.readback_bytes);
         stats.set("buffers.cpu_render_targets", r.cpu_targets);
         stats.set("buffers.dmabuf_render_targets", r.dmabuf_targets);
+        stats.set("renderer.linear_light_frames", r.linear_frames);
+        stats.set("renderer.linear_light_targets", r.linear_targets);
     }
 }
 

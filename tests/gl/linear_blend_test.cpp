@@ -67,16 +67,66 @@ double output_encode(const Output& out, double linear)
     return out.tf == TransferFunction::srgb ? srgb_encode(l) : encode(out.tf, l);
 }
 
+// An ICC-like table: Adobe RGB (1998) primaries with a pure 2.2 curve, sampled on a size³ grid into XYZ (D65, Y=1).
+std::shared_ptr<const IccTable> adobe_table(int size)
+{
+    auto table = std::make_shared<IccTable>();
+    table->size = size;
+    const ColourMatrix to_xyz = *rgb_to_xyz(named_primaries(NamedPrimaries::adobe_rgb));
+    for (int b = 0; b < size; ++b)
+        for (int g = 0; g < size; ++g)
+            for (int r = 0; r < size; ++r) {
+                const auto curve = [&](int i) { return std::pow(i / (size - 1.0), 2.2); };
+                const Rgb xyz = apply_matrix(to_xyz, {curve(r), curve(g), curve(b)});
+                table->xyz.insert(table->xyz.end(), {static_cast<float>(xyz[0]), static_cast<float>(xyz[1]),
+                                                     static_cast<float>(xyz[2])});
+            }
+    return table;
+}
+
+// The table's XYZ at an encoded colour, interpolated trilinearly as a 3D texture does.
+Rgb table_lookup(const IccTable& table, Rgb encoded)
+{
+    const int n = table.size;
+    int lo[3];
+    double f[3];
+    for (int i = 0; i < 3; ++i) {
+        const double p = std::clamp(encoded[i], 0.0, 1.0) * (n - 1);
+        lo[i] = std::min(static_cast<int>(std::floor(p)), n - 2);
+        f[i] = p - lo[i];
+    }
+    Rgb out{};
+    for (int corner = 0; corner < 8; ++corner) {
+        const int dr = corner & 1, dg = (corner >> 1) & 1, db = (corner >> 2) & 1;
+        const double w = (dr ? f[0] : 1 - f[0]) * (dg ? f[1] : 1 - f[1]) * (db ? f[2] : 1 - f[2]);
+        const size_t at = ((static_cast<size_t>(lo[2] + db) * n + (lo[1] + dg)) * n + (lo[0] + dr)) * 3;
+        for (int c = 0; c < 3; ++c)
+            out[c] += w * table.xyz[at + c];
+    }
+    return out;
+}
+
 // A layer's colour in linear light in the output's primaries (1.0 = its white), clipped to its range, not
 // premultiplied; and its alpha.
 Rgb layer_linear(const Layer& layer, const Output& out, double& alpha)
 {
     alpha = layer.bytes[3] / 255.0;
     const ImageDescription d = layer.description ? *layer.description : ImageDescription{};
-    Rgb decoded{};
+    Rgb encoded{};
     for (int c = 0; c < 3; ++c)
-        decoded[c] = content_decode(d.transfer, alpha > 0 ? layer.bytes[c] / 255.0 / alpha : 0.0);
-    Rgb shown = apply_matrix(*rgb_to_rgb(d.primaries, named_primaries(out.primaries)), decoded);
+        encoded[c] = alpha > 0 ? layer.bytes[c] / 255.0 / alpha : 0.0;
+    Rgb shown{};
+    if (d.icc) {
+        // The table's XYZ (D65 white), into the output's primaries.
+        const Primaries p = named_primaries(out.primaries);
+        shown = apply_matrix(multiply(*invert(*rgb_to_xyz(p)), bradford_adaptation(white::d65, p.white)),
+                             table_lookup(*d.icc, encoded));
+    } else {
+        Rgb decoded{};
+        for (int c = 0; c < 3; ++c)
+            decoded[c] = content_decode(d.transfer, encoded[c]);
+        shown = apply_matrix(*rgb_to_rgb(d.primaries, named_primaries(out.primaries)), decoded);
+    }
     const double top = out.tf == TransferFunction::st2084_pq ? out.peak / out.white : 1.0;
     for (double& v : shown)
         v = std::clamp(v, 0.0, top);
@@ -151,18 +201,19 @@ Rgb compose(GlFixture& gl, const std::vector<Layer>& layers, const Output& out, 
 
 // The readback is the linear-light reference within one code value, and lies on the reference's side of the
 // gamma-space blend by the amount the reference says.
-void check_linear(const Rgb& got, const Rgb& linear, const Rgb& gamma)
+// `tolerance`: 1 code value, 2 through an ICC table (GL interpolates it at lower precision).
+void check_linear(const Rgb& got, const Rgb& linear, const Rgb& gamma, double tolerance = 1.0)
 {
     double largest = 0;
     for (int c = 0; c < 3; ++c) {
         INFO("channel " << c << ": got " << got[c] << ", linear-light reference " << linear[c]
                         << ", gamma-space blend " << gamma[c]);
-        CHECK(std::abs(got[c] - std::round(linear[c])) <= 1.0);
+        CHECK(std::abs(got[c] - std::round(linear[c])) <= tolerance);
         const double predicted = linear[c] - gamma[c];
         largest = std::max(largest, std::abs(predicted));
         if (std::abs(predicted) >= 3.0) {
             CHECK((got[c] - gamma[c]) * predicted > 0);
-            CHECK(std::abs((got[c] - gamma[c]) - predicted) <= 1.5);
+            CHECK(std::abs((got[c] - gamma[c]) - predicted) <= tolerance + 0.5);
         }
     }
     // The case is one where the two blends differ visibly, so matching the linear one means something.
@@ -210,6 +261,19 @@ TEST_CASE("translucent surfaces on a BT.2020 PQ output blend in linear light, en
     const Layer gamma22_blue{{0, 60, 140, 160}, described(NamedPrimaries::srgb, TransferFunction::gamma22)};
     const std::vector<Layer> layers{green60, gamma22_blue, red50};
     check_linear(compose(gl, layers, pq, true), linear_blend(layers, pq), gamma_blend(layers, pq));
+}
+
+TEST_CASE("a surface with an ICC table blends in linear light on a Display P3 output", "[gl][colour][linear]")
+{
+    GlFixture gl;
+    const Output p3{NamedPrimaries::display_p3, TransferFunction::srgb};
+    auto d = std::make_shared<ImageDescription>();
+    d->primaries = named_primaries(NamedPrimaries::adobe_rgb);
+    d->transfer = TransferFunction::gamma22;
+    d->icc = adobe_table(17);
+    const Layer table_red{{110, 30, 20, 128}, d};
+    const std::vector<Layer> layers{green60, table_red};
+    check_linear(compose(gl, layers, p3, true), linear_blend(layers, p3), gamma_blend(layers, p3), 2.0);
 }
 
 TEST_CASE("the FP16 intermediate is kept while the size matches and only redrawn where asked", "[gl][colour][linear]")

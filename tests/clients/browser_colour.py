@@ -125,10 +125,7 @@ def start_firefox(kiln, scratch):
     page.write_text(PAGE)
     profile = Path(scratch) / "firefox"
     profile.mkdir()
-    # Firefox binds wp_color_manager_v1 with its defaults (no pref needed); these say so in the profile, so that a
-    # changed default in a later Firefox shows here rather than silently.
-    (profile / "user.js").write_text('user_pref("gfx.color_management.mode", 2);\n'
-                                     'user_pref("gfx.color_management.hdr", false);\n')
+    # No user.js: Firefox binds wp_color_manager_v1 with its defaults (doc/colour.md, "Browsers", for the prefs tried).
     return start(kiln, ["firefox-esr", "--no-remote", "--profile", str(profile), "--kiosk", f"file://{page}"],
                  env={"WAYLAND_DEBUG": "1", "MOZ_ENABLE_WAYLAND": "1"})
 

@@ -33,8 +33,8 @@ CLICK_PAGE = PAGE.replace("share();\n</script>",
 
 # What Firefox needs to share without a person there: no permission prompt (media.navigator.permission.disabled
 # also answers getDisplayMedia's picker with the first source, which on Wayland is the portal's), screen sharing and
-# the PipeWire capturer on (their defaults, said here so a changed default shows), and the page's console.log on
-# stdout, where the test reads the page's reports.
+# the PipeWire capturer on (set rather than relied on as defaults), and the page's console.log on stdout, where the
+# test reads the page's reports.
 USER_JS = """user_pref("media.navigator.permission.disabled", true);
 user_pref("media.getusermedia.screensharing.enabled", true);
 user_pref("media.webrtc.capture.allow-pipewire", true);

@@ -106,6 +106,14 @@ public:
         const ProgramSlot& slot = programs_[static_cast<size_t>(variant)];
         return slot.program && (slot.warmed || variant == ShaderVariant::external);
     }
+    // The same for a colour conversion program a precompile list names: fetched and, for RGB samplings without an
+    // ICC table (those need a client's image or a table bound), drawn once. False where it cannot be built.
+    bool prepare_colour(ShaderVariant sampling, const ColourKey& key, std::string& error);
+    bool colour_prepared(ShaderVariant sampling, const ColourKey& key) const
+    {
+        auto it = colour_programs_.find({sampling, key});
+        return it != colour_programs_.end() && it->second.program;
+    }
 
 private:
     struct ProgramSlot {

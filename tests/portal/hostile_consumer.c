@@ -2,11 +2,11 @@
  * Usage: kiln-portal-hostile-consumer FD NODE SECONDS MODE (FD: the portal's PipeWire remote). MODE:
  *   hold    takes every buffer and never gives one back (one that never dequeues starves nobody: PipeWire
  *           hands the producer's buffers back without it);
- *   stream  takes and gives back every buffer (the test kills it with SIGKILL while frames flow);
+ *   stream  takes and gives back every buffer (killed with SIGKILL while frames flow; or kept through a resize);
  *   huge    asks only for BGRx at 65535x65535;
  *   yuv     asks only for I420 (kiln-portal offers BGRx/BGRA).
- * Prints "state NAME [ERROR]" on each stream state change, "format W H" when a format is agreed, "frames N" every
- * 10 buffers taken and given back (stream mode) and "kept N" every 10 buffers kept (hold mode). */
+ * Prints "state NAME [ERROR]" on each stream state change, "format W H" when a format is agreed, "frames N" for
+ * each buffer taken and given back (stream mode) and "kept N" every 10 buffers kept (hold mode). */
 #define _GNU_SOURCE /* spa/utils/string.h wants ssize_t and locale_t under a strict -std */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +46,8 @@ static void on_process(void *data)
     struct pw_buffer *buffer;
     while ((buffer = pw_stream_dequeue_buffer(consumer->stream)) != NULL) {
         pw_stream_queue_buffer(consumer->stream, buffer);
-        if (++consumer->frames % 10 == 0) {
-            printf("frames %lu\n", consumer->frames);
-            fflush(stdout);
-        }
+        printf("frames %lu\n", ++consumer->frames);
+        fflush(stdout);
     }
 }
 

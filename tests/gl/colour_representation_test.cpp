@@ -162,7 +162,8 @@ TEST_CASE("P010 colour bars come out as RGB in BT.601, BT.709 and BT.2020, limit
             const YuvEncoding encoding{standard.space, range};
             std::string error;
             const bool is_offered = offered(*gl.display, fourcc::p010);
-            auto texture = is_offered ? gl.renderer->import_dmabuf(buffer.attributes, error, nullptr, encoding) : nullptr;
+            auto texture =
+                is_offered ? gl.renderer->import_dmabuf(buffer.attributes, error, nullptr, encoding) : nullptr;
             kiln::test::require_memfd_import(gl, "P010", is_offered, texture != nullptr, error);
             REQUIRE(texture);
             gl.renderer->begin(*target.target);

@@ -30,9 +30,11 @@ constexpr std::array<std::pair<Coefficients, Range>, 7> supported{{
 
 // kiln blends premultiplied values as they are encoded; its sampling programs turn the other two modes into those
 // (renderer/shaders.cpp's *_straight and *_optical).
-constexpr std::array<uint32_t, 3> supported_alpha{WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_ELECTRICAL,
-                                                  WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_OPTICAL,
-                                                  WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_STRAIGHT};
+constexpr std::array<uint32_t, 3> supported_alpha{
+    WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_ELECTRICAL,
+    WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_OPTICAL,
+    WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_STRAIGHT,
+};
 
 bool is_supported(uint32_t coefficients, uint32_t range)
 {
@@ -147,7 +149,9 @@ void ColorRepresentation::set_siting_and_alpha(renderer::YuvEncoding& encoding) 
     case WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_OPTICAL + 1:
         encoding.alpha = renderer::AlphaMode::premultiplied_optical;
         break;
-    case WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_STRAIGHT + 1: encoding.alpha = renderer::AlphaMode::straight; break;
+    case WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_STRAIGHT + 1:
+        encoding.alpha = renderer::AlphaMode::straight;
+        break;
     default: break;
     }
     // H.273 Chroma420SampleLocType 0..5 (the protocol's 1..6): x 0, 0.5, 0, 0.5, 0, 0.5; y 0.5, 0.5, 0, 0, 1, 1.

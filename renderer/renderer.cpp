@@ -70,6 +70,8 @@ Renderer::~Renderer()
     for (auto& slot : programs_)
         slot.program.reset();
     colour_programs_.clear();
+    encode_programs_.clear();
+    linear_target_.reset();
     luts_.clear();
     scratch_target_.reset();
     scratch_texture_.reset();
@@ -129,6 +131,8 @@ bool Renderer::fetch(ProgramSlot& slot, const ProgramSource& source, std::string
     slot.lut = glGetUniformLocation(id, "lut");
     slot.lut_coord = glGetUniformLocation(id, "lut_coord");
     slot.clip_max = glGetUniformLocation(id, "clip_max");
+    slot.composed = glGetUniformLocation(id, "composed");
+    slot.encode_scale = glGetUniformLocation(id, "scale");
     return true;
 }
 
@@ -257,6 +261,7 @@ void Renderer::begin(RenderTarget& target)
     scissor_.reset();
     frame_damage_.reset();
     frame_full_ = false;
+    linear_ = false;
     ++stats_.frames;
 }
 
@@ -300,12 +305,15 @@ bool Renderer::end(bool complete)
             glFinish();
     }
     target_ = nullptr;
+    linear_ = false;
     return ok;
 }
 
 void Renderer::clear(Color color)
 {
     touched();
+    if (linear_)
+        color = linear_of(color, false);
     glClearColor(color.r, color.g, color.b, color.a);
     glClear(GL_COLOR_BUFFER_BIT);
 }
@@ -352,6 +360,8 @@ void Renderer::draw_solid(Color color, const Matrix3& matrix)
     const ProgramSlot* slot = program(ShaderVariant::solid);
     if (!slot)
         return;
+    if (linear_)
+        color = linear_of(color, true);
     glUseProgram(slot->program.id());
     glUniform4f(slot->color, color.r, color.g, color.b, color.a);
     draw_quad(*slot, matrix);
@@ -362,8 +372,9 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
 {
     if (!texture.ensure_gl(display_))
         return false;
-    // Plain sRGB on the sRGB output: no lookup at all, the ordinary programs below.
-    const ColourPipeline* pipeline = is_plain(colour) && output_plain_ ? nullptr : pipeline_for(colour);
+    // Plain sRGB on the sRGB output: no lookup at all, the ordinary programs below. A linear-light frame converts
+    // every surface.
+    const ColourPipeline* pipeline = is_plain(colour) && output_plain_ && !linear_ ? nullptr : pipeline_for(colour);
     if (texture.through_planes())
         return draw_planes(texture, source, matrix, alpha, pipeline);
     ShaderVariant variant;

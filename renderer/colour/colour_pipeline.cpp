@@ -78,17 +78,43 @@ LuminanceRange pq_target_range(const ImageDescription& d, const ImageDescription
     return {0.0, output.max_luminance * reference_white(d) / reference_white(output)};
 }
 
-std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output)
+bool can_compose_linear(const ImageDescription& output)
+{
+    return can_encode(output.transfer);
+}
+
+LinearEncode linear_encode(const ImageDescription& output)
+{
+    LinearEncode e;
+    e.encode = output.transfer;
+    if (output.transfer == TransferFunction::st2084_pq) {
+        e.scale = static_cast<float>(reference_white(output) / 10000.0);
+        e.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
+    }
+    return e;
+}
+
+double linear_of_encoded(const ImageDescription& output, double encoded)
+{
+    const double v = std::clamp(encoded, 0.0, 1.0);
+    if (output.transfer == TransferFunction::st2084_pq)
+        return decode(TransferFunction::st2084_pq, v) * 10000.0 / reference_white(output);
+    return decode(output.transfer, v);
+}
+
+std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output,
+                                              CompositionSpace space)
 {
     static const ImageDescription srgb{};
     const ImageDescription& d = surface.description ? *surface.description : srgb;
+    const bool linear = space == CompositionSpace::linear_light;
     if (!can_encode(output.transfer))
         return std::nullopt;  // HLG and extended-linear outputs are not built yet (doc/colour.md)
-    if (d.is_plain_srgb() && output.is_plain_srgb())
+    if (!linear && d.is_plain_srgb() && output.is_plain_srgb())
         return std::nullopt;
 
     ColourPipeline p;
-    p.key.encode = output.transfer;
+    p.key.encode = linear ? TransferFunction::ext_linear : output.transfer;
     // All intents adapt whites (relative colorimetric, Bradford) and clip what falls outside the output's gamut;
     // perceptual and saturation are that plus the clip (doc/colour.md says what is not done).
     const auto output_to_xyz = rgb_to_xyz(output.primaries);
@@ -140,7 +166,12 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
         for (double& v : m)
             v *= scale;
     }
-    if (output.transfer == TransferFunction::st2084_pq) {
+    if (linear) {
+        // The intermediate stays relative to the output's white (FP16 keeps its precision there); the encode pass
+        // scales PQ to absolute units. Clipped to the output's range, as the direct path clips.
+        if (output.transfer == TransferFunction::st2084_pq)
+            p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / reference_white(output));
+    } else if (output.transfer == TransferFunction::st2084_pq) {
         // Relative to the output's white → absolute PQ units (1.0 = 10,000 cd/m²), clipped at its peak.
         const double white = reference_white(output);
         for (double& v : m)

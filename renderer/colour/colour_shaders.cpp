@@ -3,6 +3,8 @@
 // tests hold them to.
 #include "renderer/colour/colour_shaders.hpp"
 
+#include "renderer/colour/colour_variant.hpp"
+
 #include <string>
 
 namespace kiln::renderer {
@@ -168,19 +170,6 @@ vec3 ootf(vec3 rgb) {
 }
 )";
 
-const char* tone_name(ToneMap tone)
-{
-    switch (tone) {
-    case ToneMap::none:
-        return "none";
-    case ToneMap::bt2390:
-        return "bt2390";
-    case ToneMap::hlg_ootf:
-        return "hlg_ootf";
-    }
-    return "?";
-}
-
 }  // namespace
 
 ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key)
@@ -224,14 +213,24 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
     f += "    rgb = encode(clamp(rgb, 0.0, clip_max));\n";
     f += "    frag = vec4(rgb * c.a, c.a) * alpha;\n}\n";
 
-    std::string name = "colour_";
-    name += shader_source(sampling).name;
-    name += key.lut ? "_lut" : "_" + std::string(transfer_name(key.decode));
-    name += key.matrix ? "_matrix_" : "_";
-    name += tone_name(key.tone);
-    name += "_to_";
-    name += transfer_name(key.encode);
+    // The name is the variant itself: the precompile list records it, and a warm start reads it back.
+    const std::string name = colour_program_name({sampling, key});
     return ProgramSource{name, vertex_300, f, {{"pos", position_attribute}}, shader_source(sampling).usage_bits};
+}
+
+ProgramSource linear_encode_program_source(TransferFunction encode)
+{
+    std::string f = "#version 300 es\nprecision highp float;\nprecision highp sampler2D;\n"
+                    "out vec4 frag;\nuniform sampler2D composed;\nuniform float scale;\nuniform float clip_max;\n";
+    f += encode_function(encode);
+    // The intermediate has the target's size and orientation: texel (x, y) is pixel (x, y).
+    f += "void main() {\n"
+         "    vec4 c = texelFetch(composed, ivec2(gl_FragCoord.xy), 0);\n"
+         "    vec3 rgb = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);\n"
+         "    rgb = encode(clamp(rgb * scale, 0.0, clip_max));\n"
+         "    frag = vec4(rgb * c.a, c.a);\n}\n";
+    return ProgramSource{"linear_encode_to_" + std::string(transfer_name(encode)), vertex_300, f,
+                         {{"pos", position_attribute}}, 0};
 }
 
 }  // namespace kiln::renderer

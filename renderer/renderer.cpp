@@ -34,6 +34,18 @@ Matrix3 transpose(const Matrix3& m)
     return {m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]};
 }
 
+// The program that turns `mode`'s alpha into premultiplied electrical values while sampling an RGBA/BGRA texture.
+ShaderVariant with_alpha_mode(ShaderVariant variant, AlphaMode mode)
+{
+    const bool bgra = variant == ShaderVariant::bgra;
+    switch (mode) {
+    case AlphaMode::straight: return bgra ? ShaderVariant::bgra_straight : ShaderVariant::rgba_straight;
+    case AlphaMode::premultiplied_optical: return bgra ? ShaderVariant::bgra_optical : ShaderVariant::rgba_optical;
+    case AlphaMode::premultiplied_electrical: break;
+    }
+    return variant;
+}
+
 }  // namespace
 
 std::unique_ptr<Renderer> Renderer::create(EglDisplay& display, ProgramCache& programs, std::string& error)
@@ -110,6 +122,7 @@ bool Renderer::fetch(ProgramSlot& slot, const ProgramSource& source, std::string
     slot.chroma_tex[0] = glGetUniformLocation(id, "tex1");
     slot.chroma_tex[1] = glGetUniformLocation(id, "tex2");
     slot.chroma_scale = glGetUniformLocation(id, "chroma_scale");
+    slot.chroma_offset = glGetUniformLocation(id, "chroma_offset");
     slot.yuv_matrix = glGetUniformLocation(id, "yuv_matrix");
     slot.yuv_offset = glGetUniformLocation(id, "yuv_offset");
     slot.colour_matrix = glGetUniformLocation(id, "colour_matrix");
@@ -368,9 +381,9 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
     if (texture.external())
         variant = ShaderVariant::external;
     else if (texture.swizzle_rb())
-        variant = texture.opaque() ? ShaderVariant::bgrx : ShaderVariant::bgra;
+        variant = texture.opaque() ? ShaderVariant::bgrx : with_alpha_mode(ShaderVariant::bgra, texture.alpha_mode());
     else
-        variant = texture.opaque() ? ShaderVariant::rgbx : ShaderVariant::rgba;
+        variant = texture.opaque() ? ShaderVariant::rgbx : with_alpha_mode(ShaderVariant::rgba, texture.alpha_mode());
     if (pipeline)
         if (const ProgramSlot* slot = colour_program(variant, pipeline->key))
             return draw_with(*slot, texture, source, matrix, alpha, filter, pipeline);

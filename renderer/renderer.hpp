@@ -126,6 +126,7 @@ private:
         // Programs sampling YUV plane by plane (renderer_yuv.cpp).
         GLint chroma_tex[2] = {-1, -1};
         GLint chroma_scale = -1;
+        GLint chroma_offset = -1;
         GLint yuv_matrix = -1;
         GLint yuv_offset = -1;
         // Colour conversion programs (renderer_colour.cpp).

@@ -28,6 +28,16 @@ struct Sampling {
     const char* sample;
 };
 
+constexpr const char* optical_declarations =
+    "uniform sampler2D tex;\n"
+    "vec4 optical(vec4 c) {\n"
+    "    vec3 e = clamp(c.rgb, 0.0, 1.0);\n"
+    "    vec3 l = mix(e / 12.92, pow((e + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), e));\n"
+    "    l = c.a > 0.0 ? min(l / c.a, vec3(1.0)) : vec3(0.0);\n"
+    "    e = mix(l * 12.92, 1.055 * pow(l, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), l));\n"
+    "    return vec4(e * c.a, c.a);\n"
+    "}\n";
+
 Sampling sampling_of(ShaderVariant variant)
 {
     switch (variant) {
@@ -43,15 +53,26 @@ Sampling sampling_of(ShaderVariant variant)
         return {"uniform samplerExternalOES tex;\n", "vec4 c = texture(tex, v_texcoord);\n"};
     case ShaderVariant::yuv_semiplanar:
         return {"uniform sampler2D tex;\nuniform sampler2D tex1;\nuniform vec2 chroma_scale;\n"
-                "uniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
-                "vec3 yuv = vec3(texture(tex, v_texcoord).r, texture(tex1, v_texcoord * chroma_scale).rg);\n"
+                "uniform vec2 chroma_offset;\nuniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
+                "vec2 cc = (v_texcoord + chroma_offset) * chroma_scale;\n"
+                "    vec3 yuv = vec3(texture(tex, v_texcoord).r, texture(tex1, cc).rg);\n"
                 "    vec4 c = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0);\n"};
     case ShaderVariant::yuv_planar:
         return {"uniform sampler2D tex;\nuniform sampler2D tex1;\nuniform sampler2D tex2;\nuniform vec2 chroma_scale;\n"
-                "uniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
-                "vec2 cc = v_texcoord * chroma_scale;\n"
+                "uniform vec2 chroma_offset;\nuniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
+                "vec2 cc = (v_texcoord + chroma_offset) * chroma_scale;\n"
                 "    vec3 yuv = vec3(texture(tex, v_texcoord).r, texture(tex1, cc).r, texture(tex2, cc).r);\n"
                 "    vec4 c = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0);\n"};
+    // Straight and premultiplied optical alpha become the premultiplied electrical values the steps below expect
+    // (optical through the sRGB curve, as renderer/shaders.cpp does: a OETF(min(EOTF(E) / a, 1))).
+    case ShaderVariant::rgba_straight:
+        return {"uniform sampler2D tex;\n", "vec4 c = texture(tex, v_texcoord);\n    c.rgb *= c.a;\n"};
+    case ShaderVariant::bgra_straight:
+        return {"uniform sampler2D tex;\n", "vec4 c = texture(tex, v_texcoord).bgra;\n    c.rgb *= c.a;\n"};
+    case ShaderVariant::rgba_optical:
+        return {optical_declarations, "vec4 c = optical(texture(tex, v_texcoord));\n"};
+    case ShaderVariant::bgra_optical:
+        return {optical_declarations, "vec4 c = optical(texture(tex, v_texcoord).bgra);\n"};
     case ShaderVariant::solid:
     case ShaderVariant::count:
         break;

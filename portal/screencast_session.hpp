@@ -61,6 +61,8 @@ private:
     static int on_close(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     void schedule_frame();
     void cursor_changed();
+    // Offers dma-buf frames to the consumer where kiln's capture names a device GBM can allocate on.
+    void offer_dmabuf(WaylandOutputs& wayland);
     uint64_t frame_interval_ns() const;
 
     sd_bus* bus_;
@@ -81,6 +83,8 @@ private:
     std::unique_ptr<OutputCapture> capture_;
     std::unique_ptr<CursorCapture> cursor_;  // cursor_mode metadata only
     std::unique_ptr<VideoStream> stream_;
+    const DmabufBuffer* dmabuf_target_ = nullptr;
+    bool restart_capture_ = false;  // dma-bufs made anew: the next frame from a new capture session  // the stream's buffer the frame in flight is drawn into
     Timer next_frame_;
 };
 

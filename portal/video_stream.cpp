@@ -76,10 +76,17 @@ VideoStream::VideoStream(PipeWireLink& link, int width, int height, uint32_t shm
 }
 
 VideoStream::~VideoStream() {
+    // Our listener goes first, so the stream frees its buffers without on_remove_buffer: the dma-bufs made for
+    // them are freed here, after the stream, before the device they came from.
+    std::vector<DmabufBuffer*> dmabufs;
+    for (pw_buffer* buffer : dmabuf_buffers_)
+        dmabufs.push_back(static_cast<DmabufBuffer*>(buffer->user_data));
     if (stream_) {
         spa_hook_remove(&listener_);
         pw_stream_destroy(stream_);
     }
+    for (DmabufBuffer* dmabuf : dmabufs)
+        delete dmabuf;
 }
 
 const spa_pod* VideoStream::enum_format(spa_pod_builder& builder) const {

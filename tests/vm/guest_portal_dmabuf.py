@@ -9,6 +9,7 @@ modifier to the producer to fixate:
 - a first frame comes on the still screen; a third window then appears, and its frames come too, captured into the
   stream's other dma-bufs (which kiln-portal tells kiln what they lack since they were last filled);
 - the last frame, mapped from its dma-buf, equals grim's screenshot pixel for pixel (the third window in it);
+- the session closed (its stream and dma-bufs freed), kiln-portal serves on;
 - kiln read nothing back for it: buffers.readback_bytes over the run stays under one frame's bytes (a capture into
   shm reads each frame back whole), while buffers.dmabuf_render_targets counts the frames drawn into dma-bufs.
 A warm-up kiln runs first (the first kiln on a fresh guest composes with GL and reads its output frames back)."""
@@ -81,6 +82,17 @@ def share_monitor(address):
     return int(streams[0][0])
 
 
+def close_session(address):
+    """Session.Close on kiln-portal's session (its stream and dma-bufs go); then kiln-portal must still be serving."""
+    import dbus
+    bus = dbus.bus.BusConnection(address)
+    session = dbus.Interface(bus.get_object(IMPL, f"{PATH}/session/test/s1"), "org.freedesktop.impl.portal.Session")
+    session.Close(timeout=60)
+    time.sleep(2 * time_scale())
+    alive = subprocess.run(["pgrep", "-x", "kiln-portal"], capture_output=True, text=True).stdout.split()
+    check(alive and bus.name_has_owner(IMPL), f"kiln-portal serves on after the dma-buf session closed ({alive})")
+
+
 def main():
     require_stack()
     reader = build_dir() / "tests" / "portal" / "kiln-portal-dmabuf-reader"
@@ -150,6 +162,7 @@ def main():
             same_size = (shot.width, shot.height) == (frame.width, frame.height)
             diff = differing(shot, frame) if same_size else -1
             check(diff == 0, f"the last streamed dma-buf frame equals grim's screenshot ({diff} pixels differ)")
+            close_session(env["DBUS_SESSION_BUS_ADDRESS"])
             kiln_log = log.read_text()
             check("kiln-portal: offering dma-buf frames" in kiln_log, "kiln-portal says it offers dma-buf frames")
             for child in clients:

@@ -2,6 +2,7 @@
 #include "output_capture.hpp"
 
 #include <cstdio>
+#include <cstring>
 
 #include <wayland-client.h>
 
@@ -29,9 +30,19 @@ OutputCapture::OutputCapture(WaylandOutputs& wayland, wl_output* output, bool pa
 
 OutputCapture::OutputCapture(WaylandOutputs& wayland, ext_image_capture_source_v1* source, bool paint_cursors,
                              Events events)
-    : wayland_(wayland), events_(std::move(events)), source_(source) {
-    session_ = ext_image_copy_capture_manager_v1_create_session(
-        wayland.copy_capture(), source_, paint_cursors ? EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS : 0);
+    : wayland_(wayland), events_(std::move(events)), source_(source),
+      options_(paint_cursors ? EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS : 0) {
+    session_ = ext_image_copy_capture_manager_v1_create_session(wayland.copy_capture(), source_, options_);
+    listen();
+}
+
+void OutputCapture::restart() {
+    if (!source_ || stopped_)
+        return;
+    end_frame();
+    ext_image_copy_capture_session_v1_destroy(session_);
+    session_ = ext_image_copy_capture_manager_v1_create_session(wayland_.copy_capture(), source_, options_);
+    damage_.clear();
     listen();
 }
 
@@ -72,6 +83,26 @@ void OutputCapture::request_frame() {
         ext_image_copy_capture_frame_v1_damage_buffer(frame_, 0, 0, image_->width(), image_->height());
     ext_image_copy_capture_frame_v1_capture(frame_);
     damage_.clear();
+    into_external_ = false;
+    wayland_.flush();
+}
+
+void OutputCapture::request_frame_into(wl_buffer* buffer, const std::vector<Rect>& missed, bool whole) {
+    if (frame_ || stopped_ || !buffer)
+        return;
+    frame_ = ext_image_copy_capture_session_v1_create_frame(session_);
+    static const ext_image_copy_capture_frame_v1_listener listener = {on_transform, on_damage, on_presentation_time,
+                                                                      on_ready, on_failed};
+    ext_image_copy_capture_frame_v1_add_listener(frame_, &listener, this);
+    ext_image_copy_capture_frame_v1_attach_buffer(frame_, buffer);
+    if (whole)
+        ext_image_copy_capture_frame_v1_damage_buffer(frame_, 0, 0, pending_width_, pending_height_);
+    else
+        for (const Rect& r : missed)
+            ext_image_copy_capture_frame_v1_damage_buffer(frame_, r.x, r.y, r.width, r.height);
+    ext_image_copy_capture_frame_v1_capture(frame_);
+    damage_.clear();
+    into_external_ = true;
     wayland_.flush();
 }
 
@@ -87,6 +118,7 @@ void OutputCapture::on_buffer_size(void* data, ext_image_copy_capture_session_v1
     self->pending_width_ = static_cast<int>(width);
     self->pending_height_ = static_cast<int>(height);
     self->has_format_ = false;  // the formats that follow are this constraint set's
+    self->pending_dmabuf_ = {};
 }
 
 void OutputCapture::on_shm_format(void* data, ext_image_copy_capture_session_v1*, uint32_t format) noexcept {
@@ -97,11 +129,27 @@ void OutputCapture::on_shm_format(void* data, ext_image_copy_capture_session_v1*
     }
 }
 
-void OutputCapture::on_dmabuf_device(void*, ext_image_copy_capture_session_v1*, wl_array*) noexcept {}
-void OutputCapture::on_dmabuf_format(void*, ext_image_copy_capture_session_v1*, uint32_t, wl_array*) noexcept {}
+void OutputCapture::on_dmabuf_device(void* data, ext_image_copy_capture_session_v1*, wl_array* device) noexcept {
+    auto* self = static_cast<OutputCapture*>(data);
+    dev_t dev = 0;
+    if (device->size == sizeof dev) {
+        std::memcpy(&dev, device->data, sizeof dev);
+        self->pending_dmabuf_.device = dev;
+    }
+}
+
+void OutputCapture::on_dmabuf_format(void* data, ext_image_copy_capture_session_v1*, uint32_t format,
+                                     wl_array* modifiers) noexcept {
+    auto* self = static_cast<OutputCapture*>(data);
+    std::vector<uint64_t> list(modifiers->size / sizeof(uint64_t));
+    if (!list.empty())
+        std::memcpy(list.data(), modifiers->data, list.size() * sizeof(uint64_t));
+    self->pending_dmabuf_.formats.emplace_back(format, std::move(list));
+}
 
 void OutputCapture::on_session_done(void* data, ext_image_copy_capture_session_v1*) noexcept {
     auto* self = static_cast<OutputCapture*>(data);
+    self->dmabuf_ = self->pending_dmabuf_;
     if (!self->has_format_ || self->pending_width_ <= 0 || self->pending_height_ <= 0) {
         std::fprintf(stderr, "kiln-portal: kiln offers no XRGB8888/ARGB8888 shm capture of %dx%d\n",
                      self->pending_width_, self->pending_height_);
@@ -151,7 +199,8 @@ void OutputCapture::on_presentation_time(void*, ext_image_copy_capture_frame_v1*
 void OutputCapture::on_ready(void* data, ext_image_copy_capture_frame_v1*) noexcept {
     auto* self = static_cast<OutputCapture*>(data);
     self->end_frame();
-    self->image_fresh_ = false;
+    if (!self->into_external_)
+        self->image_fresh_ = false;
     if (self->events_.frame)
         self->events_.frame(self->damage_);
 }
@@ -164,7 +213,13 @@ void OutputCapture::on_failed(void* data, ext_image_copy_capture_frame_v1*, uint
         return;
     }
     // unknown: try again with the next request; buffer_constraints: new constraints and done follow.
-    self->image_fresh_ = true;
+    if (!self->into_external_)
+        self->image_fresh_ = true;
+    else if (!self->told_external_failure_) {
+        self->told_external_failure_ = true;  // once: it repeats at the frame rate
+        std::fprintf(stderr, "kiln-portal: a capture into the stream's dma-buf failed (reason %u; 1: it does not fit "
+                             "or was removed by a renegotiation)\n", reason);
+    }
     if (self->events_.dropped)
         self->events_.dropped();
 }

@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "shm_image.hpp"
+#include "stream_formats.hpp"
 
 struct ext_image_capture_source_v1;
 struct ext_image_copy_capture_session_v1;
 struct ext_image_copy_capture_frame_v1;
 struct wl_array;
+struct wl_buffer;
 struct wl_output;
 
 namespace portal {
@@ -47,6 +49,14 @@ public:
 
     // Asks for the next frame, where none is pending and the constraints are known.
     void request_frame();
+    // Asks for the next frame drawn into `buffer` (a dma-buf of the stream's) instead of image(): kiln copies what
+    // changed since its last frame, and `missed` (all of it where `whole`), what this buffer lacks besides.
+    void request_frame_into(wl_buffer* buffer, const std::vector<Rect>& missed, bool whole);
+    // A new session on the same source (output and window captures): its first frame comes at once, where the
+    // old one would wait for the screen to change. For a stream whose buffers were made anew (dma-bufs).
+    void restart();
+    // What kiln offers for dma-buf frames with the current constraints (no device: shm only).
+    const DmabufOffer& dmabuf_offer() const { return dmabuf_; }
     bool frame_pending() const { return frame_ != nullptr; }
     const ShmImage* image() const { return image_.get(); }
     // Whether image() holds a whole frame (kiln filled it at least once since it was made).
@@ -72,6 +82,7 @@ private:
     Events events_;
     ext_image_capture_source_v1* source_ = nullptr;
     ext_image_copy_capture_session_v1* session_ = nullptr;
+    uint32_t options_ = 0;  // the session's paint-cursors option, for restart()
     bool alpha_ = false;  // a cursor's picture: ARGB8888 first
     ext_image_copy_capture_frame_v1* frame_ = nullptr;
     std::unique_ptr<ShmImage> image_;
@@ -81,6 +92,9 @@ private:
     bool has_format_ = false;
     bool stopped_ = false;
     std::vector<Rect> damage_;
+    DmabufOffer pending_dmabuf_, dmabuf_;
+    bool into_external_ = false;
+    bool told_external_failure_ = false;  // the frame in flight goes into a buffer not ours (request_frame_into)
 };
 
 }  // namespace portal

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <utility>
 
 #include <spa/utils/defs.h>
 #include <systemd/sd-bus.h>
@@ -41,6 +42,16 @@ ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string 
               return;
           }
           last_request_ns_ = now_ns();
+          if (stream_->dmabuf()) {
+              // Zero-copy: kiln's GPU draws the frame into the consumer's next dma-buf.
+              dmabuf_target_ = stream_->dmabuf_target();
+              if (!dmabuf_target_) {
+                  next_frame_.arm_in(frame_interval_ns());  // the consumer holds them all
+                  return;
+              }
+              capture_->request_frame_into(dmabuf_target_->buffer(), dmabuf_target_->missed, dmabuf_target_->whole);
+              return;
+          }
           capture_->request_frame();
       }),
       publish_(loop, [this] { publish(); }) {
@@ -91,8 +102,18 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
             schedule_frame();  // the frame in flight went with the old buffer
         }
     };
-    events.dropped = [this] { schedule_frame(); };
+    events.dropped = [this] {
+        if (stream_ && dmabuf_target_)
+            stream_->dmabuf_failed(std::exchange(dmabuf_target_, nullptr));
+        schedule_frame();
+    };
     events.frame = [this](const std::vector<Rect>& damage) {
+        if (stream_ && dmabuf_target_) {
+            // Drawn into the consumer's own buffer: queued as it is (no cursor metadata on this path).
+            stream_->dmabuf_filled(std::exchange(dmabuf_target_, nullptr), damage);
+            schedule_frame();
+            return;
+        }
         damage_.insert(damage_.end(), damage.begin(), damage.end());
         publish_soon();
     };
@@ -117,9 +138,19 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         // A consumer that (re)starts gets the frame we hold at once: on a still screen kiln has no new one to give.
         if (capture_->has_frame() && capture_->image())
             stream_->publish(*capture_->image(), {});
+        if (stream_ && stream_->dmabuf())
+            restart_capture_ = true;  // the same, for dma-bufs: kiln's next first frame
+        schedule_frame();
+    };
+    // New dma-bufs hold nothing: a new capture session, whose first frame kiln sends at once (a session's later
+    // frames wait for the screen to change), fills the first of them; a shm frame in flight goes with the old one.
+    stream_events.dmabuf_buffers = [this] {
+        if (stream_ && stream_->dmabuf())
+            restart_capture_ = true;
         schedule_frame();
     };
     stream_ = std::make_unique<VideoStream>(link, width_, height_, shm_format_, max_fps, std::move(stream_events));
+    offer_dmabuf(wayland);
     if (cursor_mode_ == cursor_metadata) {
         stream_->send_cursor_meta(true);
         cursor_ = std::make_unique<CursorCapture>(wayland, capture_->source(), [this] { cursor_changed(); });
@@ -134,6 +165,24 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         return "PipeWire made no node for the stream";
     }
     return {};
+}
+
+void ScreenCastSession::offer_dmabuf(WaylandOutputs& wayland) {
+    const DmabufOffer& offer = capture_->dmabuf_offer();
+    uint32_t fourcc = drm_fourcc(shm_format_);
+    // kiln's own list, deduplicated and without DRM_FORMAT_MOD_INVALID; the consumer narrows it down.
+    std::vector<uint64_t> modifiers = common_modifiers(offer.modifiers(fourcc), offer.modifiers(fourcc));
+    if (!offer.device || modifiers.empty() || cursor_mode_ == cursor_metadata)
+        return;  // shm only: kiln names no device (no GPU), or (cursor metadata) the frames go out as before
+    std::string error;
+    std::unique_ptr<DmabufDevice> device = DmabufDevice::open(*offer.device, wayland.linux_dmabuf(), error);
+    if (!device) {
+        std::fprintf(stderr, "kiln-portal: dma-buf frames are not offered: %s\n", error.c_str());
+        return;
+    }
+    std::fprintf(stderr, "kiln-portal: offering dma-buf frames from %s (%zu modifiers)\n", device->path().c_str(),
+                 modifiers.size());
+    stream_->offer_dmabuf(std::move(device), fourcc, std::move(modifiers));
 }
 
 void ScreenCastSession::cursor_changed() {
@@ -168,6 +217,12 @@ uint64_t ScreenCastSession::frame_interval_ns() const {
 void ScreenCastSession::schedule_frame() {
     if (!streaming_ || !capture_ || next_frame_.armed())
         return;
+    if (restart_capture_ && stream_ && stream_->dmabuf()) {
+        restart_capture_ = false;
+        if (dmabuf_target_)
+            stream_->dmabuf_failed(std::exchange(dmabuf_target_, nullptr));
+        capture_->restart();
+    }
     if (capture_->frame_pending() || publish_.armed())
         return;
     // One capture in flight, and no more of them than the consumer's frame rate.

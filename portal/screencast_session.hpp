@@ -64,6 +64,8 @@ private:
     // The frame held, with the cursor and damage as they are after this round of events, to the stream.
     void publish_soon();
     void publish();
+    // Offers dma-buf frames to the consumer where kiln's capture names a device GBM can allocate on.
+    void offer_dmabuf(WaylandOutputs& wayland);
     uint64_t frame_interval_ns() const;
 
     sd_bus* bus_;
@@ -84,6 +86,8 @@ private:
     std::unique_ptr<OutputCapture> capture_;
     std::unique_ptr<CursorCapture> cursor_;  // cursor_mode metadata only
     std::unique_ptr<VideoStream> stream_;
+    const DmabufBuffer* dmabuf_target_ = nullptr;  // the stream's buffer the frame in flight is drawn into
+    bool restart_capture_ = false;  // dma-bufs made anew: the next frame from a new capture session
     Timer next_frame_;
     std::vector<Rect> damage_;  // kiln's damage since the last frame published
     Timer publish_;

@@ -10,6 +10,7 @@
 #include "ext-image-capture-source-v1-client-protocol.h"
 #include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "ext-image-copy-capture-v1-client-protocol.h"
+#include "linux-dmabuf-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 
 namespace portal {
@@ -82,6 +83,8 @@ WaylandOutputs::~WaylandOutputs() {
         ext_foreign_toplevel_image_capture_source_manager_v1_destroy(toplevel_sources_);
     if (copy_capture_)
         ext_image_copy_capture_manager_v1_destroy(copy_capture_);
+    if (linux_dmabuf_)
+        zwp_linux_dmabuf_v1_destroy(linux_dmabuf_);
     if (output_sources_)
         ext_output_image_capture_source_manager_v1_destroy(output_sources_);
     if (xdg_outputs_)
@@ -174,6 +177,10 @@ void WaylandOutputs::on_global(void* data, wl_registry* registry, uint32_t name,
             wl_registry_bind(registry, name, &zxdg_output_manager_v1_interface, std::min(version, 3u)));
         for (auto& output : self->outputs_)
             self->watch_output(*output);
+    } else if (std::strcmp(interface, zwp_linux_dmabuf_v1_interface.name) == 0 && version >= 3) {
+        // v3: create_immed and explicit modifiers, all a dma-buf frame needs.
+        self->linux_dmabuf_ = static_cast<zwp_linux_dmabuf_v1*>(
+            wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 3));
     } else if (std::strcmp(interface, ext_output_image_capture_source_manager_v1_interface.name) == 0) {
         self->output_sources_ = static_cast<ext_output_image_capture_source_manager_v1*>(
             wl_registry_bind(registry, name, &ext_output_image_capture_source_manager_v1_interface, 1));

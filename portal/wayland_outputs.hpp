@@ -20,6 +20,7 @@ struct zxdg_output_v1;
 struct ext_output_image_capture_source_manager_v1;
 struct ext_foreign_toplevel_image_capture_source_manager_v1;
 struct ext_image_copy_capture_manager_v1;
+struct zwp_linux_dmabuf_v1;
 
 namespace portal {
 
@@ -60,6 +61,8 @@ public:
     wl_shm* shm() const { return shm_; }
     ext_output_image_capture_source_manager_v1* output_sources() const { return output_sources_; }
     ext_image_copy_capture_manager_v1* copy_capture() const { return copy_capture_; }
+    // linux-dmabuf, for the wl_buffers of dma-buf frames; nullptr where kiln offers none.
+    zwp_linux_dmabuf_v1* linux_dmabuf() const { return linux_dmabuf_; }
     ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources() const { return toplevel_sources_; }
     // The windows kiln lists; window sources work where windows().bound() and toplevel_sources().
     const WaylandWindows& windows() const { return windows_; }
@@ -78,6 +81,7 @@ private:
     zxdg_output_manager_v1* xdg_outputs_ = nullptr;
     ext_output_image_capture_source_manager_v1* output_sources_ = nullptr;
     ext_image_copy_capture_manager_v1* copy_capture_ = nullptr;
+    zwp_linux_dmabuf_v1* linux_dmabuf_ = nullptr;
     ext_foreign_toplevel_image_capture_source_manager_v1* toplevel_sources_ = nullptr;
     WaylandWindows windows_;
     wl_seat* seat_ = nullptr;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench_smoke: bench/scenarios.py refuses bad arguments with its usage, measures one quick kiln run, and turns a
 compositor that fails to start into a failed row while the run goes on; bench/gpu.sh writes its table here
-(llvmpipe), skipping the NVIDIA-only rows with the reason; bench/outside_load.py measures kiln from outside. Usage: smoke_test.py BUILD_DIR."""
+(llvmpipe), skipping the NVIDIA-only rows with the reason; bench/outside_load.py measures kiln from outside;
+bench/colour_cost.py measures undescribed and Display P3 windows. Usage: smoke_test.py BUILD_DIR."""
 import json
 import os
 import shutil
@@ -155,6 +156,26 @@ def fractional_pixels(build, scratch):
     print(r.stdout)
 
 
+def colour_cost(build, scratch):
+    """bench/colour_cost.py: refuses bad arguments, and measures 2 windows undescribed and with one described as
+    Display P3 (which kiln draws through a colour program on GL: no frame on the CPU while it is shown)."""
+    script = SCENARIOS.parent / "colour_cost.py"
+    for args in (["--only", "p5"], ["--reps", "0"], ["--windows", "0"]):
+        r = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=30)
+        check(r.returncode == 2 and "usage:" in r.stderr, f"colour_cost.py {' '.join(args)} exits 2 with the usage")
+    out = scratch / "colour"
+    r = subprocess.run([sys.executable, str(script), "--build", str(build), "--reps", "1", "--seconds", "2",
+                        "--windows", "2", "--only", "undescribed,p3 x1", "--out", str(out)], capture_output=True,
+                       text=True, timeout=240)
+    check(r.returncode == 0, f"colour_cost.py runs (stderr tail: {r.stderr[-400:]!r})")
+    runs = {row["scenario"]: row for row in json.loads((out / "results.json").read_text())["runs"]}
+    check(all("error" not in row and row["client_frames"] > 0 and row["cpu_ms_per_client_frame"] > 0
+              for row in runs.values()), f"both scenarios drew and were measured ({runs})")
+    check(runs["p3 x1"]["kiln_frames_composed_on_cpu"] < runs["p3 x1"]["kiln_frames_rendered"],
+          "the Display P3 window was drawn on GL (frames not composed on the CPU)")
+    check("| p3 x1 |" in r.stdout and "ratio to undescribed" in r.stdout, "the markdown table has the rows")
+
+
 def main():
     need("weston-simple-egl")
     need("wayland-info")
@@ -168,6 +189,7 @@ def main():
         gpu_table(build, scratch)
         outside_load(build, scratch)
         fractional_pixels(build, scratch)
+        colour_cost(build, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

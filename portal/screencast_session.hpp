@@ -61,6 +61,9 @@ private:
     static int on_close(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     void schedule_frame();
     void cursor_changed();
+    // The frame held, with the cursor and damage as they are after this round of events, to the stream.
+    void publish_soon();
+    void publish();
     uint64_t frame_interval_ns() const;
 
     sd_bus* bus_;
@@ -82,6 +85,8 @@ private:
     std::unique_ptr<CursorCapture> cursor_;  // cursor_mode metadata only
     std::unique_ptr<VideoStream> stream_;
     Timer next_frame_;
+    std::vector<Rect> damage_;  // kiln's damage since the last frame published
+    Timer publish_;
 };
 
 }  // namespace portal

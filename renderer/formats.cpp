@@ -6,7 +6,7 @@
 namespace kiln::renderer {
 namespace {
 
-const std::array<FormatInfo, 15> table{{
+const std::array<FormatInfo, 16> table{{
     {fourcc::argb8888, "ARGB8888", 1, {{4, 1, 1}}, true, false},
     {fourcc::xrgb8888, "XRGB8888", 1, {{4, 1, 1}}, false, false},
     {fourcc::abgr8888, "ABGR8888", 1, {{4, 1, 1}}, true, false},
@@ -23,6 +23,7 @@ const std::array<FormatInfo, 15> table{{
     {fourcc::nv16, "NV16", 2, {{1, 1, 1}, {2, 2, 1}}, false, true},
     {fourcc::yuv420, "YUV420", 3, {{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}, false, true},
     {fourcc::yuv422, "YUV422", 3, {{1, 1, 1}, {1, 2, 1}, {1, 2, 1}}, false, true},
+    {fourcc::p010, "P010", 2, {{2, 1, 1}, {4, 2, 2}}, false, true},
 }};
 
 // The high-depth ones are core GLES 3.0 texture formats (RGB10_A2, RGBA16F: sampled and filtered on every 3.0

@@ -51,9 +51,13 @@ constexpr uint32_t nv12 = fourcc_code('N', 'V', '1', '2');
 constexpr uint32_t nv16 = fourcc_code('N', 'V', '1', '6');
 constexpr uint32_t yuv420 = fourcc_code('Y', 'U', '1', '2');
 constexpr uint32_t yuv422 = fourcc_code('Y', 'U', '1', '6');
+// NV12's layout with 16-bit samples, the 10 bits of each code in the high bits.
+constexpr uint32_t p010 = fourcc_code('P', '0', '1', '0');
 // Single-channel layouts a YUV plane is imported as; not offered to clients (not in the format table).
 constexpr uint32_t r8 = fourcc_code('R', '8', ' ', ' ');
 constexpr uint32_t gr88 = fourcc_code('G', 'R', '8', '8');
+constexpr uint32_t r16 = fourcc_code('R', '1', '6', ' ');
+constexpr uint32_t gr1616 = fourcc_code('G', 'R', '3', '2');
 }  // namespace fourcc
 
 }  // namespace kiln::renderer

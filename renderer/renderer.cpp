@@ -34,6 +34,18 @@ Matrix3 transpose(const Matrix3& m)
     return {m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]};
 }
 
+// The program that turns `mode`'s alpha into premultiplied electrical values while sampling an RGBA/BGRA texture.
+ShaderVariant with_alpha_mode(ShaderVariant variant, AlphaMode mode)
+{
+    const bool bgra = variant == ShaderVariant::bgra;
+    switch (mode) {
+    case AlphaMode::straight: return bgra ? ShaderVariant::bgra_straight : ShaderVariant::rgba_straight;
+    case AlphaMode::premultiplied_optical: return bgra ? ShaderVariant::bgra_optical : ShaderVariant::rgba_optical;
+    case AlphaMode::premultiplied_electrical: break;
+    }
+    return variant;
+}
+
 }  // namespace
 
 std::unique_ptr<Renderer> Renderer::create(EglDisplay& display, ProgramCache& programs, std::string& error)
@@ -58,6 +70,8 @@ Renderer::~Renderer()
     for (auto& slot : programs_)
         slot.program.reset();
     colour_programs_.clear();
+    encode_programs_.clear();
+    linear_target_.reset();
     luts_.clear();
     scratch_target_.reset();
     scratch_texture_.reset();
@@ -108,6 +122,7 @@ bool Renderer::fetch(ProgramSlot& slot, const ProgramSource& source, std::string
     slot.chroma_tex[0] = glGetUniformLocation(id, "tex1");
     slot.chroma_tex[1] = glGetUniformLocation(id, "tex2");
     slot.chroma_scale = glGetUniformLocation(id, "chroma_scale");
+    slot.chroma_offset = glGetUniformLocation(id, "chroma_offset");
     slot.yuv_matrix = glGetUniformLocation(id, "yuv_matrix");
     slot.yuv_offset = glGetUniformLocation(id, "yuv_offset");
     slot.colour_matrix = glGetUniformLocation(id, "colour_matrix");
@@ -119,6 +134,8 @@ bool Renderer::fetch(ProgramSlot& slot, const ProgramSource& source, std::string
     slot.hlg_out_gamma = glGetUniformLocation(id, "hlg_out_gamma");
     slot.out_lut = glGetUniformLocation(id, "out_lut");
     slot.out_lut_coord = glGetUniformLocation(id, "out_lut_coord");
+    slot.composed = glGetUniformLocation(id, "composed");
+    slot.encode_scale = glGetUniformLocation(id, "scale");
     return true;
 }
 
@@ -247,6 +264,7 @@ void Renderer::begin(RenderTarget& target)
     scissor_.reset();
     frame_damage_.reset();
     frame_full_ = false;
+    linear_ = false;
     ++stats_.frames;
 }
 
@@ -290,12 +308,15 @@ bool Renderer::end(bool complete)
             glFinish();
     }
     target_ = nullptr;
+    linear_ = false;
     return ok;
 }
 
 void Renderer::clear(Color color)
 {
     touched();
+    if (linear_)
+        color = linear_of(color, false);
     glClearColor(color.r, color.g, color.b, color.a);
     glClear(GL_COLOR_BUFFER_BIT);
 }
@@ -342,6 +363,8 @@ void Renderer::draw_solid(Color color, const Matrix3& matrix)
     const ProgramSlot* slot = program(ShaderVariant::solid);
     if (!slot)
         return;
+    if (linear_)
+        color = linear_of(color, true);
     glUseProgram(slot->program.id());
     glUniform4f(slot->color, color.r, color.g, color.b, color.a);
     draw_quad(*slot, matrix);
@@ -352,17 +375,18 @@ bool Renderer::draw_texture(Texture& texture, FBox source, const Matrix3& matrix
 {
     if (!texture.ensure_gl(display_))
         return false;
-    // Plain sRGB on the sRGB output: no lookup at all, the ordinary programs below.
-    const ColourPipeline* pipeline = is_plain(colour) && output_plain_ ? nullptr : pipeline_for(colour);
+    // Plain sRGB on the sRGB output: no lookup at all, the ordinary programs below. A linear-light frame converts
+    // every surface.
+    const ColourPipeline* pipeline = is_plain(colour) && output_plain_ && !linear_ ? nullptr : pipeline_for(colour);
     if (texture.through_planes())
         return draw_planes(texture, source, matrix, alpha, pipeline);
     ShaderVariant variant;
     if (texture.external())
         variant = ShaderVariant::external;
     else if (texture.swizzle_rb())
-        variant = texture.opaque() ? ShaderVariant::bgrx : ShaderVariant::bgra;
+        variant = texture.opaque() ? ShaderVariant::bgrx : with_alpha_mode(ShaderVariant::bgra, texture.alpha_mode());
     else
-        variant = texture.opaque() ? ShaderVariant::rgbx : ShaderVariant::rgba;
+        variant = texture.opaque() ? ShaderVariant::rgbx : with_alpha_mode(ShaderVariant::rgba, texture.alpha_mode());
     if (pipeline)
         if (const ProgramSlot* slot = colour_program(variant, pipeline->key))
             return draw_with(*slot, texture, source, matrix, alpha, filter, pipeline);

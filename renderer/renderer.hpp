@@ -4,6 +4,7 @@
 #include "renderer/colour/colour_pipeline.hpp"
 #include "renderer/dmabuf_validation.hpp"
 #include "renderer/egl_display.hpp"
+#include "renderer/linear_target.hpp"
 #include "renderer/program_cache.hpp"
 #include "renderer/render_target.hpp"
 #include "renderer/renderer_stats.hpp"
@@ -70,6 +71,19 @@ public:
     // non-sRGB output converts every surface, plain sRGB ones included.
     void set_output_colour(const ImageDescription& output);
 
+    // Linear-light composition (renderer_linear.cpp, doc/colour.md). After begin() (and set_output_colour()),
+    // begin_linear() sends every draw into an FP16 intermediate of the target's size, in linear light in the
+    // output's primaries: each surface decoded and converted into it (plain sRGB ones too), the background and solid
+    // rectangles put there so that they come out with the values they are given, blending done there.
+    // end_linear(boxes) then encodes the intermediate over `boxes` into the target (blending off) and draws go to
+    // the target again. `boxes` must be pixels every one of which was drawn since begin_linear() (the frame's damage:
+    // the intermediate outside what was drawn holds another frame's pixels). begin_linear() is false, and draws go
+    // to the target as before, where the output's curve cannot be encoded or the driver cannot render into RGBA16F
+    // (then `error`, set once: later calls refuse without trying again).
+    bool begin_linear(std::string* error = nullptr);
+    bool end_linear(std::span<const Box> boxes);
+    bool composing_linear() const { return linear_; }
+
     const RendererStats& stats() const { return stats_; }
     RendererStats& stats() { return stats_; }
 
@@ -92,6 +106,14 @@ public:
         const ProgramSlot& slot = programs_[static_cast<size_t>(variant)];
         return slot.program && (slot.warmed || variant == ShaderVariant::external);
     }
+    // The same for a colour conversion program a precompile list names: fetched and, for RGB samplings without an
+    // ICC table (those need a client's image or a table bound), drawn once. False where it cannot be built.
+    bool prepare_colour(ShaderVariant sampling, const ColourKey& key, std::string& error);
+    bool colour_prepared(ShaderVariant sampling, const ColourKey& key) const
+    {
+        auto it = colour_programs_.find({sampling, key});
+        return it != colour_programs_.end() && it->second.program;
+    }
 
 private:
     struct ProgramSlot {
@@ -104,6 +126,7 @@ private:
         // Programs sampling YUV plane by plane (renderer_yuv.cpp).
         GLint chroma_tex[2] = {-1, -1};
         GLint chroma_scale = -1;
+        GLint chroma_offset = -1;
         GLint yuv_matrix = -1;
         GLint yuv_offset = -1;
         // Colour conversion programs (renderer_colour.cpp).
@@ -116,6 +139,9 @@ private:
         GLint hlg_out_gamma = -1;
         GLint out_lut = -1;
         GLint out_lut_coord = -1;
+        // The linear-light encode pass (renderer_linear.cpp).
+        GLint composed = -1;
+        GLint encode_scale = -1;
         bool failed = false;
         bool warmed = false;
     };
@@ -134,6 +160,9 @@ private:
     // The 3D texture holding `table`, uploaded on first use and dropped once no description holds the table.
     GLuint lut_texture(const std::shared_ptr<const IccTable>& table);
     void draw_quad(const ProgramSlot& slot, const Matrix3& matrix);
+    // A colour the frame gives as output values (background, solid rectangles; `premultiplied` or not) as the
+    // intermediate must hold it for the encode pass to give those values back.
+    Color linear_of(Color color, bool premultiplied) const;
     // Uploads the program's tex_proj: the unit square to `source` in the texture's coordinates.
     void set_source(const ProgramSlot& slot, const Texture& texture, FBox source);
     bool draw_with(const ProgramSlot& slot, Texture& texture, FBox source, const Matrix3& matrix, float alpha,
@@ -163,6 +192,11 @@ private:
         std::optional<ColourPipeline> pipeline;
     };
     std::optional<LastPipeline> last_pipeline_;
+    bool last_pipeline_linear_ = false;  // which space last_pipeline_ converts into
+    std::unique_ptr<LinearTarget> linear_target_;  // kept across frames while the size matches
+    std::map<TransferFunction, ProgramSlot> encode_programs_;
+    bool linear_ = false;  // drawing into linear_target_
+    bool linear_refused_ = false;  // the driver could not make an RGBA16F target: said once, not retried
     ImageDescription output_colour_ = srgb_output();
     bool output_plain_ = true;
     bool has_external_ = false;

@@ -3,6 +3,7 @@
 #include "renderer/renderer.hpp"
 
 #include "renderer/colour/colour_shaders.hpp"
+#include "renderer/elapsed.hpp"
 
 #include <algorithm>
 
@@ -23,8 +24,11 @@ void Renderer::set_output_colour(const ImageDescription& output)
 const ColourPipeline* Renderer::pipeline_for(const SurfaceColour& colour)
 {
     // Many surfaces share one description and a frame draws each many times (one draw per damage rectangle).
-    if (!last_pipeline_ || !(last_pipeline_->colour == colour))
-        last_pipeline_ = LastPipeline{colour, colour_pipeline(colour, output_colour_)};
+    if (!last_pipeline_ || !(last_pipeline_->colour == colour) || last_pipeline_linear_ != linear_) {
+        const CompositionSpace space = linear_ ? CompositionSpace::linear_light : CompositionSpace::output_encoding;
+        last_pipeline_ = LastPipeline{colour, colour_pipeline(colour, output_colour_, space)};
+        last_pipeline_linear_ = linear_;
+    }
     return last_pipeline_->pipeline ? &*last_pipeline_->pipeline : nullptr;
 }
 
@@ -40,6 +44,27 @@ Renderer::ProgramSlot* Renderer::colour_program(ShaderVariant sampling, const Co
     // A program that cannot be built (a driver without GL_OES_EGL_image_external_essl3, say) leaves the surface
     // drawn as it is, unconverted: wrong colours beat a missing window.
     return fetch(slot, colour_program_source(sampling, key), nullptr) ? &slot : nullptr;
+}
+
+bool Renderer::prepare_colour(ShaderVariant sampling, const ColourKey& key, std::string& error)
+{
+    display_.make_current();
+    const auto fetch_start = Clock::now();
+    ProgramSlot* slot = colour_program(sampling, key);
+    prepare_times_.fetch_ms += ms_since(fetch_start);
+    if (!slot) {
+        error = "colour program " + colour_program_source(sampling, key).name + " cannot be built here";
+        return false;
+    }
+    const bool rgb = sampling == ShaderVariant::rgba || sampling == ShaderVariant::rgbx ||
+                     sampling == ShaderVariant::bgra || sampling == ShaderVariant::bgrx;
+    if (slot->warmed || !rgb || key.lut)
+        return true;
+    // Its colour uniforms stay 0 (black): the draw only makes the driver compile what frames will run.
+    const auto draw_start = Clock::now();
+    const bool drawn = warm(sampling, *slot, error);
+    prepare_times_.first_draw_ms += ms_since(draw_start);
+    return drawn;
 }
 
 bool Renderer::set_colour(const ProgramSlot& slot, const ColourPipeline& pipeline)

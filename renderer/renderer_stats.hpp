@@ -15,6 +15,8 @@ struct RendererStats {
     uint64_t cpu_targets = 0;        // GL render buffers made for output buffers in CPU memory (each full-size)
     uint64_t readback_bytes = 0;     // bytes read back into CPU render targets
     uint64_t frames = 0;
+    uint64_t linear_frames = 0;   // frames composed in linear light through the FP16 intermediate
+    uint64_t linear_targets = 0;  // FP16 intermediates allocated (again only when the target size changes)
 };
 
 }  // namespace kiln::renderer

@@ -1,5 +1,5 @@
 // The renderer's YUV pass: plane textures bound side by side and converted in kiln's shader with the texture's
-// encoding (BT.601/BT.709, limited/full range).
+// encoding (BT.601/BT.709/BT.2020, limited/full range, chroma siting) at the planes' depth.
 #include "renderer/renderer.hpp"
 
 #include "renderer/formats.hpp"
@@ -48,7 +48,9 @@ bool Renderer::draw_planes_with(const ProgramSlot& slot, Texture& texture, FBox 
         glUniform1i(slot.chroma_tex[i - 1], static_cast<GLint>(i));
     const YuvLayout& layout = texture.yuv_layout();
     glUniform2f(slot.chroma_scale, layout.chroma_scale_x, layout.chroma_scale_y);
-    const YuvConversion conversion = yuv_conversion(texture.yuv_encoding());
+    const auto shift = chroma_offset(texture.yuv_encoding(), layout, texture.width(), texture.height());
+    glUniform2f(slot.chroma_offset, shift[0], shift[1]);
+    const YuvConversion conversion = yuv_conversion(texture.yuv_encoding(), layout.depth);
     const Matrix3 yuv_gl = column_major(conversion.matrix);
     glUniformMatrix3fv(slot.yuv_matrix, 1, GL_FALSE, yuv_gl.data());
     glUniform3f(slot.yuv_offset, conversion.offset[0], conversion.offset[1], conversion.offset[2]);

@@ -81,18 +81,20 @@ void main() {
 
 // YUV sampled plane by plane (R8 luma; GR88 Cb,Cr pairs or R8 Cb and Cr planes), converted here because the driver
 // will not import the whole buffer. `yuv_matrix` and `yuv_offset` carry the encoding (renderer/yuv.hpp), so one
-// program serves BT.601 and BT.709 at either range.
+// program serves BT.601, BT.709 and BT.2020 at either range and depth (R16/GR1616 planes sample the same);
+// `chroma_offset` moves the chroma sampling point to where the encoder sited chroma.
 constexpr const char* yuv_semiplanar_fragment = R"(#version 100
 precision mediump float;
 varying vec2 v_texcoord;
 uniform sampler2D tex;
 uniform sampler2D tex1;
 uniform vec2 chroma_scale;
+uniform vec2 chroma_offset;
 uniform mat3 yuv_matrix;
 uniform vec3 yuv_offset;
 uniform float alpha;
 void main() {
-    vec3 yuv = vec3(texture2D(tex, v_texcoord).r, texture2D(tex1, v_texcoord * chroma_scale).rg);
+    vec3 yuv = vec3(texture2D(tex, v_texcoord).r, texture2D(tex1, (v_texcoord + chroma_offset) * chroma_scale).rg);
     gl_FragColor = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0) * alpha;
 }
 )";
@@ -104,13 +106,83 @@ uniform sampler2D tex;
 uniform sampler2D tex1;
 uniform sampler2D tex2;
 uniform vec2 chroma_scale;
+uniform vec2 chroma_offset;
 uniform mat3 yuv_matrix;
 uniform vec3 yuv_offset;
 uniform float alpha;
 void main() {
-    vec2 c = v_texcoord * chroma_scale;
+    vec2 c = (v_texcoord + chroma_offset) * chroma_scale;
     vec3 yuv = vec3(texture2D(tex, v_texcoord).r, texture2D(tex1, c).r, texture2D(tex2, c).r);
     gl_FragColor = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0) * alpha;
+}
+)";
+
+// Straight alpha: the colour was not multiplied by alpha, so it is here.
+constexpr const char* rgba_straight_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+void main() {
+    vec4 c = texture2D(tex, v_texcoord);
+    gl_FragColor = vec4(c.rgb * c.a, c.a) * alpha;
+}
+)";
+
+constexpr const char* bgra_straight_fragment = R"(#version 100
+precision mediump float;
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+void main() {
+    vec4 c = texture2D(tex, v_texcoord).bgra;
+    gl_FragColor = vec4(c.rgb * c.a, c.a) * alpha;
+}
+)";
+
+// Premultiplied optical alpha: the buffer holds E = OETF(a L), the linear colour L multiplied by alpha before the
+// sRGB curve encoded it; kiln blends a OETF(L) = a OETF(min(EOTF(E) / a, 1)) (0 where a is 0), worked out here.
+constexpr const char* rgba_optical_fragment = R"(#version 100
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+vec3 eotf(vec3 e) {
+    return mix(e / 12.92, pow((e + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), e));
+}
+vec3 oetf(vec3 l) {
+    return mix(l * 12.92, 1.055 * pow(l, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), l));
+}
+void main() {
+    vec4 c = texture2D(tex, v_texcoord);
+    vec3 l = c.a > 0.0 ? min(eotf(clamp(c.rgb, 0.0, 1.0)) / c.a, vec3(1.0)) : vec3(0.0);
+    gl_FragColor = vec4(oetf(l) * c.a, c.a) * alpha;
+}
+)";
+
+constexpr const char* bgra_optical_fragment = R"(#version 100
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+varying vec2 v_texcoord;
+uniform sampler2D tex;
+uniform float alpha;
+vec3 eotf(vec3 e) {
+    return mix(e / 12.92, pow((e + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), e));
+}
+vec3 oetf(vec3 l) {
+    return mix(l * 12.92, 1.055 * pow(l, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), l));
+}
+void main() {
+    vec4 c = texture2D(tex, v_texcoord).bgra;
+    vec3 l = c.a > 0.0 ? min(eotf(clamp(c.rgb, 0.0, 1.0)) / c.a, vec3(1.0)) : vec3(0.0);
+    gl_FragColor = vec4(oetf(l) * c.a, c.a) * alpha;
 }
 )";
 
@@ -128,6 +200,10 @@ const std::array<ProgramSource, shader_variant_count> sources{
     make("texture_external", external_fragment, usage_dmabuf),
     make("texture_yuv_semiplanar", yuv_semiplanar_fragment, usage_dmabuf),
     make("texture_yuv_planar", yuv_planar_fragment, usage_dmabuf),
+    make("texture_rgba_straight", rgba_straight_fragment, usage_shm | usage_dmabuf),
+    make("texture_bgra_straight", bgra_straight_fragment, usage_shm),
+    make("texture_rgba_optical", rgba_optical_fragment, usage_shm | usage_dmabuf),
+    make("texture_bgra_optical", bgra_optical_fragment, usage_shm),
 };
 
 }  // namespace

@@ -8,8 +8,24 @@
 
 namespace kiln::renderer {
 
-// yuv_semiplanar: NV12/NV16 as R8 + GR88 planes; yuv_planar: YUV420/YUV422 as three R8 planes.
-enum class ShaderVariant { solid, rgba, rgbx, bgra, bgrx, external, yuv_semiplanar, yuv_planar, count };
+// yuv_semiplanar: NV12/NV16 as R8 + GR88 planes (P010 as R16 + GR1616); yuv_planar: YUV420/YUV422 as three R8
+// planes. *_straight and *_optical: RGBA/BGRA with color-representation's straight or premultiplied_optical alpha,
+// turned into the premultiplied electrical values kiln blends.
+enum class ShaderVariant {
+    solid,
+    rgba,
+    rgbx,
+    bgra,
+    bgrx,
+    external,
+    yuv_semiplanar,
+    yuv_planar,
+    rgba_straight,
+    bgra_straight,
+    rgba_optical,
+    bgra_optical,
+    count
+};
 
 constexpr size_t shader_variant_count = static_cast<size_t>(ShaderVariant::count);
 

@@ -72,8 +72,9 @@ public:
     GLuint plane_id(uint32_t index) const { return index == 0 ? texture_.id() : chroma_[index - 1].texture.id(); }
     const YuvLayout& yuv_layout() const { return layout_; }
     YuvEncoding yuv_encoding() const { return encoding_; }
+    AlphaMode alpha_mode() const { return encoding_.alpha; }
     // Takes effect on the next draw for a texture sampled through planes; a driver-converted YUV texture keeps the
-    // encoding it was imported with (false unless they are the same).
+    // encoding it was imported with (false unless they are the same). The alpha mode takes effect on any texture.
     bool set_yuv_encoding(YuvEncoding encoding);
 
     // Uploads `region` of shm memory whose first pixel is at `data`; other texels keep their contents. Refuses a

@@ -69,6 +69,10 @@ std::unique_ptr<Texture> Texture::from_yuv_memory(uint32_t fourcc, int32_t width
         error = std::string("format ") + format_name(fourcc) + " is not a YUV layout kiln converts";
         return nullptr;
     }
+    if (layout->depth > 8) {  // 16-bit normalised textures are not core GLES 3.0; planes of a dma-buf are
+        error = std::string("format ") + format_name(fourcc) + " is sampled only from dma-bufs";
+        return nullptr;
+    }
     std::unique_ptr<Texture> texture(new Texture());
     texture->width_ = width;
     texture->height_ = height;
@@ -101,6 +105,8 @@ bool Texture::set_yuv_encoding(YuvEncoding encoding)
 {
     if (through_planes())
         encoding_ = encoding;
+    else
+        encoding_.alpha = encoding.alpha;  // sampling reads alpha as told, whatever imported the texture
     return encoding_ == encoding;
 }
 

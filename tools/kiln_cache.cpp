@@ -5,6 +5,7 @@
 #include "renderer/cache/precompile_list.hpp"
 #include "renderer/cache/program_key.hpp"
 #include "renderer/cache/tiered_program_cache.hpp"
+#include "renderer/colour/colour_variant.hpp"
 
 #include <chrono>
 #include <fcntl.h>
@@ -26,8 +27,9 @@ constexpr const char* usage_text = R"(Usage: kiln-cache [--cache-dir DIR] [--jso
 Inspect and maintain kiln's program cache (default DIR: $XDG_CACHE_HOME/kiln).
 
 Commands:
-  stats                      entries, bytes and dictionaries per driver; files and bytes of the drivers' own
-                             shader caches (DIR/mesa, DIR/nvidia)
+  stats                      entries, bytes and dictionaries per driver, the colour conversion variants its
+                             precompile list names; files and bytes of the drivers' own shader caches (DIR/mesa,
+                             DIR/nvidia)
   list                       every entry: kind, size, last use, program name
   verify                     check every entry's checksum and decompression (progress bar on a terminal), and
                              that the drivers' shader caches hold no symbolic link or other user's file (their
@@ -149,19 +151,31 @@ int cmd_stats(std::vector<Driver>& drivers, const fs::path& root, bool json)
         }
         PrecompileList list;
         load_precompile_list(d, list);
+        // The colour conversion programs kiln used with this driver, which a warm start prepares (by their names).
+        std::vector<std::pair<std::string, std::string>> colour;  // program name, in words
+        for (const auto& listed : list.entries())
+            if (auto variant = kiln::renderer::parse_colour_program_name(listed.name))
+                colour.emplace_back(listed.name, kiln::renderer::describe_colour_variant(*variant));
         const uint32_t dictionary = d.tier->compressor().dictionary_id();
-        if (json)
+        if (json) {
             std::printf("%s{\"driver\": \"%s\", \"programs\": %llu, \"blobs\": %llu, \"bytes\": %llu, "
-                        "\"dictionary\": %u, \"precompile_list\": %zu}",
+                        "\"dictionary\": %u, \"precompile_list\": %zu, \"colour_variants\": [",
                         i ? ", " : "", to_hex(d.hash).c_str(), static_cast<unsigned long long>(programs),
                         static_cast<unsigned long long>(blobs), static_cast<unsigned long long>(bytes), dictionary,
                         list.size());
-        else
+            for (size_t c = 0; c < colour.size(); ++c)
+                std::printf("%s{\"program\": \"%s\", \"variant\": \"%s\"}", c ? ", " : "",
+                            json_escape(colour[c].first).c_str(), json_escape(colour[c].second).c_str());
+            std::printf("]}");
+        } else {
             std::printf("driver %s: %llu programs, %llu driver blobs, %llu bytes, dictionary %s, %zu programs in the "
-                        "precompile list\n",
+                        "precompile list, %zu of them colour variants\n",
                         to_hex(d.hash).substr(0, 12).c_str(), static_cast<unsigned long long>(programs),
                         static_cast<unsigned long long>(blobs), static_cast<unsigned long long>(bytes),
-                        dictionary ? std::to_string(dictionary).c_str() : "none", list.size());
+                        dictionary ? std::to_string(dictionary).c_str() : "none", list.size(), colour.size());
+            for (const auto& [name, words] : colour)
+                std::printf("  colour %s\n", words.c_str());
+        }
     }
     if (json) {
         std::printf("], \"driver_shader_caches\": {");

@@ -4,16 +4,21 @@
 
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/bridge/texture_handle.hpp"
+#include "compositor/log.hpp"
 #include "renderer/colour/colour_pipeline.hpp"
 #include "renderer/render_fence.hpp"
 #include "renderer/renderer.hpp"
 
 #include <GLES2/gl2.h>
 
+#include <string>
+#include <vector>
+
 namespace kiln::compositor {
 
 std::unique_ptr<GlFrame> GlFrame::begin(RenderBridge& bridge, wlr_buffer* buffer, wlr_output* output,
-                                        const Region& damage, const renderer::ImageDescription* colour)
+                                        const Region& damage, const renderer::ImageDescription* colour,
+                                        bool linear_light)
 {
     RenderBridge::set_memory_current(buffer, false);
     renderer::RenderTarget* target = bridge.render_target(buffer);
@@ -21,7 +26,13 @@ std::unique_ptr<GlFrame> GlFrame::begin(RenderBridge& bridge, wlr_buffer* buffer
         return nullptr;
     if (!wlr_renderer_begin_with_buffer(bridge.wlr(), buffer))
         return nullptr;
-    bridge.egl().renderer().set_output_colour(colour ? *colour : renderer::srgb_output());
+    renderer::Renderer& renderer = bridge.egl().renderer();
+    renderer.set_output_colour(colour ? *colour : kiln::renderer::srgb_output());
+    if (linear_light) {
+        std::string why;
+        if (!renderer.begin_linear(&why) && !why.empty())
+            log::error("renderer: frames blend in the output's encoding, not in linear light: %s", why.c_str());
+    }
     return std::unique_ptr<GlFrame>(new GlFrame(bridge, *target, output, damage));
 }
 
@@ -82,6 +93,14 @@ void GlFrame::draw_texture(const renderer::TextureDraw& draw)
 std::shared_ptr<renderer::RenderFence> GlFrame::finish()
 {
     renderer::Renderer& renderer = bridge_.egl().renderer();
+    if (renderer.composing_linear()) {
+        // The intermediate holds this frame's pixels over its damage (every damaged pixel is cleared or drawn
+        // opaque first): encode exactly those, so the buffer keeps its older pixels elsewhere.
+        std::vector<kiln::renderer::Box> boxes;
+        for (const auto& r : damage_.rects())
+            boxes.push_back({r.x1, r.y1, r.x2 - r.x1, r.y2 - r.y1});
+        renderer.end_linear(boxes);
+    }
     renderer.set_scissor(std::nullopt);
     renderer.set_blending(true);
     // Cursors without a plane of their own (headless, some KMS drivers) are drawn into an output's frame.

@@ -24,8 +24,11 @@ public:
     // be drawn into. `damage` (output buffer pixels) is where `output`'s software cursors are drawn at finish();
     // without an output (a capture) none are. `colour`: what the buffer's pixels mean (an output's description, see
     // OutputColours), every surface converted onto it; null: sRGB. The renderer is shared, so each frame sets it.
+    // `linear_light` (linear_light_frame()): the frame is composed in the renderer's FP16 intermediate and encoded
+    // into the buffer over `damage` at finish(), before software cursors; `damage` must then be all the frame draws.
     static std::unique_ptr<GlFrame> begin(RenderBridge& bridge, wlr_buffer* buffer, wlr_output* output,
-                                          const Region& damage, const renderer::ImageDescription* colour);
+                                          const Region& damage, const renderer::ImageDescription* colour,
+                                          bool linear_light = false);
     ~GlFrame() override;
     GlFrame(const GlFrame&) = delete;
     GlFrame& operator=(const GlFrame&) = delete;

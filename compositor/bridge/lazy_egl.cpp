@@ -94,6 +94,8 @@ renderer::RendererStats LazyEgl::stats() const
         out.cpu_targets += r.cpu_targets;
         out.readback_bytes += r.readback_bytes;
         out.frames += r.frames;
+        out.linear_frames += r.linear_frames;
+        out.linear_targets += r.linear_targets;
     }
     return out;
 }

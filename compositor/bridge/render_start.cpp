@@ -8,10 +8,12 @@
 #include "renderer/cache/display_profile_file.hpp"
 #include "renderer/cache/driver_fingerprint.hpp"
 #include "renderer/cache/driver_shader_cache.hpp"
+#include "renderer/colour/colour_shaders.hpp"
 #include "renderer/renderer.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -192,7 +194,36 @@ bool RenderStart::prepare_programs(bool one_only)
         if (one_only)
             return true;
     }
+    // Colour conversion programs: only those earlier runs used (there are hundreds of possible variants).
+    if (!colour_listed_)
+        colour_listed_ = listed_colour_variants();
+    const std::vector<renderer::ShaderVariant> variants = renderer.variants();
+    for (const renderer::ColourVariant& colour : *colour_listed_) {
+        if (renderer.colour_prepared(colour.sampling, colour.key) || colour_failed_.contains(colour) ||
+            std::find(variants.begin(), variants.end(), colour.sampling) == variants.end())
+            continue;
+        std::string error;
+        if (renderer.prepare_colour(colour.sampling, colour.key, error)) {
+            ++colour_prepared_;
+        } else {
+            colour_failed_.insert(colour);
+            log::error("cannot prepare colour program %s: %s", renderer::colour_program_name(colour).c_str(),
+                       error.c_str());
+        }
+        if (one_only)
+            return true;
+    }
     return false;
+}
+
+std::vector<renderer::ColourVariant> RenderStart::listed_colour_variants() const
+{
+    std::vector<renderer::ColourVariant> out;
+    for (const std::string& name : programs_->listed_names())
+        if (auto colour = renderer::parse_colour_program_name(name))
+            if (programs_->listed(renderer::colour_program_source(colour->sampling, colour->key)))
+                out.push_back(*colour);
+    return out;
 }
 
 void RenderStart::start_background_prepare()
@@ -225,6 +256,8 @@ void RenderStart::report(Stats& stats) const
     stats.set("programs.disk_entries_discarded", programs_->disk_discarded());
     stats.set("programs.blob_cache_installed", uint64_t{programs_->blob_cache_installed()});
     stats.set("programs.memory_bytes", uint64_t{programs_->memory().bytes()});
+    // Colour conversion programs prepared ahead of use because the precompile list named them.
+    stats.set("programs.colour_prepared", colour_prepared_);
     if (auto* user = programs_->user_tier()) {
         stats.set("programs.disk_bytes_before_gc", user->stats().bytes_before_gc.load());
         stats.set("programs.disk_bytes_after_gc", user->stats().bytes_after_gc.load());
@@ -260,6 +293,8 @@ void RenderStart::report(Stats& stats) const
         stats.set("buffers.readback_bytes", r.readback_bytes);
         stats.set("buffers.cpu_render_targets", r.cpu_targets);
         stats.set("buffers.dmabuf_render_targets", r.dmabuf_targets);
+        stats.set("renderer.linear_light_frames", r.linear_frames);
+        stats.set("renderer.linear_light_targets", r.linear_targets);
     }
 }
 

@@ -8,11 +8,14 @@
 #include "compositor/wlr.hpp"
 
 #include "renderer/cache/tiered_program_cache.hpp"
+#include "renderer/colour/colour_variant.hpp"
 #include "renderer/shaders.hpp"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace kiln::compositor {
 
@@ -46,9 +49,13 @@ private:
     void start_background_prepare();
     // The program cache's lines: on stderr, but a second one about a folder already reported goes to the debug log.
     void cache_log(const std::string& message) const;
-    // Prepares the programs the precompile list names (all on a first run); with `one_only`, just the next one.
-    // Returns whether it prepared one (and more may remain).
+    // Prepares the programs the precompile list names (all fixed ones on a first run, and the colour conversion
+    // variants earlier runs used); with `one_only`, just the next one. Returns whether it prepared one (and more may
+    // remain).
     bool prepare_programs(bool one_only);
+    // The colour variants the precompile list names whose program this kiln would build the same (a name from an
+    // older kiln whose shader text has changed since is left to compile on first use, like any new program).
+    std::vector<renderer::ColourVariant> listed_colour_variants() const;
 
     const Options& options_;
     Stats& stats_;
@@ -58,6 +65,9 @@ private:
     wlr_renderer* renderer_ = nullptr;
     PrecompileMode precompile_ = PrecompileMode::fast;  // options' mode, automatic resolved
     std::set<renderer::ShaderVariant> prepare_failed_;
+    std::optional<std::vector<renderer::ColourVariant>> colour_listed_;  // read from the list on first prepare
+    std::set<renderer::ColourVariant> colour_failed_;
+    uint64_t colour_prepared_ = 0;
     wl_event_source* background_prepare_ = nullptr;
     bool background_started_ = false;
     bool first_frame_drawn_ = false;

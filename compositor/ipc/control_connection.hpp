@@ -3,13 +3,11 @@
 // kiln's event loop; kiln never blocks on a client.
 #pragma once
 
+#include "compositor/ipc/socket_stream.hpp"
+
 #include <cstddef>
 #include <functional>
-#include <string>
 #include <string_view>
-
-struct wl_event_loop;
-struct wl_event_source;
 
 namespace kiln::compositor::ipc {
 
@@ -24,32 +22,25 @@ public:
     // Takes `fd` (non-blocking, connected). `closed` runs once when the connection closes, from any of its calls:
     // the owner frees it later, never inside that call.
     ControlConnection(wl_event_loop* loop, int fd, LineHandler line, std::function<void(ControlConnection&)> closed);
-    ~ControlConnection();
+    ~ControlConnection() = default;
     ControlConnection(const ControlConnection&) = delete;
     ControlConnection& operator=(const ControlConnection&) = delete;
 
     // Queues `line` and a newline; a client whose queue passes max_queued_output is disconnected.
-    void send(std::string_view line);
+    void send(std::string_view line) { stream_.send({line, "\n"}); }
     // Stops reading and writing and closes the socket (what is queued is written first if the socket takes it now).
-    void close(const char* why);
-    bool closed() const { return fd_ < 0; }
+    void close(const char* why) { stream_.close(why); }
+    bool closed() const { return stream_.closed(); }
 
     // Events go to this client (the subscribe command).
     bool subscribed = false;
 
 private:
-    static int dispatch(int fd, uint32_t mask, void* data);
-    void readable();
-    void flush();
-    void update_mask();
+    // Answers each whole line of `pending`; returns what it took.
+    size_t take_lines(std::string_view pending);
 
-    wl_event_source* source_ = nullptr;
-    int fd_ = -1;
-    std::string in_;
-    std::string out_;
-    size_t out_start_ = 0;  // what of out_ is written already
     LineHandler line_;
-    std::function<void(ControlConnection&)> closed_;
+    SocketStream stream_;
 };
 
 }  // namespace kiln::compositor::ipc

@@ -316,17 +316,12 @@ void DesktopControl::workspaces_changed()
         if (const Workspace* active = workspaces_.active(entry->output))
             shown[entry->output->name] = active->name;
     }
-    const auto event = [this](const char* change, const std::string& output, const std::string& name,
-                              const std::string* old) {
-        if (change_observer_)
-            change_observer_({.change = change, .output = output, .workspace = name, .old = old ? *old : ""});
-        JsonWriter json;
-        json.begin_object().key("event").value("workspace").key("change").value(change)
-            .key("output").value(output).key("workspace").value(name);
-        if (old)
-            json.key("old").value(*old);
-        json.end_object();
-        emit(json);
+    // The events are gathered, then the state they lead to is kept, then they are sent: a listener that changes the
+    // workspaces again (and so calls this again) finds the state after these events, not in the middle of them.
+    std::vector<Change> changes;
+    const auto event = [&changes](const char* change, const std::string& output, const std::string& name,
+                                  const std::string* old) {
+        changes.push_back({.change = change, .output = output, .workspace = name, .old = old ? *old : ""});
     };
     for (const auto& workspace : now)
         if (std::find(known_.begin(), known_.end(), workspace) == known_.end())
@@ -341,6 +336,17 @@ void DesktopControl::workspaces_changed()
             event("empty", workspace.first, workspace.second, nullptr);
     known_ = std::move(now);
     shown_ = std::move(shown);
+    for (const Change& change : changes) {
+        if (change_observer_)
+            change_observer_(change);
+        JsonWriter json;
+        json.begin_object().key("event").value("workspace").key("change").value(change.change)
+            .key("output").value(change.output).key("workspace").value(change.workspace);
+        if (!change.old.empty())
+            json.key("old").value(change.old);  // workspace names are never empty
+        json.end_object();
+        emit(json);
+    }
 }
 
 }  // namespace kiln::compositor::ipc

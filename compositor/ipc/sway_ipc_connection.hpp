@@ -3,14 +3,12 @@
 // kiln's event loop; bad framing closes this connection only.
 #pragma once
 
+#include "compositor/ipc/socket_stream.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <string>
 #include <string_view>
-
-struct wl_event_loop;
-struct wl_event_source;
 
 namespace kiln::compositor::ipc {
 
@@ -28,34 +26,25 @@ public:
     // Takes `fd` (non-blocking, connected). `closed` runs once when the connection closes; the owner frees it later.
     SwayIpcConnection(wl_event_loop* loop, int fd, MessageHandler message,
                       std::function<void(SwayIpcConnection&)> closed);
-    ~SwayIpcConnection();
+    ~SwayIpcConnection() = default;
     SwayIpcConnection(const SwayIpcConnection&) = delete;
     SwayIpcConnection& operator=(const SwayIpcConnection&) = delete;
 
     // Queues one message of `type` (a reply's type is the request's; an event's has the high bit set).
     void send(uint32_t type, std::string_view payload);
     // Writes what is queued if the socket takes it now, then closes.
-    void close(const char* why);
-    bool closed() const { return fd_ < 0; }
+    void close(const char* why) { stream_.close(why); }
+    bool closed() const { return stream_.closed(); }
 
     // The event types (bit n: event 0x80000000 | n) this client subscribed to.
     uint32_t events = 0;
 
 private:
-    static int dispatch(int fd, uint32_t mask, void* data);
-    void readable();
-    // Answers each whole message in in_; false when the connection closed.
-    bool take_messages();
-    void flush();
-    void update_mask();
+    // Answers each whole message of `pending`; returns what it took.
+    size_t take_messages(std::string_view pending);
 
-    wl_event_source* source_ = nullptr;
-    int fd_ = -1;
-    std::string in_;
-    std::string out_;
-    size_t out_start_ = 0;
     MessageHandler message_;
-    std::function<void(SwayIpcConnection&)> closed_;
+    SocketStream stream_;
 };
 
 }  // namespace kiln::compositor::ipc

@@ -5,6 +5,7 @@
 #include "compositor/bridge/gl_frame.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/output/frame_composer.hpp"
+#include "compositor/output/frame_factory.hpp"
 #include "compositor/output/visible_set.hpp"
 
 #include <cmath>
@@ -96,7 +97,9 @@ bool capture_output(RenderBridge& bridge, wlr_scene_output* scene_output, render
     visible.build(scene_output->scene, output, bridge.wlr(), scene_output->x, scene_output->y, damage);
     // No output given to the frame: it draws no software cursor itself; the option decides below.
     const std::shared_ptr<const renderer::ImageDescription> colour = looks.output ? looks.output(output) : nullptr;
-    std::unique_ptr<GlFrame> frame = GlFrame::begin(bridge, destination, nullptr, damage, colour.get());
+    // Composed as the output composes it (linear light or not), so the capture holds what the output shows.
+    std::unique_ptr<GlFrame> frame =
+        GlFrame::begin(bridge, destination, nullptr, damage, colour.get(), linear_light_frame(visible, colour.get()));
     if (!frame)
         return false;
     compose_frame(visible, {output->transform_matrix, background, false}, *frame);

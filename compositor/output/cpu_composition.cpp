@@ -54,10 +54,11 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, const ren
         return false;
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
-    // A surface with a colour description other than sRGB needs GL's conversion programs: pixman copies pixels as
-    // they are.
+    // A surface with a colour description other than sRGB, or alpha that is not premultiplied electrically
+    // (color-representation), needs GL's programs: pixman copies pixels as they are.
     for (const auto& v : visible.on_output())
-        if (v.texture && (!v.exact || !ClientTextures::has_cpu_image(v.texture) || !renderer::is_plain(v.colour)))
+        if (v.texture && (!v.exact || !ClientTextures::has_cpu_image(v.texture) || !renderer::is_plain(v.colour) ||
+                          v.yuv.alpha != renderer::AlphaMode::premultiplied_electrical))
             return false;
     bool cursors_ok = true;
     for_each_software_cursor(output, [&](wlr_texture* texture, const wlr_box& box) {

@@ -252,6 +252,15 @@ void Output::render()
         return;
     }
     const bool on_cpu = choose_path(*slot, full_redraw);
+    const bool linear_light = !on_cpu && linear_light_frame(visible_, colour_.get());
+    if (linear_light != composed_linear_) {
+        // Blending changes space: translucent pixels outside the damage would keep the other space's blend, and
+        // no slot holds this space's pixels, so each is redrawn whole once.
+        composed_linear_ = linear_light;
+        ring_.add_damage(Region(0, 0, output_->width, output_->height));
+        visible_.build(scene_output_->scene, output_, bridge_.wlr(), scene_output_->x, scene_output_->y, slot->damage,
+                       !full_redraw);
+    }
     hooks_.frame_culled(visible_.culled());
 
     auto frame = std::make_unique<Frame>();
@@ -259,7 +268,8 @@ void Output::render()
     frame->buffer = slot->buffer;
     frame->damage = slot->damage;
     frame->started = started;
-    OutputFrame drawing = begin_output_frame(bridge_, on_cpu, output_, slot->buffer, frame->damage, colour_.get());
+    OutputFrame drawing = begin_output_frame(bridge_, on_cpu, output_, slot->buffer, frame->damage, colour_.get(),
+                                                 linear_light);
     if (!drawing.frame) {
         OutputRing::release(slot->buffer);
         return;

@@ -128,6 +128,7 @@ private:
     // On DRM: HDR_OUTPUT_METADATA and Colorspace set from colour_ (nothing on other backends).
     DrmConnectorColour connector_colour_;
     bool composed_on_cpu_ = false;  // the last frame was composed on the CPU (see render())
+    bool composed_linear_ = false;  // the last frame was composed in linear light (see render())
     bool consumes_pixels_;       // the backend shows the buffer's memory (nested, KMS); headless shows nothing
     // Fence callbacks hold a weak reference: an output destroyed while frames are drawing ignores their fences.
     std::shared_ptr<Output*> alive_ = std::make_shared<Output*>(this);

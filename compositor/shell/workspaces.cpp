@@ -262,20 +262,32 @@ void Workspaces::set_active(wlr_output* output, Workspace& workspace)
             set_shown(const_cast<Toplevel&>(*toplevel), member->workspace == &workspace);
 }
 
+wlr_output* Workspaces::followed_output(const Toplevel& toplevel, const Workspace& workspace) const
+{
+    if (active(workspace.output) != &workspace)
+        return workspace.output;  // hidden windows stay where their workspace is
+    wlr_output* output = toplevel.output();
+    return output && active(output) ? output : workspace.output;
+}
+
 void Workspaces::follow_outputs()
 {
-    // A shown window dragged onto another output now belongs to the workspace shown there.
+    // A shown window dragged onto another output now belongs to the workspace shown there. The observers hear of
+    // it once, after the loop: what they do must not change members_ under it.
+    // The workspace left behind is shown, so it stays (drop_if_unused() would keep it).
+    bool moved = false;
     for (auto& [toplevel, member] : members_) {
         Workspace* workspace = member->workspace;
-        if (!workspace || active(workspace->output) != workspace)
+        if (!workspace)
             continue;
-        wlr_output* output = toplevel->output();
-        if (output == workspace->output || !active(output))
+        wlr_output* output = followed_output(*toplevel, *workspace);
+        if (output == workspace->output)
             continue;
         member->workspace = active(output);
-        drop_if_unused(workspace);
-        changed();
+        moved = true;
     }
+    if (moved)
+        changed();
 }
 
 void Workspaces::refocus(wlr_output* output)
@@ -391,12 +403,13 @@ void Workspaces::request_attention(const Toplevel& toplevel)
     changed();
 }
 
-wlr_output* Workspaces::current_output()
+wlr_output* Workspaces::current_output() const
 {
-    follow_outputs();
+    // A question, asked inside other changes' events (the IPC's JSON): it changes nothing, and answers as
+    // follow_outputs() will make it.
     if (Toplevel* focused = toplevels_.focused())
         if (Workspace* workspace = of(*focused))
-            return workspace->output;
+            return followed_output(*focused, *workspace);
     if (last_shown_on_ && active(last_shown_on_))
         return last_shown_on_;
     return toplevels_.output_under_pointer();
@@ -404,8 +417,9 @@ wlr_output* Workspaces::current_output()
 
 void Workspaces::changed()
 {
-    for (const auto& observer : observers_)
-        observer();
+    // By index: an observer may add another (the list may grow under the loop).
+    for (size_t i = 0; i < observers_.size(); ++i)
+        observers_[i]();
 }
 
 wlr_output* Workspaces::output_named(std::string_view name) const

@@ -69,7 +69,7 @@ public:
     std::string name_of(int number) const;
     // The output the workspace keys act on: the focused window's, else the one a workspace was last shown on (an
     // empty workspace keeps the keys on its output, as sway's focused workspace does), else the one under the pointer.
-    wlr_output* current_output();
+    wlr_output* current_output() const;
     // The output of the layout named `name` (as kiln.ini, `kiln msg` and wlr-randr name it), or null.
     wlr_output* output_named(std::string_view name) const;
 
@@ -85,6 +85,9 @@ private:
     // `workspace` is the one shown on `output`: its windows shown, the others of `output` hidden; urgent cleared.
     void set_active(wlr_output* output, Workspace& workspace);
     void follow_outputs();
+    // The output whose workspace `toplevel` (now in `workspace`) belongs to: the one it was dragged onto if
+    // `workspace` is shown and that output shows one too, else `workspace`'s.
+    wlr_output* followed_output(const Toplevel& toplevel, const Workspace& workspace) const;
     void set_shown(Toplevel& toplevel, bool shown);
     // `toplevel` to the same place within `to`'s usable area as it had in `from`'s, refitted if fullscreen/maximized.
     void carry(Toplevel& toplevel, wlr_output* from, wlr_output* to);

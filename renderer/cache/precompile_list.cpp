@@ -96,6 +96,16 @@ std::string PrecompileList::name(const Sha1& key) const
     return it == items_.end() ? std::string() : it->second.name;
 }
 
+std::vector<PrecompileList::Listed> PrecompileList::entries() const
+{
+    std::lock_guard lock(mutex_);
+    std::vector<Listed> out;
+    out.reserve(items_.size());
+    for (const auto& [key, item] : items_)
+        out.push_back({key, item.usage, item.name});
+    return out;
+}
+
 bool PrecompileList::empty() const
 {
     std::lock_guard lock(mutex_);

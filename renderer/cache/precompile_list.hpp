@@ -8,11 +8,18 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace kiln::cache {
 
 class PrecompileList {
 public:
+    struct Listed {
+        Sha1 key{};
+        uint32_t usage = 0;
+        std::string name;
+    };
+
     // Reads file `name` in directory `dir` (a descriptor it keeps a duplicate of), owned by `owner`. A missing file
     // is an empty list (first start); one that is refused (a symbolic link, not a regular file, not `owner`'s) or
     // unreadable is an empty list too, and false with `why`.
@@ -26,6 +33,9 @@ public:
     bool contains(const Sha1& key) const;
     uint32_t usage(const Sha1& key) const;
     std::string name(const Sha1& key) const;  // "" when not listed
+    // Every program listed, in key order: what a warm start prepares beyond the renderer's fixed programs (colour
+    // conversion variants are named by what they do, renderer/colour/colour_variant.hpp) and what kiln-cache shows.
+    std::vector<Listed> entries() const;
     bool empty() const;
     size_t size() const;
 

@@ -285,6 +285,14 @@ bool TieredProgramCache::listed(const renderer::ProgramSource& source) const
     return precompile_.contains(program_key(source).program);
 }
 
+std::vector<std::string> TieredProgramCache::listed_names() const
+{
+    std::vector<std::string> out;
+    for (const auto& listed : precompile_.entries())
+        out.push_back(listed.name);
+    return out;
+}
+
 void TieredProgramCache::flush()
 {
     if (user_) {

@@ -51,6 +51,8 @@ public:
     // Precompile: whether a program was used in an earlier run (and whether any run recorded a list at all).
     bool listed(const renderer::ProgramSource& source) const;
     bool has_precompile_list() const { return had_list_; }
+    // The names of the programs the list held when it was loaded and those used since (colour variants among them).
+    std::vector<std::string> listed_names() const;
 
     // Waits for queued disk writes and saves the precompile list.
     void flush();

@@ -94,13 +94,40 @@ LuminanceRange pq_target_range(const ImageDescription& d, const ImageDescription
     return {0.0, output.max_luminance * reference_white(d) / reference_white(output)};
 }
 
-std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output)
+bool can_compose_linear(const ImageDescription& output)
+{
+    // The encode pass has no inverse HLG OOTF and no ICC table yet: such outputs blend in their encoding.
+    return can_encode(output.transfer) && output.transfer != TransferFunction::hlg && !output.output_table;
+}
+
+LinearEncode linear_encode(const ImageDescription& output)
+{
+    LinearEncode e;
+    e.encode = output.transfer;
+    if (output.transfer == TransferFunction::st2084_pq) {
+        e.scale = static_cast<float>(reference_white(output) / 10000.0);
+        e.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
+    }
+    return e;
+}
+
+double linear_of_encoded(const ImageDescription& output, double encoded)
+{
+    const double v = std::clamp(encoded, 0.0, 1.0);
+    if (output.transfer == TransferFunction::st2084_pq)
+        return decode(TransferFunction::st2084_pq, v) * 10000.0 / reference_white(output);
+    return decode(output.transfer, v);
+}
+
+std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output,
+                                              CompositionSpace space)
 {
     static const ImageDescription srgb{};
     const ImageDescription& d = surface.description ? *surface.description : srgb;
+    const bool linear = space == CompositionSpace::linear_light;
     if (!can_encode(output.transfer))
         return std::nullopt;  // extended-linear outputs are not built yet (doc/colour.md)
-    if (d.is_plain_srgb() && output.is_plain_srgb())
+    if (!linear && d.is_plain_srgb() && output.is_plain_srgb())
         return std::nullopt;
 
     const bool output_table = output.output_table != nullptr;
@@ -111,9 +138,11 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
     }
 
     ColourPipeline p;
-    p.key.encode = output_table ? TransferFunction::srgb : output.transfer;
-    p.key.encode_lut = output_table;
-    p.output_lut = output.output_table;
+    // Into linear light the encode pass encodes later (can_compose_linear: never an HLG or ICC output).
+    p.key.encode_lut = !linear && output_table;
+    p.key.encode = linear ? TransferFunction::ext_linear : output_table ? TransferFunction::srgb : output.transfer;
+    if (p.key.encode_lut)
+        p.output_lut = output.output_table;
     // All intents adapt whites (relative colorimetric, Bradford) and clip what falls outside the output's gamut;
     // perceptual and saturation are that plus the clip (doc/colour.md says what is not done).
     const auto output_to_xyz = rgb_to_xyz(output.primaries);
@@ -165,13 +194,18 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
         for (double& v : m)
             v *= scale;
     }
-    if (output.transfer == TransferFunction::st2084_pq) {
+    if (linear) {
+        // The intermediate stays relative to the output's white (FP16 keeps its precision there); the encode pass
+        // scales PQ to absolute units. Clipped to the output's range, as the direct path clips.
+        if (output.transfer == TransferFunction::st2084_pq)
+            p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / reference_white(output));
+    } else if (output.transfer == TransferFunction::st2084_pq) {
         // Relative to the output's white → absolute PQ units (1.0 = 10,000 cd/m²), clipped at its peak.
         const double white = reference_white(output);
         for (double& v : m)
             v *= white / 10000.0;
         p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
-    } else if (output.transfer == TransferFunction::hlg && !output_table) {
+    } else if (output.transfer == TransferFunction::hlg && !output_table) {  // (not linear: can_compose_linear)
         // Relative to the output's white → display light relative to its nominal peak (BT.2100's F_D / L_W), where
         // the inverse OOTF and the OETF take it; clipped at the peak.
         const double peak = output.max_luminance > 0 ? output.max_luminance : 1000.0;

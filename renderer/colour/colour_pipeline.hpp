@@ -67,10 +67,35 @@ ImageDescription hlg_output(double sdr_white, double peak);
 // The system gamma of BT.2100's HLG OOTF for a display of `peak` cd/m²: 1.2 + 0.42 log10(peak / 1000).
 double hlg_system_gamma(double peak);
 
-// The conversion of `surface` onto `output`. nullopt when none is needed (both plain sRGB) or none can be made
-// (primaries that span no volume, an empty table, an output transfer function the pipeline cannot encode yet:
-// extended linear): the renderer then draws the pixels as they are.
-std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output);
+// Where a conversion writes. `output_encoding`: straight into the output's encoding (blending then happens on
+// encoded values). `linear_light`: linear light in the output's primaries, 1.0 = the output's reference white,
+// clipped to its range (SDR: 0..1; PQ: 0..peak / white), for an FP16 intermediate that one encode pass
+// (linear_encode) later brings to the output's encoding: blending happens in linear light.
+enum class CompositionSpace { output_encoding, linear_light };
+
+// The conversion of `surface` onto `output`. nullopt when none is needed (both plain sRGB, into the output's
+// encoding) or none can be made (primaries that span no volume, an empty table, an output transfer function the
+// pipeline cannot encode yet: extended linear): the renderer then draws the pixels as they are. Into
+// `linear_light` plain sRGB surfaces are converted too (decoded), whatever the output.
+std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output,
+                                              CompositionSpace space = CompositionSpace::output_encoding);
+
+// Whether frames onto `output` can be composed in linear light: the encode pass can write its transfer function
+// (not HLG's, nor an ICC output's table, yet).
+bool can_compose_linear(const ImageDescription& output);
+
+// The encode pass from the linear-light intermediate to the output: rgb * scale, clipped to 0..clip_max, encoded.
+struct LinearEncode {
+    TransferFunction encode = TransferFunction::srgb;
+    float scale = 1.0f;     // PQ: the output's reference white / 10,000 (absolute units); else 1
+    float clip_max = 1.0f;  // PQ: the output's peak / 10,000; else 1
+    auto operator<=>(const LinearEncode&) const = default;
+};
+LinearEncode linear_encode(const ImageDescription& output);
+
+// The linear-light value the encode pass turns back into `encoded`: how the background and solid rectangles, which
+// kiln draws with the values they are given (unconverted), keep their on-screen values in a linear-light frame.
+double linear_of_encoded(const ImageDescription& output, double encoded);
 
 // The luminance range BT.2390 maps PQ content from, in cd/m²: the mastering display's where given, else the
 // description's luminances.

@@ -3,6 +3,8 @@
 // tests hold them to.
 #include "renderer/colour/colour_shaders.hpp"
 
+#include "renderer/colour/colour_variant.hpp"
+
 #include <string>
 
 namespace kiln::renderer {
@@ -26,6 +28,16 @@ struct Sampling {
     const char* sample;
 };
 
+constexpr const char* optical_declarations =
+    "uniform sampler2D tex;\n"
+    "vec4 optical(vec4 c) {\n"
+    "    vec3 e = clamp(c.rgb, 0.0, 1.0);\n"
+    "    vec3 l = mix(e / 12.92, pow((e + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), e));\n"
+    "    l = c.a > 0.0 ? min(l / c.a, vec3(1.0)) : vec3(0.0);\n"
+    "    e = mix(l * 12.92, 1.055 * pow(l, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), l));\n"
+    "    return vec4(e * c.a, c.a);\n"
+    "}\n";
+
 Sampling sampling_of(ShaderVariant variant)
 {
     switch (variant) {
@@ -41,15 +53,26 @@ Sampling sampling_of(ShaderVariant variant)
         return {"uniform samplerExternalOES tex;\n", "vec4 c = texture(tex, v_texcoord);\n"};
     case ShaderVariant::yuv_semiplanar:
         return {"uniform sampler2D tex;\nuniform sampler2D tex1;\nuniform vec2 chroma_scale;\n"
-                "uniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
-                "vec3 yuv = vec3(texture(tex, v_texcoord).r, texture(tex1, v_texcoord * chroma_scale).rg);\n"
+                "uniform vec2 chroma_offset;\nuniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
+                "vec2 cc = (v_texcoord + chroma_offset) * chroma_scale;\n"
+                "    vec3 yuv = vec3(texture(tex, v_texcoord).r, texture(tex1, cc).rg);\n"
                 "    vec4 c = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0);\n"};
     case ShaderVariant::yuv_planar:
         return {"uniform sampler2D tex;\nuniform sampler2D tex1;\nuniform sampler2D tex2;\nuniform vec2 chroma_scale;\n"
-                "uniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
-                "vec2 cc = v_texcoord * chroma_scale;\n"
+                "uniform vec2 chroma_offset;\nuniform mat3 yuv_matrix;\nuniform vec3 yuv_offset;\n",
+                "vec2 cc = (v_texcoord + chroma_offset) * chroma_scale;\n"
                 "    vec3 yuv = vec3(texture(tex, v_texcoord).r, texture(tex1, cc).r, texture(tex2, cc).r);\n"
                 "    vec4 c = vec4(clamp(yuv_matrix * (yuv - yuv_offset), 0.0, 1.0), 1.0);\n"};
+    // Straight and premultiplied optical alpha become the premultiplied electrical values the steps below expect
+    // (optical through the sRGB curve, as renderer/shaders.cpp does: a OETF(min(EOTF(E) / a, 1))).
+    case ShaderVariant::rgba_straight:
+        return {"uniform sampler2D tex;\n", "vec4 c = texture(tex, v_texcoord);\n    c.rgb *= c.a;\n"};
+    case ShaderVariant::bgra_straight:
+        return {"uniform sampler2D tex;\n", "vec4 c = texture(tex, v_texcoord).bgra;\n    c.rgb *= c.a;\n"};
+    case ShaderVariant::rgba_optical:
+        return {optical_declarations, "vec4 c = optical(texture(tex, v_texcoord));\n"};
+    case ShaderVariant::bgra_optical:
+        return {optical_declarations, "vec4 c = optical(texture(tex, v_texcoord).bgra);\n"};
     case ShaderVariant::solid:
     case ShaderVariant::count:
         break;
@@ -159,19 +182,6 @@ vec3 ootf(vec3 rgb) {
 }
 )";
 
-const char* tone_name(ToneMap tone)
-{
-    switch (tone) {
-    case ToneMap::none:
-        return "none";
-    case ToneMap::bt2390:
-        return "bt2390";
-    case ToneMap::hlg_ootf:
-        return "hlg_ootf";
-    }
-    return "?";
-}
-
 }  // namespace
 
 ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key)
@@ -221,14 +231,24 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
     f += "    rgb = encode(clamp(rgb, 0.0, clip_max));\n";
     f += "    frag = vec4(rgb * c.a, c.a) * alpha;\n}\n";
 
-    std::string name = "colour_";
-    name += shader_source(sampling).name;
-    name += key.lut ? "_lut" : "_" + std::string(transfer_name(key.decode));
-    name += key.matrix ? "_matrix_" : "_";
-    name += tone_name(key.tone);
-    name += "_to_";
-    name += key.encode_lut ? "icc" : transfer_name(key.encode);
+    // The name is the variant itself: the precompile list records it, and a warm start reads it back.
+    const std::string name = colour_program_name({sampling, key});
     return ProgramSource{name, vertex_300, f, {{"pos", position_attribute}}, shader_source(sampling).usage_bits};
+}
+
+ProgramSource linear_encode_program_source(TransferFunction encode)
+{
+    std::string f = "#version 300 es\nprecision highp float;\nprecision highp sampler2D;\n"
+                    "out vec4 frag;\nuniform sampler2D composed;\nuniform float scale;\nuniform float clip_max;\n";
+    f += encode_function(encode);
+    // The intermediate has the target's size and orientation: texel (x, y) is pixel (x, y).
+    f += "void main() {\n"
+         "    vec4 c = texelFetch(composed, ivec2(gl_FragCoord.xy), 0);\n"
+         "    vec3 rgb = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);\n"
+         "    rgb = encode(clamp(rgb * scale, 0.0, clip_max));\n"
+         "    frag = vec4(rgb * c.a, c.a);\n}\n";
+    return ProgramSource{"linear_encode_to_" + std::string(transfer_name(encode)), vertex_300, f,
+                         {{"pos", position_attribute}}, 0};
 }
 
 }  // namespace kiln::renderer

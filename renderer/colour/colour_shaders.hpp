@@ -13,6 +13,11 @@ namespace kiln::renderer {
 // (ICC outputs), plus the sampling variant's own. `sampling` is any texture variant (not solid).
 ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key);
 
+// The encode pass of a linear-light frame (renderer_linear.cpp): reads the FP16 intermediate's texel under each
+// fragment (uniform `composed`), un-premultiplies, scales by `scale`, clips to 0..`clip_max`, encodes with `encode`
+// and premultiplies again. One program per output transfer function, keyed by its text like the others.
+ProgramSource linear_encode_program_source(TransferFunction encode);
+
 // The texture unit the ICC table is bound to (after the YUV planes' 0..2).
 constexpr int colour_lut_unit = 3;
 // ... and an ICC output's table.

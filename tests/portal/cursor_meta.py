@@ -4,8 +4,9 @@ kiln (black background). The portal offers cursor modes 7; a session with cursor
 kiln-portal-cursor-reader (a small libpipewire consumer: GStreamer's pipewiresrc does not pass SPA_META_Cursor on)
 while a virtual pointer moves over the output:
 - every frame is black: the cursor is not drawn into the picture;
-- the buffers' SPA_META_Cursor follows the pointer to each place it is moved to (position = the hotspot there; the
-  last move is not checked: an update reaches the consumer one buffer late);
+- the buffers' SPA_META_Cursor follows the pointer to each place it is moved to (position = the hotspot there), and
+  the last buffer has the last place: kiln sends a moved pointer's frame before its position, and kiln-portal once
+  queued both, a moment apart, of which the consumer got only the first, so the cursor arrived one buffer late;
 - the cursor's picture (a bitmap with opaque pixels) comes with the buffers after it changes, not with every one."""
 import subprocess
 import sys
@@ -20,10 +21,7 @@ from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection  # noqa: E402
 
 SIZE = (320, 240)
-PLACES = [(100, 60), (200, 150), (60, 180), (250, 40)]
-# Where the pointer goes last, not checked: each cursor update reaches this consumer with the buffer after the one
-# it was published in (seen here; the last one would wait for a next change).
-LAST = (300, 220)
+PLACES = [(100, 60), (200, 150), (60, 180), (250, 40), (300, 220)]
 
 
 def main():
@@ -51,7 +49,7 @@ def main():
             reader = subprocess.Popen([str(reader_binary), str(fd), str(streams[0][0]), "8"], pass_fds=(fd,),
                                       env=stack.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             time.sleep(1.5)
-            for x, y in PLACES + [LAST]:
+            for x, y in PLACES:
                 pointer.move(x, y)
                 time.sleep(0.5)
             out, _ = reader.communicate(timeout=30)
@@ -67,6 +65,9 @@ def main():
             missing = [p for p in PLACES if p not in seen]
             check(cursors and not missing, f"SPA_META_Cursor follows the pointer to {PLACES} ({len(cursors)} cursor "
                   f"metas; missing {missing}; seen {sorted(seen)[:12]})")
+            shown = [(c[1], c[2]) for c in cursors if c[0] != 0]
+            check(shown[-1] == PLACES[-1], f"the last buffer has the pointer where it stopped, {PLACES[-1]}: "
+                  f"{shown[-3:]}")
             check(bitmaps and all(b[2] > 0 for b in bitmaps) and len(bitmaps) * 2 < len(cursors),
                   f"the cursor's picture comes {len(bitmaps)} times in {len(cursors)} buffers: {bitmaps[:3]}")
             client.close(session)

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""wp_color_representation_manager_v1 on headless kiln: the manager advertises premultiplied_electrical alpha and
+"""wp_color_representation_manager_v1 on headless kiln: the manager advertises the three alpha modes and
 identity/full plus BT.601, BT.709 and BT.2020 in full and limited range, then done. NV12 colour bars (75% bars,
 black, white) in a dma-buf (a memfd, which llvmpipe maps: kiln converts NV12 in its own shader, plane by plane)
 encoded with each coefficient set and range from the standards' forward equations come out of a screenshot as the
 same equations decode them (computed here in Python, independently of kiln) within 1 code value, and within 2 of the
 published bar levels (191 and 255); without the protocol, and after the object is destroyed, the picture is read as
 BT.601 limited range, as before; the values are double-buffered with wl_surface.commit. Errors: a second object
-(surface_exists), an unsupported alpha mode or coefficients/range pair, identity coefficients on an NV12 buffer and
+(surface_exists), an alpha mode outside the enum or an unsupported coefficients/range pair, identity coefficients on an NV12 buffer and
 YCbCr coefficients or a chroma location on an RGB one at commit (pixel_format), requests on an inert object, an
 invalid chroma location (wl_display invalid_method)."""
 import mmap
@@ -22,7 +22,7 @@ from surface_errors import expect_surface_error  # noqa: E402
 
 MANAGER = "wp_color_representation_manager_v1"
 SURFACE = "wp_color_representation_surface_v1"
-PREMULTIPLIED_ELECTRICAL, STRAIGHT = 0, 2
+PREMULTIPLIED_ELECTRICAL, PREMULTIPLIED_OPTICAL, STRAIGHT = 0, 1, 2
 IDENTITY, BT709, FCC, BT601, BT2020 = 1, 2, 3, 4, 6
 FULL, LIMITED = 1, 2
 TYPE_0 = 1
@@ -149,7 +149,8 @@ def bars():
         with Connection(kiln.client_env) as conn:
             check(conn.globals.get(MANAGER, (0, 0))[1] == 1, f"kiln offers {MANAGER} version 1")
             manager, alpha, pairs, done = advertised(conn)
-            check(alpha == [PREMULTIPLIED_ELECTRICAL], f"only premultiplied_electrical alpha is advertised ({alpha})")
+            check(sorted(alpha) == [PREMULTIPLIED_ELECTRICAL, PREMULTIPLIED_OPTICAL, STRAIGHT],
+                  f"the three alpha modes are advertised ({alpha})")
             want_pairs = sorted([(IDENTITY, FULL)] + [(c, r) for c in (BT709, BT601, BT2020) for r in (FULL, LIMITED)])
             check(pairs == want_pairs and done == 1,
                   f"identity/full and BT.601/709/2020 in both ranges are advertised, then done ({pairs})")
@@ -169,7 +170,7 @@ def bars():
 
             obj = conn.create(SURFACE, manager, 1, ("o", window.surface))
             conn.send(obj, 1, ("u", PREMULTIPLIED_ELECTRICAL))  # set_alpha_mode
-            conn.send(obj, 3, ("u", TYPE_0))  # set_chroma_location: kept (kiln samples chroma centred)
+            conn.send(obj, 3, ("u", TYPE_0))  # set_chroma_location: the bars' chroma is flat across each bar
             for coefficients in (BT601, BT709, BT2020):
                 for rng in (LIMITED, FULL):
                     name = f"{NAMES[coefficients]} {RANGES[rng]}"
@@ -234,11 +235,11 @@ def main():
         return manager
     error("a second object for a surface is surface_exists", twice, 1)
 
-    def straight(conn, manager, surface):
+    def unknown_alpha(conn, manager, surface):
         obj = conn.create(SURFACE, manager, 1, ("o", surface))
-        conn.send(obj, 1, ("u", STRAIGHT))
+        conn.send(obj, 1, ("u", STRAIGHT + 1))
         return obj
-    error("straight alpha (not advertised) is alpha_mode", straight, 1)
+    error("alpha mode 3 (not in the enum, not advertised) is alpha_mode", unknown_alpha, 1)
 
     def fcc(conn, manager, surface):
         obj = conn.create(SURFACE, manager, 1, ("o", surface))

@@ -5,6 +5,7 @@
 #include "color-representation-v1-protocol.h"
 #include "renderer/formats.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -27,8 +28,13 @@ constexpr std::array<std::pair<Coefficients, Range>, 7> supported{{
     {WP_COLOR_REPRESENTATION_SURFACE_V1_COEFFICIENTS_BT2020, WP_COLOR_REPRESENTATION_SURFACE_V1_RANGE_LIMITED},
 }};
 
-// kiln's blending takes premultiplied values as they are encoded; the other two modes would need a shader step.
-constexpr uint32_t supported_alpha = WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_ELECTRICAL;
+// kiln blends premultiplied values as they are encoded; its sampling programs turn the other two modes into those
+// (renderer/shaders.cpp's *_straight and *_optical).
+constexpr std::array<uint32_t, 3> supported_alpha{
+    WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_ELECTRICAL,
+    WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_OPTICAL,
+    WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_STRAIGHT,
+};
 
 bool is_supported(uint32_t coefficients, uint32_t range)
 {
@@ -55,9 +61,10 @@ void update(wl_resource* object, Change change)
 void set_alpha_mode(wl_client*, wl_resource* object, uint32_t mode) noexcept
 {
     uint32_t ignored = 0;
-    if (SurfaceHints::pending(object, ignored) && mode != supported_alpha) {
+    if (SurfaceHints::pending(object, ignored) &&
+        std::find(supported_alpha.begin(), supported_alpha.end(), mode) == supported_alpha.end()) {
         wl_resource_post_error(object, WP_COLOR_REPRESENTATION_SURFACE_V1_ERROR_ALPHA_MODE,
-                               "alpha mode %u is not supported (kiln offers premultiplied_electrical)", mode);
+                               "alpha mode %u is not supported (kiln offers 0, 1 and 2)", mode);
         return;
     }
     update(object, [&](ColorRepresentation& v) { v.alpha_mode = mode + 1; });
@@ -102,7 +109,8 @@ const struct wp_color_representation_manager_v1_interface manager_requests = {
 
 void advertise(wl_resource* manager, void*) noexcept
 {
-    wp_color_representation_manager_v1_send_supported_alpha_mode(manager, supported_alpha);
+    for (uint32_t mode : supported_alpha)
+        wp_color_representation_manager_v1_send_supported_alpha_mode(manager, mode);
     for (const auto& [coefficients, range] : supported)
         wp_color_representation_manager_v1_send_supported_coefficients_and_ranges(manager, coefficients, range);
     wp_color_representation_manager_v1_send_done(manager);
@@ -135,6 +143,26 @@ std::optional<uint32_t> committed_format(wlr_surface* surface)
 
 }  // namespace
 
+void ColorRepresentation::set_siting_and_alpha(renderer::YuvEncoding& encoding) const
+{
+    switch (alpha_mode) {  // stored + 1 (0: unset, premultiplied electrical)
+    case WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_PREMULTIPLIED_OPTICAL + 1:
+        encoding.alpha = renderer::AlphaMode::premultiplied_optical;
+        break;
+    case WP_COLOR_REPRESENTATION_SURFACE_V1_ALPHA_MODE_STRAIGHT + 1:
+        encoding.alpha = renderer::AlphaMode::straight;
+        break;
+    default: break;
+    }
+    // H.273 Chroma420SampleLocType 0..5 (the protocol's 1..6): x 0, 0.5, 0, 0.5, 0, 0.5; y 0.5, 0.5, 0, 0, 1, 1.
+    if (chroma_location < WP_COLOR_REPRESENTATION_SURFACE_V1_CHROMA_LOCATION_TYPE_0 ||
+        chroma_location > WP_COLOR_REPRESENTATION_SURFACE_V1_CHROMA_LOCATION_TYPE_5)
+        return;  // unset: centred, as kiln sampled before the protocol
+    const uint32_t type = chroma_location - WP_COLOR_REPRESENTATION_SURFACE_V1_CHROMA_LOCATION_TYPE_0;
+    encoding.chroma_x = type % 2 == 0 ? 0.0f : 0.5f;
+    encoding.chroma_y = type < 2 ? 0.5f : type < 4 ? 0.0f : 1.0f;
+}
+
 ColorRepresentation ColorRepresentation::unpack(uint32_t packed)
 {
     return {packed & 0xffu, (packed >> 8) & 0xffu, (packed >> 16) & 0xffu, packed >> 24};
@@ -154,10 +182,13 @@ renderer::YuvEncoding ColorRepresentation::yuv_encoding() const
         encoding.space = renderer::YuvColorSpace::bt2020;
         break;
     case WP_COLOR_REPRESENTATION_SURFACE_V1_COEFFICIENTS_BT601: break;
-    default: return encoding;  // unset (or identity, which a YCbCr buffer cannot have committed): the default
+    default:  // unset (or identity, which a YCbCr buffer cannot have committed): the default matrix
+        set_siting_and_alpha(encoding);
+        return encoding;
     }
     encoding.range = range == WP_COLOR_REPRESENTATION_SURFACE_V1_RANGE_FULL ? renderer::YuvRange::full
                                                                            : renderer::YuvRange::limited;
+    set_siting_and_alpha(encoding);
     return encoding;
 }
 

@@ -1,7 +1,7 @@
 // ColorRepresentationV1: wp_color_representation_manager_v1, each surface's matrix coefficients and range, chroma
 // location and alpha mode, double-buffered with its commits and checked against the committed buffer's format at
-// each commit; kiln's YUV shaders convert a surface's buffer with its coefficients and range
-// (VisibleNode::yuv → renderer::TextureDraw::yuv), BT.601 limited range where it set none.
+// each commit; kiln's sampling programs take a surface's coefficients, range, chroma siting and alpha mode
+// (VisibleNode::yuv → renderer::TextureDraw::yuv), BT.601 limited range, centred, premultiplied where it set none.
 #pragma once
 
 #include "compositor/protocol_kit/per_surface_object.hpp"
@@ -24,9 +24,14 @@ struct ColorRepresentation {
 
     static ColorRepresentation unpack(uint32_t packed);
     uint32_t pack() const;
-    // What kiln's YUV conversion takes: the coefficients and range set, else BT.601 limited.
+    // What kiln's sampling takes: the coefficients and range set, else BT.601 limited; the chroma siting set, else
+    // centred; the alpha mode set, else premultiplied electrical.
     renderer::YuvEncoding yuv_encoding() const;
     bool operator==(const ColorRepresentation&) const = default;
+
+private:
+    // The chroma siting and alpha mode set into `encoding` (left as they are where unset).
+    void set_siting_and_alpha(renderer::YuvEncoding& encoding) const;
 };
 
 class ColorRepresentationV1 {

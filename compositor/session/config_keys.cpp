@@ -1,7 +1,7 @@
 // kiln.ini's sections and keys: for each key, how its value is checked and where it lands in Options.
 #include "compositor/session/config_keys.hpp"
 
-#include "compositor/output/icc_output_profile.hpp"
+#include "compositor/session/icc_output_profile.hpp"
 
 #include "compositor/session/config_values.hpp"
 #include "compositor/session/key_combo.hpp"

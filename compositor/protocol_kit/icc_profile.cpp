@@ -1,7 +1,7 @@
 // read_icc_profile: lcms2 (its own context per call, so no global error handler and no shared state) opens the
 // profile from memory, checks its header, and samples an RGB → XYZ (D50 PCS) relative colorimetric transform over
 // a cube that Bradford then adapts to D65; for an output's profile also the transform back, XYZ → device RGB.
-#include "compositor/protocols/surface/icc_profile.hpp"
+#include "compositor/protocol_kit/icc_profile.hpp"
 
 #include "renderer/colour/primaries.hpp"
 

@@ -1,8 +1,8 @@
 // Reading an output's ICC profile file (at most 32 MiB, as color-management-v1 allows a client's) and making its
 // description with read_icc_output_profile.
-#include "compositor/output/icc_output_profile.hpp"
+#include "compositor/session/icc_output_profile.hpp"
 
-#include "compositor/protocols/surface/icc_profile.hpp"
+#include "compositor/protocol_kit/icc_profile.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -131,6 +131,9 @@ bool Renderer::fetch(ProgramSlot& slot, const ProgramSource& source, std::string
     slot.lut = glGetUniformLocation(id, "lut");
     slot.lut_coord = glGetUniformLocation(id, "lut_coord");
     slot.clip_max = glGetUniformLocation(id, "clip_max");
+    slot.hlg_out_gamma = glGetUniformLocation(id, "hlg_out_gamma");
+    slot.out_lut = glGetUniformLocation(id, "out_lut");
+    slot.out_lut_coord = glGetUniformLocation(id, "out_lut_coord");
     slot.composed = glGetUniformLocation(id, "composed");
     slot.encode_scale = glGetUniformLocation(id, "scale");
     return true;

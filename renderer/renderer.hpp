@@ -136,6 +136,9 @@ private:
         GLint lut = -1;
         GLint lut_coord = -1;
         GLint clip_max = -1;
+        GLint hlg_out_gamma = -1;
+        GLint out_lut = -1;
+        GLint out_lut_coord = -1;
         // The linear-light encode pass (renderer_linear.cpp).
         GLint composed = -1;
         GLint encode_scale = -1;

@@ -12,7 +12,8 @@ namespace kiln::renderer {
 void Renderer::set_output_colour(const ImageDescription& output)
 {
     if (output.primaries == output_colour_.primaries && output.transfer == output_colour_.transfer &&
-        output.icc == output_colour_.icc && output.reference_white == output_colour_.reference_white &&
+        output.icc == output_colour_.icc && output.output_table == output_colour_.output_table &&
+        output.reference_white == output_colour_.reference_white &&
         output.min_luminance == output_colour_.min_luminance && output.max_luminance == output_colour_.max_luminance)
         return;
     output_colour_ = output;
@@ -68,6 +69,10 @@ bool Renderer::prepare_colour(ShaderVariant sampling, const ColourKey& key, std:
 
 bool Renderer::set_colour(const ProgramSlot& slot, const ColourPipeline& pipeline)
 {
+    // Made (and so bound to colour_lut_unit once) before the surface's table is bound there.
+    const GLuint output_texture = pipeline.key.encode_lut ? lut_texture(pipeline.output_lut) : 0;
+    if (pipeline.key.encode_lut && !output_texture)
+        return false;
     glUniform1f(slot.clip_max, pipeline.clip_max);
     if (pipeline.key.matrix) {
         const std::array<float, 9>& m = pipeline.matrix;
@@ -89,6 +94,16 @@ bool Renderer::set_colour(const ProgramSlot& slot, const ColourPipeline& pipelin
         // Texel centres: encoded 0 samples the first entry, 1 the last, linearly in between.
         const float n = static_cast<float>(pipeline.lut->size);
         glUniform2f(slot.lut_coord, (n - 1.0f) / n, 0.5f / n);
+    }
+    if (pipeline.key.encode == TransferFunction::hlg && !pipeline.key.encode_lut)
+        glUniform1f(slot.hlg_out_gamma, pipeline.hlg_out_gamma);
+    if (pipeline.key.encode_lut) {
+        glActiveTexture(GL_TEXTURE0 + colour_output_lut_unit);
+        glBindTexture(GL_TEXTURE_3D, output_texture);
+        glActiveTexture(GL_TEXTURE0);
+        glUniform1i(slot.out_lut, colour_output_lut_unit);
+        const float n = static_cast<float>(pipeline.output_lut->size);
+        glUniform2f(slot.out_lut_coord, (n - 1.0f) / n, 0.5f / n);
     }
     return true;
 }

@@ -41,6 +41,7 @@ Output::Output(OutputHooks hooks, RenderBridge& bridge, FenceEvents& fences, Buf
       scene_output_(scene_output),
       presentation_(presentation),
       ring_(allocator, output, bridge.render_formats()),
+      connector_colour_(output),
       consumes_pixels_(!wlr_output_is_headless(output))
 {
     visible_.set_surface_alpha(hooks_.surface_alpha);
@@ -228,6 +229,11 @@ void Output::render()
         return;
     take_scene_damage();
     colour_ = hooks_.output_colour ? hooks_.output_colour(output_) : nullptr;
+    // On DRM an HDR description is signalled to the display and scanned out at 10 bits where the plane takes them.
+    connector_colour_.apply(colour_.get());
+    ring_.want_ten_bits(wlr_output_is_drm(output_) && colour_ && !colour_->output_table &&
+                        (colour_->transfer == renderer::TransferFunction::st2084_pq ||
+                         colour_->transfer == renderer::TransferFunction::hlg));
     OutputRing::Slot* slot = ring_.acquire();
     if (!slot) {
         // Every slot is on screen, queued or drawing: a release schedules the next frame.

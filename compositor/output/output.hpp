@@ -3,6 +3,7 @@
 // client buffers it sampled held until then.
 #pragma once
 
+#include "compositor/backend/drm_connector_colour.hpp"
 #include "compositor/listener.hpp"
 #include "compositor/output/output_hooks.hpp"
 #include "compositor/output/output_ring.hpp"
@@ -124,6 +125,8 @@ private:
     bool backend_ready_ = true;  // the backend takes a new commit (a frame event came since the last one)
     // The output's description for the frame being drawn (OutputHooks::output_colour; null: sRGB).
     std::shared_ptr<const renderer::ImageDescription> colour_;
+    // On DRM: HDR_OUTPUT_METADATA and Colorspace set from colour_ (nothing on other backends).
+    DrmConnectorColour connector_colour_;
     bool composed_on_cpu_ = false;  // the last frame was composed on the CPU (see render())
     bool composed_linear_ = false;  // the last frame was composed in linear light (see render())
     bool consumes_pixels_;       // the backend shows the buffer's memory (nested, KMS); headless shows nothing

@@ -25,6 +25,13 @@ renderer::ImageDescription configured_description(const OutputSettings* settings
     case OutputColourProfile::bt2020_pq:
         return renderer::pq_output(settings->sdr_white.value_or(default_sdr_white),
                                    settings->peak.value_or(default_peak));
+    case OutputColourProfile::bt2020_hlg:
+        return renderer::hlg_output(settings->sdr_white.value_or(default_sdr_white),
+                                    settings->peak.value_or(default_peak));
+    case OutputColourProfile::icc:
+        if (settings->icc_description)
+            return *settings->icc_description;
+        break;
     }
     return renderer::srgb_output();
 }
@@ -38,9 +45,12 @@ std::shared_ptr<const renderer::ImageDescription> OutputColours::description(con
     const double peak = settings ? settings->peak.value_or(default_peak) : default_peak;
     if (profile == OutputColourProfile::srgb)
         return nullptr;  // kiln's default: color-management-v1's default record, the renderer's plain path
+    if (profile == OutputColourProfile::icc)
+        return settings->icc_description;  // one object per reading of kiln.ini; null (sRGB) if it was refused
+    const bool luminances = profile == OutputColourProfile::bt2020_pq || profile == OutputColourProfile::bt2020_hlg;
     auto found = entries_.find(output->name);
     if (found != entries_.end() && found->second.profile == profile &&
-        (profile != OutputColourProfile::bt2020_pq ||
+        (!luminances ||
          (found->second.sdr_white == sdr_white && found->second.peak == peak)))
         return found->second.description;
     Entry entry{profile, sdr_white, peak,

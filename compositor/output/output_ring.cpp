@@ -24,6 +24,23 @@ bool OutputRing::choose_format()
         return true;
     // XRGB first: an opaque output format lets the plane skip blending, and every KMS driver scans it out.
     const wlr_drm_format_set* primary = wlr_output_get_primary_formats(output_, allocator_->buffer_caps);
+    if (ten_bits_) {
+        const wlr_drm_format* render = wlr_drm_format_set_get(render_formats_, DRM_FORMAT_XRGB2101010);
+        for (size_t i = 0; render && i < render->len; ++i)
+            if (primary && wlr_drm_format_set_has(primary, DRM_FORMAT_XRGB2101010, render->modifiers[i]))
+                wlr_drm_format_set_add(&chosen_, DRM_FORMAT_XRGB2101010, render->modifiers[i]);
+        if (wlr_drm_format_set_get(&chosen_, DRM_FORMAT_XRGB2101010)) {
+            format_ = DRM_FORMAT_XRGB2101010;
+            log::notice("output %s: scanning out XRGB2101010 (10 bits) for its HDR description", output_->name);
+            return true;
+        }
+        if (!refused_ten_bits_)
+            log::error("output %s: 10-bit scan-out refused: %s XRGB2101010; staying at 8 bits", output_->name,
+                       !render        ? "the renderer cannot draw into"
+                       : !primary     ? "the output lists no primary plane formats, so no"
+                                      : "the primary plane does not offer");
+        refused_ten_bits_ = true;
+    }
     for (uint32_t fourcc : {DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888}) {
         const wlr_drm_format* render = wlr_drm_format_set_get(render_formats_, fourcc);
         if (!render)
@@ -86,6 +103,20 @@ void OutputRing::add_damage(const Region& damage)
     for (auto& slot : slots_)
         if (slot)
             slot->damage.add(damage);
+}
+
+void OutputRing::want_ten_bits(bool ten_bits)
+{
+    if (ten_bits == ten_bits_)
+        return;
+    ten_bits_ = ten_bits;
+    if (format_ == DRM_FORMAT_XRGB2101010 || (ten_bits && !refused_ten_bits_)) {
+        // The next frame chooses again and allocates in the new format.
+        reset();
+        wlr_drm_format_set_finish(&chosen_);
+        chosen_ = {};
+        format_ = 0;
+    }
 }
 
 void OutputRing::reset()

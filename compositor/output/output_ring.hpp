@@ -40,6 +40,9 @@ public:
     void reset();
     size_t allocated() const;
     uint32_t format() const { return format_; }
+    // Asks for a 10-bit format (XRGB2101010) for an HDR output: where the primary plane and the renderer both take
+    // it, the buffers are made anew in it; where not, one log line says so and the ring stays at 8 bits.
+    void want_ten_bits(bool ten_bits);
 
 private:
     bool choose_format();
@@ -49,6 +52,8 @@ private:
     const wlr_drm_format_set* render_formats_;
     wlr_drm_format_set chosen_{};
     uint32_t format_ = 0;
+    bool ten_bits_ = false;
+    bool refused_ten_bits_ = false;  // said once per output
     std::array<std::unique_ptr<Slot>, capacity> slots_{};
 };
 

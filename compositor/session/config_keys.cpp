@@ -1,6 +1,8 @@
 // kiln.ini's sections and keys: for each key, how its value is checked and where it lands in Options.
 #include "compositor/session/config_keys.hpp"
 
+#include "compositor/session/icc_output_profile.hpp"
+
 #include "compositor/session/config_values.hpp"
 #include "compositor/session/key_combo.hpp"
 
@@ -136,15 +138,25 @@ const std::vector<KeySpec>& output_keys()
                  entry.output->colour_profile = OutputColourProfile::display_p3;
              else if (value == "bt2020-pq")
                  entry.output->colour_profile = OutputColourProfile::bt2020_pq;
-             else
-                 return "srgb, p3 or bt2020-pq";
+             else if (value == "bt2020-hlg")
+                 entry.output->colour_profile = OutputColourProfile::bt2020_hlg;
+             else if (value.starts_with("icc:") && value.size() > 4) {
+                 // Read now, so that a bad profile is a warning with kiln.ini's file and line; the output stays sRGB.
+                 std::string why;
+                 auto description = read_icc_output_description(std::string(value.substr(4)), why);
+                 if (!description)
+                     return "an RGB Display or ColorSpace ICC profile kiln can read for icc:PATH (" + why + ")";
+                 entry.output->colour_profile = OutputColourProfile::icc;
+                 entry.output->icc_description = std::move(description);
+             } else
+                 return "srgb, p3, bt2020-pq, bt2020-hlg or icc:PATH";
              return std::nullopt;
          }},
         {"sdr-white", false,
          [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              auto nits = parse_int(value, 1, 10000);
              if (!nits)
-                 return "whole cd/m² where SDR white sits on a bt2020-pq output, 1 to 10000, e.g. 203";
+                 return "whole cd/m² where SDR white sits on a bt2020-pq or bt2020-hlg output, 1 to 10000, e.g. 203";
              entry.output->sdr_white = *nits;
              return std::nullopt;
          }},
@@ -152,7 +164,7 @@ const std::vector<KeySpec>& output_keys()
          [](std::string_view value, Options&, Entry entry) -> std::optional<std::string> {
              auto nits = parse_int(value, 1, 10000);
              if (!nits)
-                 return "whole cd/m², the brightest a bt2020-pq output shows, 1 to 10000, e.g. 1000";
+                 return "whole cd/m², the brightest a bt2020-pq or bt2020-hlg output shows, 1 to 10000, e.g. 1000";
              entry.output->peak = *nits;
              return std::nullopt;
          }},

@@ -1,7 +1,10 @@
 // The settings kiln.ini adds to the command line's: keyboard, outputs, key bindings, libinput devices, decorations.
 #pragma once
 
+#include "renderer/colour/image_description.hpp"
+
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +36,8 @@ enum class OutputColourProfile {
     srgb,        // sRGB primaries and curve, white 80 cd/m²: what kiln draws without conversion
     display_p3,  // Display P3 primaries, sRGB curve
     bt2020_pq,   // BT.2020 primaries, SMPTE ST 2084 (PQ): SDR content's white at sdr_white, clipped at peak
+    bt2020_hlg,  // BT.2020 primaries, BT.2100 HLG for a display of nominal peak `peak`: SDR white at sdr_white
+    icc,         // an ICC output profile (icc:PATH), read when kiln.ini is
 };
 
 struct OutputPosition {
@@ -54,8 +59,10 @@ struct OutputSettings {
     // workspaces=NAME, ...: the workspaces this output starts with, named (kept while empty), the first shown; they
     // are not made on other outputs. Kept for an output not plugged in yet and applied when it comes.
     std::vector<std::string> workspaces;
-    // color-profile= (unset: sRGB), and for bt2020-pq its sdr-white= (cd/m², default 203) and peak= (default 1000).
+    // color-profile= (unset: sRGB), and for bt2020-pq and bt2020-hlg its sdr-white= (cd/m², default 203) and peak=
+    // (default 1000). For icc:PATH, the description read from the profile (OutputColours takes it as it is).
     std::optional<OutputColourProfile> colour_profile;
+    std::shared_ptr<const renderer::ImageDescription> icc_description;
     std::optional<double> sdr_white;
     std::optional<double> peak;
 };

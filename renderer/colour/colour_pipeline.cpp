@@ -16,7 +16,7 @@ bool is_sdr_encoding(TransferFunction tf)
 
 bool can_encode(TransferFunction tf)
 {
-    return is_sdr_encoding(tf) || tf == TransferFunction::st2084_pq;
+    return is_sdr_encoding(tf) || tf == TransferFunction::st2084_pq || tf == TransferFunction::hlg;
 }
 
 bool is_identity(const ColourMatrix& m)
@@ -66,6 +66,22 @@ ImageDescription pq_output(double sdr_white, double peak)
     return d;
 }
 
+ImageDescription hlg_output(double sdr_white, double peak)
+{
+    ImageDescription d;
+    d.primaries = named_primaries(NamedPrimaries::bt2020);
+    d.transfer = TransferFunction::hlg;
+    d.min_luminance = 0.005;
+    d.max_luminance = peak;
+    d.reference_white = sdr_white;
+    return d;
+}
+
+double hlg_system_gamma(double peak)
+{
+    return 1.2 + 0.42 * std::log10(peak / 1000.0);
+}
+
 LuminanceRange pq_source_range(const ImageDescription& d)
 {
     if (d.mastering_luminance)
@@ -80,7 +96,8 @@ LuminanceRange pq_target_range(const ImageDescription& d, const ImageDescription
 
 bool can_compose_linear(const ImageDescription& output)
 {
-    return can_encode(output.transfer);
+    // The encode pass has no inverse HLG OOTF and no ICC table yet: such outputs blend in their encoding.
+    return can_encode(output.transfer) && output.transfer != TransferFunction::hlg && !output.output_table;
 }
 
 LinearEncode linear_encode(const ImageDescription& output)
@@ -109,12 +126,23 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
     const ImageDescription& d = surface.description ? *surface.description : srgb;
     const bool linear = space == CompositionSpace::linear_light;
     if (!can_encode(output.transfer))
-        return std::nullopt;  // HLG and extended-linear outputs are not built yet (doc/colour.md)
+        return std::nullopt;  // extended-linear outputs are not built yet (doc/colour.md)
     if (!linear && d.is_plain_srgb() && output.is_plain_srgb())
         return std::nullopt;
 
+    const bool output_table = output.output_table != nullptr;
+    if (output_table) {
+        const IccTable& table = *output.output_table;
+        if (table.size < 2 || table.xyz.size() != static_cast<size_t>(table.size) * table.size * table.size * 3)
+            return std::nullopt;
+    }
+
     ColourPipeline p;
-    p.key.encode = linear ? TransferFunction::ext_linear : output.transfer;
+    // Into linear light the encode pass encodes later (can_compose_linear: never an HLG or ICC output).
+    p.key.encode_lut = !linear && output_table;
+    p.key.encode = linear ? TransferFunction::ext_linear : output_table ? TransferFunction::srgb : output.transfer;
+    if (p.key.encode_lut)
+        p.output_lut = output.output_table;
     // All intents adapt whites (relative colorimetric, Bradford) and clip what falls outside the output's gamut;
     // perceptual and saturation are that plus the clip (doc/colour.md says what is not done).
     const auto output_to_xyz = rgb_to_xyz(output.primaries);
@@ -177,6 +205,13 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
         for (double& v : m)
             v *= white / 10000.0;
         p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
+    } else if (output.transfer == TransferFunction::hlg && !output_table) {  // (not linear: can_compose_linear)
+        // Relative to the output's white → display light relative to its nominal peak (BT.2100's F_D / L_W), where
+        // the inverse OOTF and the OETF take it; clipped at the peak.
+        const double peak = output.max_luminance > 0 ? output.max_luminance : 1000.0;
+        for (double& v : m)
+            v *= reference_white(output) / peak;
+        p.hlg_out_gamma = static_cast<float>(hlg_system_gamma(peak));
     }
     p.key.matrix = p.key.lut || !is_identity(m);
     for (size_t i = 0; i < m.size(); ++i)

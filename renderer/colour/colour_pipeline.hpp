@@ -26,7 +26,8 @@ struct ColourKey {
     bool lut = false;                                  // an ICC table: sampled as a 3D texture giving XYZ
     bool matrix = false;                               // a 3x3 matrix (primaries, white, luminance scale)
     ToneMap tone = ToneMap::none;
-    TransferFunction encode = TransferFunction::srgb;  // the output's
+    TransferFunction encode = TransferFunction::srgb;  // the output's (HLG: inverse OOTF, then the OETF)
+    bool encode_lut = false;                           // an ICC output: its table replaces `encode`
     auto operator<=>(const ColourKey&) const = default;
 };
 
@@ -42,6 +43,10 @@ struct ColourPipeline {
     // The top of the output's range in the matrix's units: 1 (its white) on SDR outputs, its peak / 10,000 on PQ.
     float clip_max = 1.0f;
     std::shared_ptr<const IccTable> lut;
+    // An HLG output: the system gamma its inverse OOTF undoes (BT.2100, for its peak).
+    float hlg_out_gamma = 1.2f;
+    // An ICC output: its table (ImageDescription::output_table), sampled at clip(rgb)^(1/2.4).
+    std::shared_ptr<const IccTable> output_lut;
 };
 
 // True when the surface needs no conversion onto a plain sRGB output: no description, or plain sRGB. Such surfaces
@@ -57,6 +62,10 @@ ImageDescription srgb_output();
 // `sdr_white` and peak `peak` cd/m².
 ImageDescription sdr_output(NamedPrimaries primaries, TransferFunction tf);
 ImageDescription pq_output(double sdr_white, double peak);
+// An HLG output (BT.2020 primaries, nominal peak `peak` cd/m²) whose SDR white is `sdr_white`.
+ImageDescription hlg_output(double sdr_white, double peak);
+// The system gamma of BT.2100's HLG OOTF for a display of `peak` cd/m²: 1.2 + 0.42 log10(peak / 1000).
+double hlg_system_gamma(double peak);
 
 // Where a conversion writes. `output_encoding`: straight into the output's encoding (blending then happens on
 // encoded values). `linear_light`: linear light in the output's primaries, 1.0 = the output's reference white,
@@ -66,12 +75,13 @@ enum class CompositionSpace { output_encoding, linear_light };
 
 // The conversion of `surface` onto `output`. nullopt when none is needed (both plain sRGB, into the output's
 // encoding) or none can be made (primaries that span no volume, an empty table, an output transfer function the
-// pipeline cannot encode yet: HLG and extended linear): the renderer then draws the pixels as they are. Into
+// pipeline cannot encode yet: extended linear): the renderer then draws the pixels as they are. Into
 // `linear_light` plain sRGB surfaces are converted too (decoded), whatever the output.
 std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output,
                                               CompositionSpace space = CompositionSpace::output_encoding);
 
-// Whether frames onto `output` can be composed in linear light: the encode pass can write its transfer function.
+// Whether frames onto `output` can be composed in linear light: the encode pass can write its transfer function
+// (not HLG's, nor an ICC output's table, yet).
 bool can_compose_linear(const ImageDescription& output);
 
 // The encode pass from the linear-light intermediate to the output: rgb * scale, clipped to 0..clip_max, encoded.

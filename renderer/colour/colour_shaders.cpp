@@ -139,6 +139,18 @@ const char* encode_function(TransferFunction tf)
                "    vec3 y = pow(v, vec3(m1));\n"
                "    return pow((c1 + c2 * y) / (1.0 + c3 * y), vec3(m2));\n"
                "}\n";
+    case TransferFunction::hlg:
+        // BT.2100 HLG: display light relative to the nominal peak (0..1) → scene light through the inverse OOTF
+        // (Y_s = Y_d^(1/gamma), BT.2020 luminance weights), then the OETF.
+        return "uniform float hlg_out_gamma;\n"
+               "vec3 encode(vec3 v) {\n"
+               "    const float a = 0.17883277;\n"
+               "    const float b = 1.0 - 4.0 * a;\n"
+               "    const float c = 0.5 - a * log(4.0 * a);\n"
+               "    float yd = dot(vec3(0.2627, 0.6780, 0.0593), v);\n"
+               "    vec3 e = yd > 0.0 ? v * pow(yd, (1.0 - hlg_out_gamma) / hlg_out_gamma) : vec3(0.0);\n"
+               "    return mix(sqrt(3.0 * e), a * log(max(12.0 * e - b, 1e-6)) + c, step(1.0 / 12.0, e));\n"
+               "}\n";
     default:
         return "vec3 encode(vec3 v) {\n"
                "    return mix(v * 12.92, 1.055 * pow(v, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, v));\n"
@@ -193,7 +205,13 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
         else if (key.tone == ToneMap::hlg_ootf)
             f += ootf_function;
     }
-    f += encode_function(key.encode);
+    if (key.encode_lut)
+        // An ICC output's table, indexed by linear light raised to 1/2.4 (IccTable), gives its device values.
+        f += "uniform sampler3D out_lut;\nuniform vec2 out_lut_coord;\n"
+             "vec3 encode(vec3 v) { return texture(out_lut, pow(v, vec3(1.0 / 2.4)) * out_lut_coord.x + "
+             "out_lut_coord.y).rgb; }\n";
+    else
+        f += encode_function(key.encode);
     f += "void main() {\n    ";
     f += s.sample;
     // Premultiplied in, premultiplied out: the curves apply to the colour, not to colour times coverage.

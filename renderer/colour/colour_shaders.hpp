@@ -9,7 +9,8 @@
 namespace kiln::renderer {
 
 // GLSL ES 3.00 (the ICC table is a 3D texture); uniforms: colour_matrix, eetf, hlg, lut (texture unit
-// colour_lut_unit), lut_coord, plus the sampling variant's own. `sampling` is any texture variant (not solid).
+// colour_lut_unit), lut_coord, hlg_out_gamma (HLG outputs), out_lut (unit colour_output_lut_unit) and out_lut_coord
+// (ICC outputs), plus the sampling variant's own. `sampling` is any texture variant (not solid).
 ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key);
 
 // The encode pass of a linear-light frame (renderer_linear.cpp): reads the FP16 intermediate's texel under each
@@ -19,5 +20,7 @@ ProgramSource linear_encode_program_source(TransferFunction encode);
 
 // The texture unit the ICC table is bound to (after the YUV planes' 0..2).
 constexpr int colour_lut_unit = 3;
+// ... and an ICC output's table.
+constexpr int colour_output_lut_unit = 4;
 
 }  // namespace kiln::renderer

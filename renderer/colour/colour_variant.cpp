@@ -67,7 +67,7 @@ std::string colour_program_name(const ColourVariant& variant)
     name += key.matrix ? "_matrix_" : "_";
     name += tone_name(key.tone);
     name += "_to_";
-    name += transfer_name(key.encode);
+    name += key.encode_lut ? "icc" : transfer_name(key.encode);
     return name;
 }
 
@@ -93,6 +93,10 @@ std::optional<ColourVariant> parse_colour_program_name(std::string_view name)
     if (!tone)
         return std::nullopt;
     out.key.tone = *tone;
+    if (rest == "icc") {
+        out.key.encode_lut = true;  // an ICC output's table (encode stays srgb, unused)
+        return colour_program_name(out) == name ? std::optional(out) : std::nullopt;
+    }
     for (TransferFunction encode : transfers)
         if (rest == transfer_name(encode)) {
             out.key.encode = encode;
@@ -116,7 +120,7 @@ std::string describe_colour_variant(const ColourVariant& variant)
         out += ", tone map " + std::string(tone_name(key.tone));
     if (key.matrix)
         out += ", matrix";
-    out += ", encode " + std::string(transfer_name(key.encode));
+    out += key.encode_lut ? ", encode icc table" : ", encode " + std::string(transfer_name(key.encode));
     return out;
 }
 

@@ -21,6 +21,9 @@ enum class RenderIntent { perceptual, relative, saturation, absolute, relative_b
 // An ICC profile reduced to what a shader samples: a cube of `size`³ entries, indexed by the encoded device RGB
 // (red fastest), each the linear-light CIE XYZ (D65 white at Y = 1, relative colorimetric) that value means.
 // Built once per profile (lcms2 on the protocol side); the renderer never parses ICC.
+// An output's table (ImageDescription::output_table) is the other way round: indexed by linear light in the
+// description's primaries (1 = its white) raised to 1/2.4 (so dark values get their share of entries), each entry
+// the device RGB the profile gives it.
 struct IccTable {
     int size = 0;
     std::vector<float> xyz;  // size * size * size * 3
@@ -42,11 +45,15 @@ struct ImageDescription {
     // Set for descriptions made from an ICC profile; the fields above then hold what the profile says of its
     // primaries where it has a matrix, and the table is what the renderer samples.
     std::shared_ptr<const IccTable> icc;
+    // Set for an output described by an ICC profile (kiln.ini color-profile=icc:PATH): what the renderer encodes
+    // with, instead of `transfer`; and the profile's bytes, for color-management-v1's icc_file.
+    std::shared_ptr<const IccTable> output_table;
+    std::shared_ptr<const std::vector<uint8_t>> icc_profile;
 
     // The description of plain sRGB content on a plain sRGB display: the path that needs no conversion.
     bool is_plain_srgb() const
     {
-        return !icc && transfer == TransferFunction::srgb &&
+        return !icc && !output_table && transfer == TransferFunction::srgb &&
                primaries == named_primaries(NamedPrimaries::srgb);
     }
 };

@@ -23,6 +23,7 @@ std::vector<ColourVariant> every_variant()
     const TransferFunction curves[] = {TransferFunction::srgb,      TransferFunction::gamma22, TransferFunction::bt1886,
                                        TransferFunction::st2084_pq, TransferFunction::hlg,     TransferFunction::ext_linear};
     std::vector<ColourVariant> out;
+    constexpr TransferFunction decode_srgb = TransferFunction::srgb;
     for (ShaderVariant sampling : samplings)
         for (TransferFunction encode : curves)
             for (ToneMap tone : {ToneMap::none, ToneMap::bt2390, ToneMap::hlg_ootf})
@@ -31,6 +32,11 @@ std::vector<ColourVariant> every_variant()
                         out.push_back({sampling, ColourKey{decode, false, matrix, tone, encode}});
                     if (matrix && tone == ToneMap::none)
                         out.push_back({sampling, ColourKey{TransferFunction::srgb, true, true, tone, encode}});
+                    // Onto an ICC output: its table replaces the encode curve ("…_to_icc").
+                    if (matrix && tone == ToneMap::none && encode == TransferFunction::srgb) {
+                        out.push_back({sampling, ColourKey{decode_srgb, false, true, tone, encode, true}});
+                        out.push_back({sampling, ColourKey{decode_srgb, true, true, tone, encode, true}});
+                    }
                 }
     return out;
 }

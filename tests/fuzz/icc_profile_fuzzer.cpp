@@ -1,7 +1,7 @@
 // libFuzzer target for the ICC profile reader color-management-v1's ICC creator calls: any bytes, read as a client's
 // profile; whatever it accepts must be a whole, finite table. lcms2 itself is the system's (not instrumented), so
 // this finds kiln's mistakes and lcms2 crashes, not lcms2's silent overreads.
-#include "compositor/protocols/surface/icc_profile.hpp"
+#include "compositor/protocol_kit/icc_profile.hpp"
 
 #include <cmath>
 #include <cstdlib>

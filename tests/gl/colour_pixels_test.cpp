@@ -354,6 +354,9 @@ TEST_CASE("every sampling variant's conversion program compiles and links", "[gl
                         TransferFunction::srgb});
     keys.push_back({TransferFunction::srgb, true, true, ToneMap::none, TransferFunction::srgb});
     keys.push_back({TransferFunction::ext_linear, false, false, ToneMap::none, TransferFunction::gamma22});
+    // Onto an HLG output (inverse OOTF + OETF) and an ICC output (its table replaces the curve).
+    keys.push_back({TransferFunction::srgb, false, true, ToneMap::none, TransferFunction::hlg});
+    keys.push_back({TransferFunction::srgb, true, true, ToneMap::none, TransferFunction::srgb, true});
     for (ShaderVariant variant : gl.renderer->variants()) {
         if (variant == ShaderVariant::solid || (variant == ShaderVariant::external && !external))
             continue;

@@ -19,6 +19,7 @@ FD_EVENTS = {
     ("zwp_primary_selection_source_v1", 0): 1,   # send
     ("wl_data_source", 1): 1,                    # send
     ("zwlr_data_control_source_v1", 0): 1,       # send
+    ("wp_image_description_info_v1", 1): 1,      # icc_file
 }
 
 

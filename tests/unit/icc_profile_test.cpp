@@ -2,7 +2,7 @@
 // builder, not kiln's reader) samples to a table whose red corner is P3's red (SMPTE EG 432-1), whose white is D65
 // at Y = 1, and whose mid grey is the sRGB curve's 0.2140 (IEC 61966-2-1); profiles color-management-v1 refuses
 // are refused with a reason.
-#include "compositor/protocols/surface/icc_profile.hpp"
+#include "compositor/protocol_kit/icc_profile.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

@@ -294,6 +294,8 @@ std::shared_ptr<const DescriptionRecord> ColorManagerV1::output_record(wlr_outpu
     auto record = std::make_shared<DescriptionRecord>();
     record->identity = identities_->take();
     record->primaries_named = description->icc ? std::nullopt : primaries_number(description->primaries);
+    if (description->icc_profile)
+        record->icc = *description->icc_profile;  // an ICC output (color-profile=icc:PATH): get_information's icc_file
     record->description = std::move(description);
     records_[record->description.get()] = record;
     return record;

@@ -4,7 +4,7 @@
 #include "compositor/protocols/surface/icc_creator_v1.hpp"
 
 #include "color-management-v1-protocol.h"
-#include "compositor/protocols/surface/icc_profile.hpp"
+#include "compositor/protocol_kit/icc_profile.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -86,7 +86,8 @@ void send_information(wl_resource* info, const DescriptionRecord& record)
     send_primaries(info, d.primaries, false);
     if (record.primaries_named)
         wp_image_description_info_v1_send_primaries_named(info, *record.primaries_named);
-    if (auto tf = color_management::number_of(color_management::transfer_functions, d.transfer))
+    // An ICC description's curve is the profile's, not a named one.
+    if (auto tf = color_management::number_of(color_management::transfer_functions, d.transfer); tf && !d.icc)
         wp_image_description_info_v1_send_tf_named(info, *tf);
     wp_image_description_info_v1_send_luminances(info, ten_thousandths(d.min_luminance), unscaled(d.max_luminance),
                                                  unscaled(d.reference_white));

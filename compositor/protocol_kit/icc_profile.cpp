@@ -1,12 +1,13 @@
 // read_icc_profile: lcms2 (its own context per call, so no global error handler and no shared state) opens the
 // profile from memory, checks its header, and samples an RGB → XYZ (D50 PCS) relative colorimetric transform over
-// a cube that Bradford then adapts to D65.
-#include "compositor/protocols/surface/icc_profile.hpp"
+// a cube that Bradford then adapts to D65; for an output's profile also the transform back, XYZ → device RGB.
+#include "compositor/protocol_kit/icc_profile.hpp"
 
 #include "renderer/colour/primaries.hpp"
 
 #include <lcms2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -138,6 +139,57 @@ bool read_icc_profile(std::span<const uint8_t> bytes, IccProfile& profile, std::
     profile.primaries = {xy_of(&table->xyz[(n - 1) * 3]), xy_of(&table->xyz[((n - 1) * n) * 3]),
                          xy_of(&table->xyz[((n - 1) * n * n) * 3]), renderer::white::d65};
     profile.table = std::move(table);
+    return true;
+}
+
+bool read_icc_output_profile(std::span<const uint8_t> bytes, IccProfile& profile,
+                             std::shared_ptr<const renderer::IccTable>& output_table, std::string& why, int cube_size)
+{
+    IccProfile forward;
+    if (!read_icc_profile(bytes, forward, why, cube_size))
+        return false;
+    Complaint complaint;
+    Context context(&complaint);
+    if (!context.handle)
+        return fail(why, "lcms2 could not make a context", complaint);
+    Profile icc{cmsOpenProfileFromMemTHR(context.handle, bytes.data(), static_cast<cmsUInt32Number>(bytes.size()))};
+    Profile xyz{cmsCreateXYZProfileTHR(context.handle)};
+    if (!icc.handle || !xyz.handle)
+        return fail(why, "not a readable ICC profile", complaint);
+    Transform transform{cmsCreateTransformTHR(context.handle, xyz.handle, TYPE_XYZ_FLT, icc.handle, TYPE_RGB_FLT,
+                                              INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE)};
+    if (!transform.handle)
+        return fail(why, "no XYZ to RGB transform in this profile (an output needs one)", complaint);
+
+    // Linear light in the profile's primaries (D65 white at Y = 1) → XYZ D65 → Bradford to the D50 PCS.
+    const auto to_xyz = renderer::rgb_to_xyz(forward.primaries);
+    if (!to_xyz)
+        return fail(why, "the profile's primaries span no volume", complaint);
+    const renderer::ColourMatrix to_pcs =
+        renderer::multiply(renderer::bradford_adaptation(renderer::white::d65, renderer::white::d50), *to_xyz);
+    const auto n = static_cast<size_t>(cube_size);
+    std::vector<float> pcs(n * n * n * 3);
+    for (size_t b = 0; b < n; ++b)
+        for (size_t g = 0; g < n; ++g)
+            for (size_t r = 0; r < n; ++r) {
+                // The index is linear light raised to 1/2.4 (IccTable), so dark values get their share of entries.
+                const auto linear = [&](size_t i) { return std::pow(double(i) / double(n - 1), 2.4); };
+                const std::array<double, 3> at = renderer::apply_matrix(to_pcs, {linear(r), linear(g), linear(b)});
+                float* out = &pcs[((b * n + g) * n + r) * 3];
+                for (int c = 0; c < 3; ++c)
+                    out[c] = static_cast<float>(at[c]);
+            }
+    auto table = std::make_shared<renderer::IccTable>();
+    table->size = cube_size;
+    table->xyz.resize(pcs.size());
+    cmsDoTransform(transform.handle, pcs.data(), table->xyz.data(), static_cast<cmsUInt32Number>(n * n * n));
+    for (float& v : table->xyz) {
+        if (!std::isfinite(v))
+            return fail(why, "the profile's transform back to the device gives values that are not finite", complaint);
+        v = std::clamp(v, 0.0f, 1.0f);  // a LUT profile may overshoot; the device takes 0..1
+    }
+    profile = std::move(forward);
+    output_table = std::move(table);
     return true;
 }
 

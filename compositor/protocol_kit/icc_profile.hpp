@@ -26,4 +26,12 @@ inline constexpr int icc_cube_size = 33;
 bool read_icc_profile(std::span<const uint8_t> bytes, IccProfile& profile, std::string& why,
                       int cube_size = icc_cube_size);
 
+// An output's profile (kiln.ini color-profile=icc:PATH): what read_icc_profile accepts and gives, and also the way
+// back, lcms2's relative colorimetric transform from XYZ (D50 PCS, after Bradford from D65) to the device's RGB,
+// sampled into `output_table` (renderer::IccTable's output layout) over linear light in `profile.primaries`. False
+// with `why` where read_icc_profile refuses the bytes or the profile has no transform back to the device.
+bool read_icc_output_profile(std::span<const uint8_t> bytes, IccProfile& profile,
+                             std::shared_ptr<const renderer::IccTable>& output_table, std::string& why,
+                             int cube_size = icc_cube_size);
+
 }  // namespace kiln::compositor

@@ -42,6 +42,8 @@ ServerDecoration::ServerDecoration(wlr_scene_node* parent, wlr_output_layout* la
     wlr_scene_rect_set_color(rects_[4], close.data());
     // The window's tree takes this one with it when the client's surface goes.
     tree_destroy_.connect(&tree_->node.events.destroy, [this](void*) {
+        // Unlinked now: the tree's signal is freed with it, and a later disconnect would write into that memory.
+        tree_destroy_.disconnect();
         tree_ = nullptr;
         rects_ = {};
         title_ = nullptr;

@@ -22,7 +22,8 @@ P_DISPLAY_P3, TF_SRGB = 9, 9
 P_CREATE, P_TF_NAMED, P_PRIMARIES_NAMED = 0, 1, 3
 SIZE = 64
 RED = (200, 30, 30)  # Display P3 red shown on sRGB: clipped to more red, less green and blue
-VARIANT = "decode srgb, matrix, encode srgb"  # P3 primaries with the sRGB curve onto the sRGB output
+# P3 primaries with the sRGB curve, into the linear-light intermediate of the sRGB output (doc/colour.md)
+VARIANT = "decode srgb, matrix, encode ext_linear"
 
 
 def described_window(kiln):

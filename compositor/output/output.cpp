@@ -228,12 +228,15 @@ void Output::render()
     if (!output_->enabled || output_->width <= 0 || output_->height <= 0)
         return;
     take_scene_damage();
-    colour_ = hooks_.output_colour ? hooks_.output_colour(output_) : nullptr;
-    // On DRM an HDR description is signalled to the display and scanned out at 10 bits where the plane takes them.
-    connector_colour_.apply(colour_.get());
-    ring_.want_ten_bits(wlr_output_is_drm(output_) && colour_ && !colour_->output_table &&
-                        (colour_->transfer == renderer::TransferFunction::st2084_pq ||
-                         colour_->transfer == renderer::TransferFunction::hlg));
+    // The same object until a reload changes this output's description: the connector and the ring follow a change.
+    if (auto colour = hooks_.output_colour ? hooks_.output_colour(output_) : nullptr; colour != colour_) {
+        colour_ = std::move(colour);
+        // On DRM an HDR description is signalled to the display and scanned out at 10 bits where the plane takes them.
+        connector_colour_.apply(colour_.get());
+        ring_.want_ten_bits(wlr_output_is_drm(output_) && colour_ && !colour_->output_table &&
+                            (colour_->transfer == renderer::TransferFunction::st2084_pq ||
+                             colour_->transfer == renderer::TransferFunction::hlg));
+    }
     OutputRing::Slot* slot = ring_.acquire();
     if (!slot) {
         // Every slot is on screen, queued or drawing: a release schedules the next frame.

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, build_dir, check, run_test, skip  # noqa: E402
-from screencast import ScreenCastClient, Stack, require_stack, xdp_command  # noqa: E402
+from kiln_harness import build_dir, check, run_test, skip  # noqa: E402
+from screencast import ScreenCastClient, Stack, portal_kiln, require_stack  # noqa: E402
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection  # noqa: E402
 
@@ -29,15 +29,8 @@ def main():
     reader_binary = build_dir() / "tests" / "portal" / "kiln-portal-cursor-reader"
     if not reader_binary.exists():
         skip("kiln-portal-cursor-reader was not built (needs libpipewire-0.3-dev)")
-    source_portals = Path(__file__).resolve().parents[2] / "portal"
     with Stack() as stack:
-        portals_dir = Path(stack.dir) / "portals"
-        portals_dir.mkdir()
-        (portals_dir / "kiln.portal").write_text((source_portals / "kiln.portal").read_text())
-        kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
-        with Kiln("--restrict", "image-copy-capture", "-s", f"{portal_binary} --replace", "-s",
-                  xdp_command(portals_dir), size=f"{SIZE[0]}x{SIZE[1]}", env=kiln_env, runtime_dir=stack.dir,
-                  socket="wayland-portal-test") as kiln:
+        with portal_kiln(stack, f"{portal_binary} --replace", size=SIZE) as kiln:
             pointer = VirtualPointer(Connection(kiln.client_env), SIZE)
             pointer.move(20, 20)
             client = ScreenCastClient(stack.env["DBUS_SESSION_BUS_ADDRESS"])

@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, build_dir, check, client_binary, need, run_test, skip, wait_drawn  # noqa: E402
-from screencast import ScreenCastClient, Stack, StreamReader, differing, require_stack, xdp_command  # noqa: E402
+from kiln_harness import build_dir, check, client_binary, need, run_test, skip, wait_drawn  # noqa: E402
+from screencast import ScreenCastClient, Stack, StreamReader, differing, portal_kiln, require_stack  # noqa: E402
 
 SIZE = (320, 240)
 MODES = [(400, 300), (256, 192)]
@@ -25,15 +25,8 @@ def main():
     need("wlr-randr")
     if not (build_dir() / "tests" / "portal" / "kiln-portal-hostile-consumer").exists():
         skip("kiln-portal-hostile-consumer was not built (needs libpipewire-0.3-dev)")
-    source_portals = Path(__file__).resolve().parents[2] / "portal"
     with Stack() as stack:
-        portals_dir = Path(stack.dir) / "portals"
-        portals_dir.mkdir()
-        (portals_dir / "kiln.portal").write_text((source_portals / "kiln.portal").read_text())
-        kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
-        with Kiln("--restrict", "image-copy-capture", "-s", f"{portal_binary} --replace", "-s",
-                  xdp_command(portals_dir), size=f"{SIZE[0]}x{SIZE[1]}", env=kiln_env, runtime_dir=stack.dir,
-                  socket="wayland-portal-test") as kiln:
+        with portal_kiln(stack, f"{portal_binary} --replace", size=SIZE) as kiln:
             still = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "200x150", "--color", "3366cc",
                                 "--frames", "3", "--stay"])
             wait_drawn(still)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, check, client_binary, run_test, wait_drawn  # noqa: E402
+from kiln_harness import check, client_binary, run_test, wait_drawn  # noqa: E402
 from wayland_wire import Connection, Toplevel  # noqa: E402
-from screencast import ScreenCastClient, Stack, require_stack, xdp_command  # noqa: E402
+from screencast import ScreenCastClient, Stack, portal_kiln, require_stack  # noqa: E402
 
 SIZE = (320, 240)
 # kiln lays HEADLESS-2 out at (0, 0), focused, and HEADLESS-1 right of it.
@@ -49,18 +49,11 @@ def position(props):
 
 def main():
     portal_binary = require_stack()
-    source_portals = Path(__file__).resolve().parents[2] / "portal"
     with Stack() as stack:
-        portals_dir = Path(stack.dir) / "portals"
-        portals_dir.mkdir()
-        (portals_dir / "kiln.portal").write_text((source_portals / "kiln.portal").read_text())
-        kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
         second_now = Path(stack.dir) / "second-now"
         second = f"while [ ! -e {second_now} ]; do sleep 0.1; done; exec {portal_binary} --replace --output HEADLESS-2"
-        with Kiln("--outputs", "2", "--restrict", "image-copy-capture",
-                  "-s", f"{portal_binary} --replace --output HEADLESS-1", "-s", xdp_command(portals_dir),
-                  "-s", second, size=f"{SIZE[0]}x{SIZE[1]}", env=kiln_env, runtime_dir=stack.dir,
-                  socket="wayland-portal-test") as kiln:
+        with portal_kiln(stack, f"{portal_binary} --replace --output HEADLESS-1", "--outputs", "2", size=SIZE,
+                         starts=[second]) as kiln:
             red = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "160x120", "--color", "cc3333",
                               "--frames", "3", "--stay"])
             wait_drawn(red)

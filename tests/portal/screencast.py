@@ -293,6 +293,19 @@ def xdp_command(portals_dir):
             f"XDG_DESKTOP_PORTAL_DIR={portals_dir} exec {XDP} --replace --verbose")
 
 
+def portal_kiln(stack, portal_command, *args, size, starts=()):
+    """kiln on the stack's session bus, starting `portal_command` (a kiln-portal), then xdg-desktop-portal with kiln's
+    .portal file as its one backend, then each of `starts`; `args` go to kiln as well."""
+    portals_dir = Path(stack.dir) / "portals"
+    portals_dir.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[2] / "portal" / "kiln.portal", portals_dir / "kiln.portal")
+    kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
+    argv = [*args, "--restrict", "image-copy-capture", "-s", portal_command, "-s", xdp_command(portals_dir)]
+    for command in starts:
+        argv += ["-s", command]
+    return Kiln(*argv, size=f"{size[0]}x{size[1]}", env=kiln_env, runtime_dir=stack.dir, socket="wayland-portal-test")
+
+
 def main():
     portal_binary = require_stack()
     source_portals = Path(__file__).resolve().parents[2] / "portal"

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection  # noqa: E402
-from kiln_harness import Kiln, check, client_binary, kiln_binary, run_test, wait_drawn  # noqa: E402
-from screencast import ScreenCastClient, Stack, StreamReader, require_stack, xdp_command  # noqa: E402
+from kiln_harness import check, client_binary, kiln_binary, run_test, wait_drawn  # noqa: E402
+from screencast import ScreenCastClient, Stack, StreamReader, portal_kiln, require_stack  # noqa: E402
 
 SIZE = (640, 480)
 RED, BLUE, WHITE = (0xcc, 0x33, 0x33), (0x33, 0x66, 0xcc), (255, 255, 255)
@@ -79,17 +79,10 @@ def watch(reader, what, frames=20):
 
 def main():
     portal_binary = require_stack()
-    source_portals = Path(__file__).resolve().parents[2] / "portal"
     with Stack() as stack:
-        portals_dir = Path(stack.dir) / "portals"
-        portals_dir.mkdir()
-        (portals_dir / "kiln.portal").write_text((source_portals / "kiln.portal").read_text())
         config = Path(stack.dir) / "kiln.ini"
         config.write_text("[decorations]\nmode=server\n")
-        kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
-        with Kiln("--config", str(config), "--restrict", "image-copy-capture", "-s", f"{portal_binary} --replace", "-s",
-                  xdp_command(portals_dir), size=f"{SIZE[0]}x{SIZE[1]}", env=kiln_env, runtime_dir=stack.dir,
-                  socket="wayland-portal-test") as kiln:
+        with portal_kiln(stack, f"{portal_binary} --replace", "--config", str(config), size=SIZE) as kiln:
             red = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "240x180", "--color", "cc3333",
                               "--frames", "3", "--stay"])
             wait_drawn(red)

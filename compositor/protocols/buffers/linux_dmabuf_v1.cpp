@@ -4,6 +4,7 @@
 // 'failed'.
 #include "compositor/protocols/buffers/linux_dmabuf_v1.hpp"
 
+#include "compositor/protocol_kit/resource_object.hpp"
 #include "compositor/protocols/buffers/dmabuf_buffer.hpp"
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/log.hpp"
@@ -43,7 +44,7 @@ using Params = LinuxDmabufV1::Params;
 
 Params* params_of(wl_resource* resource)
 {
-    return static_cast<Params*>(wl_resource_get_user_data(resource));
+    return resource_object<Params>(resource);
 }
 
 uint32_t error_code(renderer::DmabufError error)
@@ -194,17 +195,8 @@ void LinuxDmabufV1::bind(wl_client* client, uint32_t version, uint32_t id)
 
 void LinuxDmabufV1::create_params(wl_resource* dmabuf, uint32_t id)
 {
-    wl_client* client = wl_resource_get_client(dmabuf);
-    wl_resource* resource =
-        wl_resource_create(client, &zwp_linux_buffer_params_v1_interface, wl_resource_get_version(dmabuf), id);
-    if (!resource) {
-        wl_client_post_no_memory(client);
-        return;
-    }
-    auto* params = new Params();
-    params->owner = this;
-    wl_resource_set_implementation(resource, &params_requests, params,
-                                   [](wl_resource* r) noexcept { delete params_of(r); });
+    create_resource_object<Params>(wl_resource_get_client(dmabuf), &zwp_linux_buffer_params_v1_interface,
+                                   wl_resource_get_version(dmabuf), id, &params_requests, this);
 }
 
 bool LinuxDmabufV1::validate(const renderer::DmabufAttributes& attributes, uint32_t& code, std::string& error) const

@@ -1,6 +1,7 @@
 // ext_image_capture_source_v1 and its two managers: a source per create_source, naming an output or a window.
 #include "compositor/protocols/capture/ext_image_capture_source_v1.hpp"
 
+#include "compositor/protocol_kit/resource_object.hpp"
 #include "compositor/protocols/desktop/ext_foreign_toplevel_list_v1.hpp"
 #include "compositor/shell/toplevel.hpp"
 #include "compositor/shell/toplevels.hpp"
@@ -91,18 +92,10 @@ CaptureTarget ExtImageCaptureSourceV1::target(wl_resource* source)
 
 void ExtImageCaptureSourceV1::create_source(wl_resource* manager, uint32_t id, CaptureTarget target)
 {
-    wl_resource* resource = wl_resource_create(wl_resource_get_client(manager), &ext_image_capture_source_v1_interface,
-                                               wl_resource_get_version(manager), id);
-    if (!resource) {
-        wl_resource_post_no_memory(manager);
-        return;
-    }
     // A source of an output or window that is gone already is valid, and names nothing: a session made from it
     // stops at once.
-    auto* source = new Source(*this, target);
-    wl_resource_set_implementation(resource, &source_requests, source, [](wl_resource* resource) noexcept {
-        delete static_cast<Source*>(wl_resource_get_user_data(resource));
-    });
+    create_resource_object<Source>(wl_resource_get_client(manager), &ext_image_capture_source_v1_interface,
+                                   wl_resource_get_version(manager), id, &source_requests, *this, target);
 }
 
 void ExtImageCaptureSourceV1::bind_output(wl_client* client, void* data, uint32_t version, uint32_t id) noexcept

@@ -1,6 +1,7 @@
 // wp_cursor_shape_manager_v1 and wp_cursor_shape_device_v1: the shapes' xcursor names and the protocol's errors.
 #include "compositor/protocols/desktop/cursor_shape_v1.hpp"
 
+#include "compositor/protocol_kit/resource_object.hpp"
 #include "cursor-shape-v1-protocol.h"
 
 #include <array>
@@ -119,20 +120,10 @@ void CursorShapeV1::get_device(wl_client* client, wl_resource* manager, uint32_t
         .destroy = destroy_request,
         .set_shape = &CursorShapeV1::set_shape,
     };
-    wl_resource* resource =
-        wl_resource_create(client, &wp_cursor_shape_device_v1_interface, wl_resource_get_version(manager), id);
-    auto* device = new (std::nothrow) Device{static_cast<CursorShapeV1*>(wl_resource_get_user_data(manager)), tool};
-    if (!resource || !device) {
-        delete device;
-        if (resource)
-            wl_resource_destroy(resource);
-        wl_client_post_no_memory(client);
-        return;
-    }
     // The device needs nothing of its wl_pointer or tool but the client, which it has: whether that client may set
     // the image is decided when it asks, from the seat's state then. An inert pointer or tool is no error.
-    wl_resource_set_implementation(resource, &requests, device,
-                                   [](wl_resource* gone) noexcept { delete static_cast<Device*>(wl_resource_get_user_data(gone)); });
+    create_resource_object<Device>(client, &wp_cursor_shape_device_v1_interface, wl_resource_get_version(manager), id,
+                                   &requests, static_cast<CursorShapeV1*>(wl_resource_get_user_data(manager)), tool);
 }
 
 void CursorShapeV1::set_shape(wl_client* client, wl_resource* resource, uint32_t serial, uint32_t shape) noexcept

@@ -5,11 +5,11 @@
 
 #include "color-management-v1-protocol.h"
 #include "compositor/protocol_kit/icc_profile.hpp"
+#include "compositor/protocol_kit/resource_object.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <new>
 #include <optional>
 #include <string>
 #include <sys/stat.h>
@@ -29,7 +29,7 @@ struct IccCreator {
 
 IccCreator* creator_of(wl_resource* resource)
 {
-    return static_cast<IccCreator*>(wl_resource_get_user_data(resource));
+    return resource_object<IccCreator>(resource);
 }
 
 // Closes the client's fd whichever way set_icc_file returns.
@@ -114,27 +114,12 @@ const struct wp_image_description_creator_icc_v1_interface requests = {
     .set_icc_file = set_icc_file,
 };
 
-void resource_destroyed(wl_resource* resource) noexcept
-{
-    delete creator_of(resource);
-}
-
 }  // namespace
 
 void create_icc_creator(wl_resource* manager, uint32_t id, std::shared_ptr<DescriptionIdentities> identities)
 {
-    wl_client* client = wl_resource_get_client(manager);
-    wl_resource* resource = wl_resource_create(client, &wp_image_description_creator_icc_v1_interface,
-                                               wl_resource_get_version(manager), id);
-    auto* creator = resource ? new (std::nothrow) IccCreator{} : nullptr;
-    if (!creator) {
-        if (resource)
-            wl_resource_destroy(resource);
-        wl_client_post_no_memory(client);
-        return;
-    }
-    creator->identities = std::move(identities);
-    wl_resource_set_implementation(resource, &requests, creator, &resource_destroyed);
+    create_resource_object<IccCreator>(wl_resource_get_client(manager), &wp_image_description_creator_icc_v1_interface,
+                                       wl_resource_get_version(manager), id, &requests, std::move(identities));
 }
 
 }  // namespace kiln::compositor

@@ -4,11 +4,11 @@
 #include "compositor/protocols/surface/image_description_v1.hpp"
 
 #include "color-management-v1-protocol.h"
+#include "compositor/protocol_kit/resource_object.hpp"
 #include "compositor/protocols/surface/color_management_names.hpp"
 
 #include <cmath>
 #include <fcntl.h>
-#include <new>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,7 +22,7 @@ struct DescriptionObject {
 
 DescriptionObject* object_of(wl_resource* resource)
 {
-    return static_cast<DescriptionObject*>(wl_resource_get_user_data(resource));
+    return resource_object<DescriptionObject>(resource);
 }
 
 int32_t millionths(double v)
@@ -136,24 +136,11 @@ const struct wp_image_description_v1_interface requests = {
     .get_information = get_information,
 };
 
-void resource_destroyed(wl_resource* resource) noexcept
-{
-    delete object_of(resource);
-}
-
 wl_resource* create(wl_client* client, int version, uint32_t id, std::shared_ptr<const DescriptionRecord> record,
                     bool information)
 {
-    wl_resource* resource = wl_resource_create(client, &wp_image_description_v1_interface, version, id);
-    auto* object = resource ? new (std::nothrow) DescriptionObject{std::move(record), information} : nullptr;
-    if (!object) {
-        if (resource)
-            wl_resource_destroy(resource);
-        wl_client_post_no_memory(client);
-        return nullptr;
-    }
-    wl_resource_set_implementation(resource, &requests, object, &resource_destroyed);
-    return resource;
+    return create_resource_object<DescriptionObject>(client, &wp_image_description_v1_interface, version, id,
+                                                     &requests, std::move(record), information);
 }
 
 }  // namespace

@@ -4,10 +4,10 @@
 #include "compositor/protocols/surface/parametric_creator_v1.hpp"
 
 #include "color-management-v1-protocol.h"
+#include "compositor/protocol_kit/resource_object.hpp"
 #include "compositor/protocols/surface/color_management_names.hpp"
 
 #include <memory>
-#include <new>
 #include <optional>
 
 namespace kiln::compositor {
@@ -27,7 +27,7 @@ struct ParametricCreator {
 
 ParametricCreator* creator_of(wl_resource* resource)
 {
-    return static_cast<ParametricCreator*>(wl_resource_get_user_data(resource));
+    return resource_object<ParametricCreator>(resource);
 }
 
 bool already_set(wl_resource* resource, bool set, const char* what)
@@ -233,27 +233,13 @@ const struct wp_image_description_creator_params_v1_interface requests = {
     .set_max_fall = set_max_fall,
 };
 
-void resource_destroyed(wl_resource* resource) noexcept
-{
-    delete creator_of(resource);
-}
-
 }  // namespace
 
 void create_parametric_creator(wl_resource* manager, uint32_t id, std::shared_ptr<DescriptionIdentities> identities)
 {
-    wl_client* client = wl_resource_get_client(manager);
-    wl_resource* resource = wl_resource_create(client, &wp_image_description_creator_params_v1_interface,
-                                               wl_resource_get_version(manager), id);
-    auto* creator = resource ? new (std::nothrow) ParametricCreator{} : nullptr;
-    if (!creator) {
-        if (resource)
-            wl_resource_destroy(resource);
-        wl_client_post_no_memory(client);
-        return;
-    }
-    creator->identities = std::move(identities);
-    wl_resource_set_implementation(resource, &requests, creator, &resource_destroyed);
+    create_resource_object<ParametricCreator>(wl_resource_get_client(manager),
+                                              &wp_image_description_creator_params_v1_interface,
+                                              wl_resource_get_version(manager), id, &requests, std::move(identities));
 }
 
 }  // namespace kiln::compositor

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from kiln_harness import Kiln, check, client_binary, run_test, skip, wait_drawn  # noqa: E402
-from screencast import Stack, require_stack, xdp_command  # noqa: E402
+from kiln_harness import check, client_binary, run_test, skip, wait_drawn  # noqa: E402
+from screencast import Stack, portal_kiln, require_stack  # noqa: E402
 
 SIZE = (1024, 640)
 WINDOW = (0xcc, 0x33, 0x99)
@@ -72,7 +72,8 @@ async function share() {
 share();
 </script></body></html>"""
 
-REPORT = re.compile(r'"kiln-share: frames (\d+) size (\d+)x(\d+) box (none|\d+,\d+,\d+,\d+) rgb (none|\d+,\d+,\d+)"')
+# The page's console line; Chromium quotes it in its log, Firefox prints it bare.
+REPORT = re.compile(r"kiln-share: frames (\d+) size (\d+)x(\d+) box (none|\d+,\d+,\d+,\d+) rgb (none|\d+,\d+,\d+)")
 
 
 def reports(log_path):
@@ -84,20 +85,53 @@ def reports(log_path):
     return out
 
 
+def waiter(log_path, browser, last_words, timeout):
+    """seen(predicate, what): the page's newest report once `predicate` holds for it; fails with the browser's last
+    words when the page reports an error, the browser exits, or `timeout` seconds pass."""
+    def seen(predicate, what):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            got = reports(log_path)
+            if got and predicate(got[-1]):
+                return got[-1]
+            if "kiln-share: error" in log_path.read_text(errors="replace") or browser.poll() is not None:
+                break
+            time.sleep(0.5)
+        raise AssertionError(f"{what}; the browser's last words:\n{last_words()}")
+    return seen
+
+
+def check_share(kiln, seen):
+    """What both browsers' tests check once the page shares: frames of the output's size arrive through kiln-portal,
+    and a window of a distinctive colour opened after the share started is seen where grim shows it, in its colour."""
+    first = seen(lambda r: r[0] > 0, "the page receives frames from getDisplayMedia")
+    check(True, f"the page receives frames through the portal ({first[0]} so far)")
+    check(first[1] == SIZE, f"the frames are the output's size: {first[1]}")
+    check("kiln-portal: sharing HEADLESS-1" in kiln.logs(), "kiln-portal's log says it shares the output")
+
+    window = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "200x150", "--color",
+                         "%02x%02x%02x" % WINDOW, "--frames", "3", "--stay"])
+    wait_drawn(window)
+    box = kiln.wait_for(lambda: kiln.screenshot().bounding_box(WINDOW, tolerance=0),
+                        "the coloured window on screen (grim)")
+    later = seen(lambda r: r[2] is not None and r[0] > first[0] + FRAMES,
+                 f"the page sees the coloured window (grim: {box})")
+    frames, _, seen_box, colour = later
+    check(frames > first[0] + FRAMES, f"the page counted {frames} frames in all")
+    # The browsers' video paths (I420) blur colour edges by a pixel or two.
+    check(all(abs(a - b) <= 2 for a, b in zip(seen_box, box)),
+          f"the page sees the window at {seen_box}, grim at {box}")
+    check(all(abs(a - b) <= TOLERANCE for a, b in zip(colour, WINDOW)),
+          f"the page sees the window's colour {WINDOW}: {colour}")
+
+
 def main():
     portal_binary = require_stack()
     chromium = shutil.which("chromium")
     if chromium is None:
         skip("chromium is not installed (Debian package chromium)")
-    source_portals = Path(__file__).resolve().parents[2] / "portal"
     with Stack() as stack:
-        portals_dir = Path(stack.dir) / "portals"
-        portals_dir.mkdir()
-        shutil.copy(source_portals / "kiln.portal", portals_dir / "kiln.portal")
-        kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
-        with Kiln("--restrict", "image-copy-capture", "-s", f"{portal_binary} --replace", "-s",
-                  xdp_command(portals_dir), size=f"{SIZE[0]}x{SIZE[1]}", env=kiln_env, runtime_dir=stack.dir,
-                  socket="wayland-browser-share") as kiln:
+        with portal_kiln(stack, f"{portal_binary} --replace", size=SIZE) as kiln:
             page = Path(stack.dir) / "share.html"
             page.write_text(PAGE.replace("TOLERANCE", str(TOLERANCE)))
             home = Path(stack.dir) / "home"
@@ -121,38 +155,7 @@ def main():
                              "desktop_capture" in line or "shared_x_display" in line]
                     return "\n".join(lines[-12:])
 
-                def seen(predicate, what, timeout=60):
-                    deadline = time.monotonic() + timeout
-                    while time.monotonic() < deadline:
-                        got = reports(log_path)
-                        if got and predicate(got[-1]):
-                            return got[-1]
-                        if "kiln-share: error" in log_path.read_text(errors="replace") or browser.poll() is not None:
-                            break
-                        time.sleep(0.5)
-                    raise AssertionError(f"{what}; Chromium's last words:\n{chromium_says()}")
-
-                first = seen(lambda r: r[0] > 0, "the page receives frames from getDisplayMedia")
-                check(True, f"the page receives frames through the portal ({first[0]} so far)")
-                check(first[1] == SIZE, f"the frames are the output's size: {first[1]}")
-                check("kiln-portal: sharing HEADLESS-1" in kiln.logs(), "kiln-portal's log says it shares the output")
-
-                # A window of a distinctive colour opened after the share started: the page must see it where grim
-                # does, in its colour.
-                window = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "200x150", "--color",
-                                     "%02x%02x%02x" % WINDOW, "--frames", "3", "--stay"])
-                wait_drawn(window)
-                box = kiln.wait_for(lambda: kiln.screenshot().bounding_box(WINDOW, tolerance=0),
-                                    "the coloured window on screen (grim)")
-                later = seen(lambda r: r[2] is not None and r[0] > first[0] + FRAMES,
-                             f"the page sees the coloured window (grim: {box})")
-                frames, _, seen_box, colour = later
-                check(frames > first[0] + FRAMES, f"the page counted {frames} frames in all")
-                # I420 blurs colour edges by a pixel or two.
-                check(all(abs(a - b) <= 2 for a, b in zip(seen_box, box)),
-                      f"the page sees the window at {seen_box}, grim at {box}")
-                check(all(abs(a - b) <= TOLERANCE for a, b in zip(colour, WINDOW)),
-                      f"the page sees the window's colour {WINDOW}: {colour}")
+                check_share(kiln, waiter(log_path, browser, chromium_says, timeout=60))
             finally:
                 if browser.poll() is None:
                     os.killpg(browser.pid, signal.SIGKILL)

@@ -9,19 +9,17 @@ at the output's size, kiln-portal's log saying it shares the output, and the win
 colour (within what the video path changes).
 Skips (77) where Firefox ESR or the portal stack (tests/portal/screencast.py's require_stack) is missing."""
 import os
-import re
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kiln_harness import Kiln, check, client_binary, run_test, skip, wait_drawn  # noqa: E402
-from screencast import Stack, require_stack, xdp_command  # noqa: E402
-from browser_share import FRAMES, PAGE, SIZE, TOLERANCE, WINDOW  # noqa: E402  (the same page and window)
+from kiln_harness import run_test, skip  # noqa: E402
+from screencast import Stack, portal_kiln, require_stack  # noqa: E402
+from browser_share import PAGE, SIZE, TOLERANCE, WINDOW, check_share, waiter  # noqa: E402  (the same page)
 from virtual_input import VirtualPointer  # noqa: E402
 from wayland_wire import Connection  # noqa: E402
 
@@ -43,32 +41,13 @@ user_pref("browser.shell.checkDefaultBrowser", false);
 user_pref("datareporting.policy.dataSubmissionEnabled", false);
 """
 
-REPORT = re.compile(r"kiln-share: frames (\d+) size (\d+)x(\d+) box (none|\d+,\d+,\d+,\d+) rgb (none|\d+,\d+,\d+)")
-
-
-def reports(log_path):
-    """The page's reports so far: (frames, (width, height), box or None, colour or None)."""
-    out = []
-    for frames, w, h, box, rgb in REPORT.findall(log_path.read_text(errors="replace")):
-        out.append((int(frames), (int(w), int(h)), None if box == "none" else tuple(map(int, box.split(","))),
-                    None if rgb == "none" else tuple(map(int, rgb.split(",")))))
-    return out
-
-
 def main():
     portal_binary = require_stack()
     firefox = shutil.which("firefox-esr")
     if firefox is None:
         skip("firefox-esr is not installed (Debian package firefox-esr)")
-    source_portals = Path(__file__).resolve().parents[2] / "portal"
     with Stack() as stack:
-        portals_dir = Path(stack.dir) / "portals"
-        portals_dir.mkdir()
-        shutil.copy(source_portals / "kiln.portal", portals_dir / "kiln.portal")
-        kiln_env = {k: v for k, v in stack.env.items() if k.startswith(("DBUS_", "PIPEWIRE_"))}
-        with Kiln("--restrict", "image-copy-capture", "-s", f"{portal_binary} --replace", "-s",
-                  xdp_command(portals_dir), size=f"{SIZE[0]}x{SIZE[1]}", env=kiln_env, runtime_dir=stack.dir,
-                  socket="wayland-firefox-share") as kiln:
+        with portal_kiln(stack, f"{portal_binary} --replace", size=SIZE) as kiln:
             page = Path(stack.dir) / "share.html"
             page.write_text(CLICK_PAGE.replace("TOLERANCE", str(TOLERANCE)))
             home = Path(stack.dir) / "home"
@@ -89,16 +68,7 @@ def main():
                     lines = log_path.read_text(errors="replace").splitlines()
                     return "\n".join(lines[-15:])
 
-                def seen(predicate, what, timeout=90):
-                    deadline = time.monotonic() + timeout
-                    while time.monotonic() < deadline:
-                        got = reports(log_path)
-                        if got and predicate(got[-1]):
-                            return got[-1]
-                        if "kiln-share: error" in log_path.read_text(errors="replace") or browser.poll() is not None:
-                            break
-                        time.sleep(0.5)
-                    raise AssertionError(f"{what}; Firefox's last words:\n{firefox_says()}")
+                seen = waiter(log_path, browser, firefox_says, timeout=90)
 
                 kiln.wait_for(lambda: "kiln-share: waiting for a click" in log_path.read_text(errors="replace"),
                               "Firefox's page loaded (its console on stdout)", timeout=60)
@@ -110,24 +80,7 @@ def main():
                     pointer.button(True)
                     pointer.button(False)
                     pointer.destroy()
-                first = seen(lambda r: r[0] > 0, "the page receives frames from getDisplayMedia")
-                check(True, f"the page receives frames through the portal ({first[0]} so far)")
-                check(first[1] == SIZE, f"the frames are the output's size: {first[1]}")
-                check("kiln-portal: sharing HEADLESS-1" in kiln.logs(), "kiln-portal's log says it shares the output")
-
-                window = kiln.spawn([client_binary("kiln-demo-shm"), "--size", "200x150", "--color",
-                                     "%02x%02x%02x" % WINDOW, "--frames", "3", "--stay"])
-                wait_drawn(window)
-                box = kiln.wait_for(lambda: kiln.screenshot().bounding_box(WINDOW, tolerance=0),
-                                    "the coloured window on screen (grim)")
-                later = seen(lambda r: r[2] is not None and r[0] > first[0] + FRAMES,
-                             f"the page sees the coloured window (grim: {box})")
-                frames, _, seen_box, colour = later
-                check(frames > first[0] + FRAMES, f"the page counted {frames} frames in all")
-                check(all(abs(a - b) <= 2 for a, b in zip(seen_box, box)),
-                      f"the page sees the window at {seen_box}, grim at {box}")
-                check(all(abs(a - b) <= TOLERANCE for a, b in zip(colour, WINDOW)),
-                      f"the page sees the window's colour {WINDOW}: {colour}")
+                check_share(kiln, seen)
             finally:
                 if browser.poll() is None:
                     os.killpg(browser.pid, signal.SIGKILL)

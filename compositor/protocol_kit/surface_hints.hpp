@@ -1,17 +1,17 @@
 // SurfaceHints: one per-surface extension object's double-buffered value (content type, presentation hint, alpha
-// multiplier, colour representation packed into 32 bits), kept per wl_surface and applied with the surface's commit; shared by the protocols that need one.
+// multiplier, colour representation packed into 32 bits), kept per wl_surface in a CommittedValues and applied with
+// the surface's commit; shared by the protocols that need one.
 //
 // Its objects are PerSurfaceObjects (one per surface, the protocol's exists error for a second, inert once their
 // surface is gone); their manager's user data is this SurfaceHints, whose get() is the manager's get_* request.
 #pragma once
 
+#include "compositor/protocol_kit/committed_values.hpp"
 #include "compositor/protocol_kit/per_surface_object.hpp"
 #include "compositor/wlr.hpp"
 
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <unordered_map>
 
 namespace kiln::compositor {
 
@@ -21,7 +21,6 @@ public:
     // reverts to); `changed` is called when a commit changes a surface's value.
     SurfaceHints(PerSurfaceInterface kind, uint32_t initial,
                  std::function<void(wlr_surface*, uint32_t)> changed = nullptr);
-    ~SurfaceHints();
     SurfaceHints(const SurfaceHints&) = delete;
     SurfaceHints& operator=(const SurfaceHints&) = delete;
 
@@ -45,19 +44,15 @@ public:
     uint64_t count(uint32_t value) const;
 
 private:
-    struct Entry;
     // An object gone: its surface reverts to `initial` at its next commit, and may have another object.
     struct Object : PerSurfaceObject {
         SurfaceHints* owner = nullptr;
         void released() { owner->set_pending(surface, owner->initial_); }
     };
-    Entry& entry(wlr_surface* surface);
-    void set_pending(wlr_surface* surface, uint32_t value);
-    void remove(wlr_surface* surface);
+    void set_pending(wlr_surface* surface, uint32_t value) { values_.set_pending(surface, value); }
 
-    uint32_t initial_;
-    std::function<void(wlr_surface*, uint32_t)> changed_;
-    std::unordered_map<wlr_surface*, std::unique_ptr<Entry>> entries_;
+    const uint32_t initial_;
+    CommittedValues<uint32_t> values_;
     PerSurfaceObjects<Object> objects_;
 };
 

@@ -3,6 +3,7 @@
 // object unsets the description at the next commit, as the XML says.
 #pragma once
 
+#include "compositor/protocol_kit/committed_values.hpp"
 #include "compositor/protocol_kit/per_surface_object.hpp"
 #include "compositor/protocols/surface/image_description_v1.hpp"
 #include "compositor/wlr.hpp"
@@ -10,8 +11,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <unordered_map>
 
 namespace kiln::compositor {
 
@@ -19,7 +18,6 @@ class SurfaceColours {
 public:
     // `changed` is called when a commit changes a surface's committed SurfaceColour.
     explicit SurfaceColours(std::function<void(wlr_surface*)> changed);
-    ~SurfaceColours();
     SurfaceColours(const SurfaceColours&) = delete;
     SurfaceColours& operator=(const SurfaceColours&) = delete;
 
@@ -31,7 +29,6 @@ public:
     size_t count(const std::function<bool(const renderer::SurfaceColour&)>& test) const;
 
 private:
-    struct Entry;
     struct Object : PerSurfaceObject {
         SurfaceColours* owner = nullptr;
         void released() { owner->set_pending(surface, {}); }
@@ -41,12 +38,13 @@ private:
     static void unset_image_description(wl_client*, wl_resource* object) noexcept;
     static const void* requests();
 
-    Entry& entry(wlr_surface* surface);
-    void set_pending(wlr_surface* surface, renderer::SurfaceColour colour);
-    void remove(wlr_surface* surface);
+    void set_pending(wlr_surface* surface, renderer::SurfaceColour colour)
+    {
+        colours_.set_pending(surface, std::move(colour));
+    }
 
-    std::function<void(wlr_surface*)> changed_;
-    std::unordered_map<wlr_surface*, std::unique_ptr<Entry>> entries_;
+    // Destroying the object unsets at the next commit: the entry stays until then, so the description holds.
+    CommittedValues<renderer::SurfaceColour> colours_;
     PerSurfaceObjects<Object> objects_;
 };
 

@@ -14,12 +14,19 @@
 namespace kiln::renderer {
 namespace {
 
-// The 32-bit layouts of four 8-bit channels: what an 8-bit RGBA framebuffer is read back into. Targets and reads
-// stay 8-bit; the 10-bit and half-float formats are for client buffers only.
+// The 32-bit layouts of four 8-bit channels: what an 8-bit RGBA framebuffer is read back into.
 bool eight_bit(uint32_t fourcc)
 {
     const auto upload = gl_upload(fourcc);
     return upload && upload->type == GL_UNSIGNED_BYTE && upload->format == GL_RGBA;
+}
+
+// The 2:10:10:10 layouts: drawn into an RGB10_A2 texture and read back at 10 bits (an HDR output's capture). The
+// half-float formats are for client buffers only.
+bool ten_bit(uint32_t fourcc)
+{
+    const auto upload = gl_upload(fourcc);
+    return upload && upload->type == GL_UNSIGNED_INT_2_10_10_10_REV;
 }
 
 }  // namespace
@@ -59,7 +66,8 @@ std::unique_ptr<RenderTarget> RenderTarget::for_cpu(uint32_t fourcc, int32_t wid
                                                     std::string& error)
 {
     const auto info = format_info(fourcc);
-    if (!info || !eight_bit(fourcc)) {
+    const bool ten = ten_bit(fourcc);
+    if (!info || (!eight_bit(fourcc) && !ten)) {
         error = std::string("cannot render into ") + format_name(fourcc) + " memory";
         return nullptr;
     }
@@ -69,7 +77,10 @@ std::unique_ptr<RenderTarget> RenderTarget::for_cpu(uint32_t fourcc, int32_t wid
     target->fourcc_ = fourcc;
     target->texture_ = make_texture();
     glBindTexture(GL_TEXTURE_2D, target->texture_.id());
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    if (ten)
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB10_A2, width, height, 0, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, nullptr);
+    else
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glBindTexture(GL_TEXTURE_2D, 0);
     target->framebuffer_ = make_framebuffer();
     glBindFramebuffer(GL_FRAMEBUFFER, target->framebuffer_.id());
@@ -107,9 +118,27 @@ bool RenderTarget::read_back(bool bgra_read, RendererStats& stats, std::optional
 bool read_framebuffer(uint32_t fourcc, uint32_t stride, Box source, void* data, bool bgra_read)
 {
     const auto info = format_info(fourcc);
-    if (!info || !eight_bit(fourcc) || stride % 4 != 0 || !data)
+    const bool ten = ten_bit(fourcc);
+    if (!info || (!eight_bit(fourcc) && !ten) || stride % 4 != 0 || !data)
         return false;
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    if (ten) {
+        // GLES 3 reads an RGB10_A2 framebuffer as RGBA/2_10_10_10_REV: red in the low bits, XBGR2101010's layout.
+        glPixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / 4));
+        glReadPixels(source.x, source.y, source.width, source.height, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, data);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        if (gl_upload(fourcc).value_or(GlUpload{}).swizzle_rb) {
+            // XRGB/ARGB2101010 have blue in the low bits: swap the two 10-bit fields in place.
+            for (int32_t y = 0; y < source.height; ++y) {
+                auto* row = reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(data) + static_cast<size_t>(y) * stride);
+                for (int32_t x = 0; x < source.width; ++x) {
+                    const uint32_t w = row[x];
+                    row[x] = (w & 0xc00ffc00u) | (w & 0x3ffu) << 20 | (w >> 20 & 0x3ffu);
+                }
+            }
+        }
+        return glGetError() == GL_NO_ERROR;
+    }
     if (!gl_upload(fourcc).value_or(GlUpload{}).swizzle_rb) {
         // ABGR/XBGR8888 are R,G,B,A bytes: GL's own order.
         glPixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / 4));

@@ -169,8 +169,8 @@ TEST_CASE("a 10-bit ramp drawn into an RGB10_A2 framebuffer keeps every 1/1023 s
     std::string error;
     auto texture = gl.renderer->create_shm_texture({fourcc::abgr2101010, 1024, 1, 1024 * 4, ramp.data()}, error);
     REQUIRE(texture);
-    // The renderer's own targets are 8-bit; this test's framebuffer (raw GL) is 10-bit, drawn into between
-    // begin() and end() as the renderer's target would be.
+    // This test's framebuffer (raw GL) is 10-bit, drawn into between begin() and end() as the renderer's target
+    // would be (the renderer's own 10-bit CPU targets are the next test's).
     auto target = gl.make_target(1024, 1);
     GLuint colour = 0, framebuffer = 0;
     glGenTextures(1, &colour);
@@ -197,6 +197,41 @@ TEST_CASE("a 10-bit ramp drawn into an RGB10_A2 framebuffer keeps every 1/1023 s
     }
     INFO("first texels read " << std::hex << read[0] << " " << read[1] << " " << read[2]);
     CHECK(worst == 0);
+}
+
+TEST_CASE("a 10-bit CPU target (an HDR output's capture) reads back every 1/1023 step in its own layout", "[gl]")
+{
+    GlFixture gl;
+    // ABGR2101010 (red in the low bits): red rises one code value a pixel, green falls, blue is a third of red, so a
+    // red/blue swap or an 8-bit step shows.
+    std::vector<uint32_t> ramp(1024);
+    for (uint32_t x = 0; x < 1024; ++x)
+        ramp[x] = 3u << 30 | (x / 3) << 20 | (1023 - x) << 10 | x;
+    std::string error;
+    auto texture = gl.renderer->create_shm_texture({fourcc::abgr2101010, 1024, 1, 1024 * 4, ramp.data()}, error);
+    REQUIRE(texture);
+    for (const uint32_t format : {fourcc::xrgb2101010, fourcc::xbgr2101010}) {
+        INFO(format_name(format));
+        auto target = gl.renderer->create_cpu_target(format, 1024, 1, error);
+        INFO(error);
+        REQUIRE(target);
+        std::vector<uint32_t> memory(1024, 0xdeadbeef);
+        target->set_destination(memory.data(), 1024 * 4);
+        gl.renderer->begin(*target);
+        REQUIRE(gl.renderer->draw_texture(*texture, {0, 0, 1024, 1}, box_matrix(0, 0, 1024, 1), 1.0f, Filter::nearest));
+        gl.renderer->end();
+        target->set_destination(nullptr, 0);
+        const bool red_high = format == fourcc::xrgb2101010;  // XRGB2101010: red in bits 20..29
+        int worst = 0;
+        for (uint32_t x = 0; x < 1024; ++x) {
+            const auto channel = [&](int shift) { return static_cast<int>((memory[x] >> shift) & 0x3ff); };
+            const int red = static_cast<int>(x), green = static_cast<int>(1023 - x), blue = static_cast<int>(x / 3);
+            worst = std::max({worst, std::abs(channel(red_high ? 20 : 0) - red), std::abs(channel(10) - green),
+                              std::abs(channel(red_high ? 0 : 20) - blue)});
+        }
+        INFO("first words " << std::hex << memory[0] << " " << memory[1] << " " << memory[600]);
+        CHECK(worst == 0);
+    }
 }
 
 TEST_CASE("a source box picks part of the texture and stretches it", "[gl]")

@@ -20,7 +20,10 @@
 namespace kiln::compositor {
 namespace {
 
-constexpr uint32_t shm_formats[] = {WL_SHM_FORMAT_ARGB8888, WL_SHM_FORMAT_XRGB8888};
+// The 10-bit formats come last (clients that take the first they know keep 8 bits): an HDR output's capture in them
+// keeps the code values its 8-bit frames round away (renderer/render_target.cpp draws and reads them).
+constexpr uint32_t shm_formats[] = {WL_SHM_FORMAT_ARGB8888, WL_SHM_FORMAT_XRGB8888, WL_SHM_FORMAT_XRGB2101010,
+                                    WL_SHM_FORMAT_XBGR2101010};
 
 // The region `damage` (buffer pixels of `output`, as kiln's frames count them: before the output's transform) covers
 // in layout coordinates, as boxes rounded outwards.

@@ -194,7 +194,7 @@ private:
     std::optional<LastPipeline> last_pipeline_;
     bool last_pipeline_linear_ = false;  // which space last_pipeline_ converts into
     std::unique_ptr<LinearTarget> linear_target_;  // kept across frames while the size matches
-    std::map<TransferFunction, ProgramSlot> encode_programs_;
+    std::map<std::pair<TransferFunction, bool>, ProgramSlot> encode_programs_;  // (curve, ICC table)
     bool linear_ = false;  // drawing into linear_target_
     bool linear_refused_ = false;  // the driver could not make an RGBA16F target: said once, not retried
     ImageDescription output_colour_ = srgb_output();

@@ -39,17 +39,32 @@ bool Renderer::end_linear(std::span<const Box> boxes)
         return false;
     linear_ = false;
     glBindFramebuffer(GL_FRAMEBUFFER, target_->framebuffer());
-    const TransferFunction tf = output_colour_.transfer;
-    ProgramSlot& slot = encode_programs_[tf];
-    if (!slot.program && (slot.failed || !fetch(slot, linear_encode_program_source(tf), nullptr)))
-        return false;
     const LinearEncode encode = linear_encode(output_colour_);
+    const bool table = encode.table != nullptr;
+    ProgramSlot& slot = encode_programs_[{encode.encode, table}];
+    if (!slot.program && (slot.failed || !fetch(slot, linear_encode_program_source(encode.encode, table), nullptr)))
+        return false;
+    // Made before anything is bound to texture unit 0 for the pass (an upload binds on its own unit).
+    const GLuint table_texture = table ? lut_texture(encode.table) : 0;
+    if (table && !table_texture)
+        return false;
     glUseProgram(slot.program.id());
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, linear_target_->texture());
     glUniform1i(slot.composed, 0);
     glUniform1f(slot.encode_scale, encode.scale);
     glUniform1f(slot.clip_max, encode.clip_max);
+    if (encode.encode == TransferFunction::hlg && !table)
+        glUniform1f(slot.hlg_out_gamma, encode.hlg_gamma);
+    if (table) {
+        glActiveTexture(GL_TEXTURE0 + colour_output_lut_unit);
+        glBindTexture(GL_TEXTURE_3D, table_texture);
+        glActiveTexture(GL_TEXTURE0);
+        glUniform1i(slot.out_lut, colour_output_lut_unit);
+        // Texel centres, as the conversion programs sample it.
+        const float n = static_cast<float>(encode.table->size);
+        glUniform2f(slot.out_lut_coord, (n - 1.0f) / n, 0.5f / n);
+    }
     // The encode pass replaces what the target held: the intermediate already is the blend of everything.
     glDisable(GL_BLEND);
     const std::optional<Box> scissor = scissor_;
@@ -68,12 +83,12 @@ bool Renderer::end_linear(std::span<const Box> boxes)
 Color Renderer::linear_of(Color color, bool premultiplied) const
 {
     const double a = color.a;
-    auto channel = [&](float v) {
-        const double value = premultiplied ? (a > 0 ? v / a : 0.0) : v;
-        const double linear = linear_of_encoded(output_colour_, value);
-        return static_cast<float>(premultiplied ? linear * a : linear);
-    };
-    return {channel(color.r), channel(color.g), channel(color.b), color.a};
+    auto straight = [&](float v) { return premultiplied ? (a > 0 ? v / a : 0.0) : double(v); };
+    // Whole colours: HLG's inverse OOTF and an ICC table mix the channels.
+    const std::array<double, 3> linear =
+        linear_of_encoded(output_colour_, {straight(color.r), straight(color.g), straight(color.b)});
+    auto channel = [&](double v) { return static_cast<float>(premultiplied ? v * a : v); };
+    return {channel(linear[0]), channel(linear[1]), channel(linear[2]), color.a};
 }
 
 }  // namespace kiln::renderer

@@ -35,6 +35,39 @@ double reference_white(const ImageDescription& d)
     return is_hdr(d.transfer) ? default_hdr_white : 80.0;
 }
 
+// An HLG output's nominal peak in cd/m² (BT.2100's L_W).
+double hlg_peak(const ImageDescription& d)
+{
+    return d.max_luminance > 0 ? d.max_luminance : 1000.0;
+}
+
+bool valid_table(const IccTable& table)
+{
+    return table.size >= 2 && table.xyz.size() == static_cast<size_t>(table.size) * table.size * table.size * 3;
+}
+
+// A table's entry at encoded `rgb` (0..1), interpolated trilinearly as the renderer's 3D texture does.
+std::array<double, 3> table_lookup(const IccTable& table, const std::array<double, 3>& rgb)
+{
+    const int n = table.size;
+    int lo[3];
+    double f[3];
+    for (int i = 0; i < 3; ++i) {
+        const double p = std::clamp(rgb[i], 0.0, 1.0) * (n - 1);
+        lo[i] = std::min(static_cast<int>(std::floor(p)), n - 2);
+        f[i] = p - lo[i];
+    }
+    std::array<double, 3> out{};
+    for (int corner = 0; corner < 8; ++corner) {
+        const int dr = corner & 1, dg = (corner >> 1) & 1, db = (corner >> 2) & 1;
+        const double w = (dr ? f[0] : 1 - f[0]) * (dg ? f[1] : 1 - f[1]) * (db ? f[2] : 1 - f[2]);
+        const size_t at = ((static_cast<size_t>(lo[2] + db) * n + (lo[1] + dg)) * n + (lo[0] + dr)) * 3;
+        for (int c = 0; c < 3; ++c)
+            out[c] += w * table.xyz[at + c];
+    }
+    return out;
+}
+
 double pq(double nits)
 {
     return encode(TransferFunction::st2084_pq, nits / 10000.0);
@@ -96,27 +129,61 @@ LuminanceRange pq_target_range(const ImageDescription& d, const ImageDescription
 
 bool can_compose_linear(const ImageDescription& output)
 {
-    // The encode pass has no inverse HLG OOTF and no ICC table yet: such outputs blend in their encoding.
-    return can_encode(output.transfer) && output.transfer != TransferFunction::hlg && !output.output_table;
+    if (output.output_table && !valid_table(*output.output_table))
+        return false;
+    return can_encode(output.transfer);
 }
 
 LinearEncode linear_encode(const ImageDescription& output)
 {
     LinearEncode e;
     e.encode = output.transfer;
-    if (output.transfer == TransferFunction::st2084_pq) {
+    if (output.output_table) {
+        e.table = output.output_table;  // clipped to the profile's 0..1, as the direct path does
+    } else if (output.transfer == TransferFunction::st2084_pq) {
         e.scale = static_cast<float>(reference_white(output) / 10000.0);
         e.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
+    } else if (output.transfer == TransferFunction::hlg) {
+        // Relative to the output's white → display light relative to its nominal peak (BT.2100's F_D / L_W),
+        // clipped at the peak, then the inverse OOTF and the OETF.
+        e.scale = static_cast<float>(reference_white(output) / hlg_peak(output));
+        e.hlg_gamma = static_cast<float>(hlg_system_gamma(hlg_peak(output)));
     }
     return e;
 }
 
-double linear_of_encoded(const ImageDescription& output, double encoded)
+std::array<double, 3> linear_of_encoded(const ImageDescription& output, const std::array<double, 3>& encoded)
 {
-    const double v = std::clamp(encoded, 0.0, 1.0);
-    if (output.transfer == TransferFunction::st2084_pq)
-        return decode(TransferFunction::st2084_pq, v) * 10000.0 / reference_white(output);
-    return decode(output.transfer, v);
+    std::array<double, 3> v{};
+    for (int c = 0; c < 3; ++c)
+        v[c] = std::clamp(encoded[c], 0.0, 1.0);
+    if (output.output_table && output.icc && valid_table(*output.icc)) {
+        // The profile's forward table gives XYZ (D65 white at Y = 1): into the output's primaries.
+        const auto to_xyz = rgb_to_xyz(output.primaries);
+        const auto from_xyz = to_xyz ? invert(*to_xyz) : std::nullopt;
+        if (from_xyz)
+            return apply_matrix(multiply(*from_xyz, bradford_adaptation(white::d65, output.primaries.white)),
+                                table_lookup(*output.icc, v));
+    }
+    if (output.transfer == TransferFunction::hlg) {
+        // The OOTF (BT.2100, alpha 1) of the decoded scene light is display light relative to the peak, which the
+        // encode pass's inverse OOTF takes back to exactly this scene light.
+        const double peak = hlg_peak(output);
+        const double gamma = hlg_system_gamma(peak);
+        std::array<double, 3> scene{};
+        for (int c = 0; c < 3; ++c)
+            scene[c] = decode(TransferFunction::hlg, v[c]);
+        const double ys = 0.2627 * scene[0] + 0.6780 * scene[1] + 0.0593 * scene[2];
+        const double factor = ys > 0 ? std::pow(ys, gamma - 1.0) * peak / reference_white(output) : 0.0;
+        for (int c = 0; c < 3; ++c)
+            v[c] = scene[c] * factor;
+        return v;
+    }
+    for (double& c : v)
+        c = output.transfer == TransferFunction::st2084_pq
+                ? decode(TransferFunction::st2084_pq, c) * 10000.0 / reference_white(output)
+                : decode(output.transfer, c);
+    return v;
 }
 
 std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, const ImageDescription& output,
@@ -132,13 +199,12 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
 
     const bool output_table = output.output_table != nullptr;
     if (output_table) {
-        const IccTable& table = *output.output_table;
-        if (table.size < 2 || table.xyz.size() != static_cast<size_t>(table.size) * table.size * table.size * 3)
+        if (!valid_table(*output.output_table))
             return std::nullopt;
     }
 
     ColourPipeline p;
-    // Into linear light the encode pass encodes later (can_compose_linear: never an HLG or ICC output).
+    // Into linear light the encode pass encodes later (with the output's curve, HLG's inverse OOTF or its table).
     p.key.encode_lut = !linear && output_table;
     p.key.encode = linear ? TransferFunction::ext_linear : output_table ? TransferFunction::srgb : output.transfer;
     if (p.key.encode_lut)
@@ -199,16 +265,18 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
         // scales PQ to absolute units. Clipped to the output's range, as the direct path clips.
         if (output.transfer == TransferFunction::st2084_pq)
             p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / reference_white(output));
+        else if (output.transfer == TransferFunction::hlg && !output_table)
+            p.clip_max = static_cast<float>(hlg_peak(output) / reference_white(output));
     } else if (output.transfer == TransferFunction::st2084_pq) {
         // Relative to the output's white → absolute PQ units (1.0 = 10,000 cd/m²), clipped at its peak.
         const double white = reference_white(output);
         for (double& v : m)
             v *= white / 10000.0;
         p.clip_max = static_cast<float>(std::min(output.max_luminance, 10000.0) / 10000.0);
-    } else if (output.transfer == TransferFunction::hlg && !output_table) {  // (not linear: can_compose_linear)
+    } else if (output.transfer == TransferFunction::hlg && !output_table) {
         // Relative to the output's white → display light relative to its nominal peak (BT.2100's F_D / L_W), where
         // the inverse OOTF and the OETF take it; clipped at the peak.
-        const double peak = output.max_luminance > 0 ? output.max_luminance : 1000.0;
+        const double peak = hlg_peak(output);
         for (double& v : m)
             v *= reference_white(output) / peak;
         p.hlg_out_gamma = static_cast<float>(hlg_system_gamma(peak));

@@ -81,21 +81,27 @@ std::optional<ColourPipeline> colour_pipeline(const SurfaceColour& surface, cons
                                               CompositionSpace space = CompositionSpace::output_encoding);
 
 // Whether frames onto `output` can be composed in linear light: the encode pass can write its transfer function
-// (not HLG's, nor an ICC output's table, yet).
+// (SDR curves, PQ, HLG through its inverse OOTF) or sample its ICC table; not extended linear, nor a broken table.
 bool can_compose_linear(const ImageDescription& output);
 
-// The encode pass from the linear-light intermediate to the output: rgb * scale, clipped to 0..clip_max, encoded.
+// The encode pass from the linear-light intermediate to the output: rgb * scale, clipped to 0..clip_max, encoded
+// with `encode` (HLG: inverse OOTF for `hlg_gamma`, then the OETF) or, for an ICC output, its `table` sampled at
+// the clipped value raised to 1/2.4.
 struct LinearEncode {
     TransferFunction encode = TransferFunction::srgb;
-    float scale = 1.0f;     // PQ: the output's reference white / 10,000 (absolute units); else 1
-    float clip_max = 1.0f;  // PQ: the output's peak / 10,000; else 1
-    auto operator<=>(const LinearEncode&) const = default;
+    float scale = 1.0f;      // PQ: the output's reference white / 10,000 (absolute units); HLG: white / peak; else 1
+    float clip_max = 1.0f;   // PQ: the output's peak / 10,000; else 1
+    float hlg_gamma = 1.2f;  // HLG: the system gamma of the output's peak (BT.2100)
+    std::shared_ptr<const IccTable> table;  // an ICC output: replaces `encode`
+    bool operator==(const LinearEncode&) const = default;
 };
 LinearEncode linear_encode(const ImageDescription& output);
 
-// The linear-light value the encode pass turns back into `encoded`: how the background and solid rectangles, which
-// kiln draws with the values they are given (unconverted), keep their on-screen values in a linear-light frame.
-double linear_of_encoded(const ImageDescription& output, double encoded);
+// The linear-light colour the encode pass turns back into `encoded` (0..1 each): how the background and solid
+// rectangles, which kiln draws with the values they are given (unconverted), keep their on-screen values in a
+// linear-light frame. Exact for the curves (HLG included: its OOTF undoes the encode's inverse OOTF); through an ICC
+// output's forward table (ImageDescription::icc) it is the table's round trip, within about a code value.
+std::array<double, 3> linear_of_encoded(const ImageDescription& output, const std::array<double, 3>& encoded);
 
 // The luminance range BT.2390 maps PQ content from, in cd/m²: the mastering display's where given, else the
 // description's luminances.

@@ -158,6 +158,11 @@ const char* encode_function(TransferFunction tf)
     }
 }
 
+// An ICC output's table, indexed by linear light raised to 1/2.4 (IccTable), gives its device values.
+constexpr const char* output_table_encode =
+    "uniform sampler3D out_lut;\nuniform vec2 out_lut_coord;\n"
+    "vec3 encode(vec3 v) { return texture(out_lut, pow(v, vec3(1.0 / 2.4)) * out_lut_coord.x + out_lut_coord.y).rgb; }\n";
+
 // BT.2390-4 5.4 per channel in the PQ domain; eetf = (source black, source span, target min, target max), the
 // targets normalised to the source span (tone_curve.cpp's bt2390_eetf).
 constexpr const char* eetf_function = R"(uniform vec4 eetf;
@@ -206,10 +211,7 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
             f += ootf_function;
     }
     if (key.encode_lut)
-        // An ICC output's table, indexed by linear light raised to 1/2.4 (IccTable), gives its device values.
-        f += "uniform sampler3D out_lut;\nuniform vec2 out_lut_coord;\n"
-             "vec3 encode(vec3 v) { return texture(out_lut, pow(v, vec3(1.0 / 2.4)) * out_lut_coord.x + "
-             "out_lut_coord.y).rgb; }\n";
+        f += output_table_encode;
     else
         f += encode_function(key.encode);
     f += "void main() {\n    ";
@@ -236,18 +238,19 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
     return ProgramSource{name, vertex_300, f, {{"pos", position_attribute}}, shader_source(sampling).usage_bits};
 }
 
-ProgramSource linear_encode_program_source(TransferFunction encode)
+ProgramSource linear_encode_program_source(TransferFunction encode, bool table)
 {
-    std::string f = "#version 300 es\nprecision highp float;\nprecision highp sampler2D;\n"
+    std::string f = "#version 300 es\nprecision highp float;\nprecision highp sampler2D;\nprecision highp sampler3D;\n"
                     "out vec4 frag;\nuniform sampler2D composed;\nuniform float scale;\nuniform float clip_max;\n";
-    f += encode_function(encode);
+    // The same encodings as the conversion programs' last step (HLG: inverse OOTF with hlg_out_gamma, then OETF).
+    f += table ? output_table_encode : encode_function(encode);
     // The intermediate has the target's size and orientation: texel (x, y) is pixel (x, y).
     f += "void main() {\n"
          "    vec4 c = texelFetch(composed, ivec2(gl_FragCoord.xy), 0);\n"
          "    vec3 rgb = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);\n"
          "    rgb = encode(clamp(rgb * scale, 0.0, clip_max));\n"
          "    frag = vec4(rgb * c.a, c.a);\n}\n";
-    return ProgramSource{"linear_encode_to_" + std::string(transfer_name(encode)), vertex_300, f,
+    return ProgramSource{"linear_encode_to_" + std::string(table ? "icc" : transfer_name(encode)), vertex_300, f,
                          {{"pos", position_attribute}}, 0};
 }
 

@@ -15,8 +15,10 @@ ProgramSource colour_program_source(ShaderVariant sampling, const ColourKey& key
 
 // The encode pass of a linear-light frame (renderer_linear.cpp): reads the FP16 intermediate's texel under each
 // fragment (uniform `composed`), un-premultiplies, scales by `scale`, clips to 0..`clip_max`, encodes with `encode`
-// and premultiplies again. One program per output transfer function, keyed by its text like the others.
-ProgramSource linear_encode_program_source(TransferFunction encode);
+// and premultiplies again; with `table` an ICC output's table (out_lut, out_lut_coord) replaces the curve, and an
+// HLG curve takes hlg_out_gamma. One program per output curve or table ("linear_encode_to_<curve | icc>"), keyed by
+// its text in the program cache like the others.
+ProgramSource linear_encode_program_source(TransferFunction encode, bool table = false);
 
 // The texture unit the ICC table is bound to (after the YUV planes' 0..2).
 constexpr int colour_lut_unit = 3;

@@ -2,7 +2,9 @@
 """The program cache covers colour: a window with a Display P3 description (color-management-v1) makes kiln link a
 colour conversion program on a cold start and record it in its precompile list; a warm start with the same window
 prepares that program before the first frame from the list, links 0 programs and meets no new one, and
-`kiln-cache stats` names the variant in words."""
+`kiln-cache stats` names the variant in words. The same window on a color-profile=bt2020-hlg output (composed in linear
+light, encoded by the linear_encode_to_hlg program): the cold start meets the HLG encode program, the warm start links
+0 programs and meets no new one."""
 import json
 import os
 import subprocess
@@ -26,7 +28,17 @@ RED = (200, 30, 30)  # Display P3 red shown on sRGB: clipped to more red, less g
 VARIANT = "decode srgb, matrix, encode ext_linear"
 
 
-def described_window(kiln):
+def redder(p):
+    """On an sRGB output P3 red shows clipped to more red than its bytes."""
+    return p[0] > RED[0]
+
+
+def hlg_red(p):
+    """On an HLG output (SDR white at 75 % HLG) it shows less red than its bytes, but still red."""
+    return 100 < p[0] < RED[0] and p[1] < 100
+
+
+def described_window(kiln, shown=redder):
     """Shows a P3-described red window and waits until the screen shows it converted (not the raw bytes)."""
     need("grim")
     with Connection(kiln.client_env) as conn:
@@ -51,16 +63,17 @@ def described_window(kiln):
         def converted():
             shot = kiln.screenshot()
             red = [shot.at(x, y) for y in range(0, shot.height, 4) for x in range(0, shot.width, 4)
-                   if shot.at(x, y)[0] > 150]
-            return red and all(p != RED and p[0] > RED[0] for p in red)
-        kiln.wait_for(converted, "the P3 window shown converted (redder than its bytes)")
+                   if shot.at(x, y)[0] > 100]
+            return red and all(p != RED and shown(p) for p in red)
+        kiln.wait_for(converted, f"the P3 window shown converted ({shown.__doc__.strip()})")
 
 
-def start(cache, stats):
-    """One kiln run with the described window; its stats after exit and its log."""
-    with Kiln("--cache-dir", str(cache), "--stats", str(stats), "--precompile", "fast", stats=False,
+def start(cache, stats, config=None, shown=redder):
+    """One kiln run with the described window (kiln.ini `config` where given); its stats after exit and its log."""
+    args = ["--config", str(config)] if config else []
+    with Kiln("--cache-dir", str(cache), "--stats", str(stats), "--precompile", "fast", *args, stats=False,
               size="320x240", env={"MESA_SHADER_CACHE_DISABLE": "true"}) as kiln:
-        described_window(kiln)
+        described_window(kiln, shown)
         log = Path(kiln.log_path).read_text(errors="replace")
     return json.loads(Path(stats).read_text()), log
 
@@ -93,6 +106,21 @@ def main():
               f"a warm start with the colour-managed window links 0 programs "
               f"({warm['programs']['linked_from_source']})")
         check("new program encountered" not in warm_log, "a warm start meets no new program")
+
+        # An HLG output: frames in linear light, encoded by the HLG encode program, which the cache keeps too.
+        config = work / "hlg.ini"
+        config.write_text("[output HEADLESS-1]\ncolor-profile=bt2020-hlg\n")
+        hlg_cache = work / "hlg-cache"
+        cold, cold_log = start(hlg_cache, work / "hlg-cold.json", config, hlg_red)
+        check("new program encountered: linear_encode_to_hlg" in cold_log,
+              "on the HLG output a cold start meets the HLG encode program")
+        check(cold["renderer"]["linear_light_frames"] > 0,
+              f"and composes in linear light ({cold['renderer']['linear_light_frames']} frames)")
+        warm, warm_log = start(hlg_cache, work / "hlg-warm.json", config, hlg_red)
+        check(warm["programs"]["colour_prepared"] >= 1 and warm["programs"]["linked_from_source"] == 0,
+              f"a warm start on the HLG output prepares the colour program and links 0 programs "
+              f"({warm['programs']['colour_prepared']}, {warm['programs']['linked_from_source']})")
+        check("new program encountered" not in warm_log, "a warm start on the HLG output meets no new program")
 
 
 if __name__ == "__main__":

@@ -31,15 +31,29 @@ struct Layer {
     std::shared_ptr<const ImageDescription> description;  // null: sRGB, as a client without color-management
 };
 
-// The output as the reference sees it: primaries, curve, white and peak in cd/m².
+std::shared_ptr<const IccTable> shaper_table(NamedPrimaries primaries, double gamma, int size);
+std::shared_ptr<const IccTable> shaper_output_table(double gamma, int size);
+
+// The output as the reference sees it: primaries, curve, white and peak in cd/m²; or an ICC output, a matrix/shaper
+// profile of `primaries` with a pure `icc_gamma` curve, sampled into the tables kiln reads from such a profile.
 struct Output {
     NamedPrimaries primaries = NamedPrimaries::srgb;
     TransferFunction tf = TransferFunction::srgb;
     double white = 80;
     double peak = 80;
+    double icc_gamma = 0;  // > 0: an ICC output
     ImageDescription description() const
     {
-        return tf == TransferFunction::st2084_pq ? pq_output(white, peak) : sdr_output(primaries, tf);
+        if (tf == TransferFunction::st2084_pq)
+            return pq_output(white, peak);
+        if (tf == TransferFunction::hlg)
+            return hlg_output(white, peak);
+        ImageDescription d = sdr_output(primaries, tf);
+        if (icc_gamma > 0) {
+            d.icc = shaper_table(primaries, icc_gamma, 33);
+            d.output_table = shaper_output_table(icc_gamma, 33);
+        }
+        return d;
     }
 };
 
@@ -58,13 +72,69 @@ double content_decode(TransferFunction tf, double v)
     return tf == TransferFunction::srgb ? srgb_decode(v) : decode(tf, v);
 }
 
-// Linear light relative to the output's white → the output's encoding, 0..1.
-double output_encode(const Output& out, double linear)
+// ITU-R BT.2100 table 5, written out: the HLG OETF of scene light 0..1.
+double hlg_oetf(double e)
 {
-    if (out.tf == TransferFunction::st2084_pq)
-        return encode(TransferFunction::st2084_pq, std::clamp(linear * out.white, 0.0, out.peak) / 10000.0);
-    const double l = std::clamp(linear, 0.0, 1.0);
-    return out.tf == TransferFunction::srgb ? srgb_encode(l) : encode(out.tf, l);
+    const double a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * std::log(4 * a);
+    return e <= 1.0 / 12.0 ? std::sqrt(3 * e) : a * std::log(12 * e - b) + c;
+}
+
+// Linear light relative to the output's white → the output's encoding, 0..1.
+Rgb output_encode(const Output& out, const Rgb& linear)
+{
+    Rgb e{};
+    if (out.tf == TransferFunction::hlg) {
+        // BT.2100: display light relative to the nominal peak, clipped there; the inverse OOTF (Y_d from BT.2020's
+        // weights, system gamma 1.2 + 0.42 log10(L_W / 1000)) gives scene light, the OETF the signal.
+        const double gamma = 1.2 + 0.42 * std::log10(out.peak / 1000.0);
+        Rgb fd{};
+        for (int c = 0; c < 3; ++c)
+            fd[c] = std::clamp(linear[c] * out.white / out.peak, 0.0, 1.0);
+        const double yd = 0.2627 * fd[0] + 0.6780 * fd[1] + 0.0593 * fd[2];
+        for (int c = 0; c < 3; ++c)
+            e[c] = hlg_oetf(yd > 0 ? fd[c] * std::pow(yd, (1 - gamma) / gamma) : 0.0);
+        return e;
+    }
+    for (int c = 0; c < 3; ++c) {
+        if (out.tf == TransferFunction::st2084_pq) {
+            e[c] = encode(TransferFunction::st2084_pq, std::clamp(linear[c] * out.white, 0.0, out.peak) / 10000.0);
+            continue;
+        }
+        const double l = std::clamp(linear[c], 0.0, 1.0);
+        // An ICC matrix/shaper output: its colorants are the primaries, its curve the inverse of the profile's.
+        e[c] = out.icc_gamma > 0 ? std::pow(l, 1.0 / out.icc_gamma)
+               : out.tf == TransferFunction::srgb ? srgb_encode(l) : encode(out.tf, l);
+    }
+    return e;
+}
+
+// A matrix/shaper profile's forward table (device RGB → XYZ, D65 at Y = 1) and its way back (linear light in its
+// primaries raised to 1/2.4 → device RGB), laid out as kiln's ICC reader makes them (renderer::IccTable).
+std::shared_ptr<const IccTable> shaper_table(NamedPrimaries primaries, double gamma, int size)
+{
+    auto table = std::make_shared<IccTable>();
+    table->size = size;
+    const ColourMatrix to_xyz = *rgb_to_xyz(named_primaries(primaries));
+    for (int b = 0; b < size; ++b)
+        for (int g = 0; g < size; ++g)
+            for (int r = 0; r < size; ++r) {
+                const auto curve = [&](int i) { return std::pow(i / (size - 1.0), gamma); };
+                const Rgb xyz = apply_matrix(to_xyz, {curve(r), curve(g), curve(b)});
+                for (double v : xyz)
+                    table->xyz.push_back(static_cast<float>(v));
+            }
+    return table;
+}
+std::shared_ptr<const IccTable> shaper_output_table(double gamma, int size)
+{
+    auto table = std::make_shared<IccTable>();
+    table->size = size;
+    for (int b = 0; b < size; ++b)
+        for (int g = 0; g < size; ++g)
+            for (int r = 0; r < size; ++r)
+                for (int i : {r, g, b})
+                    table->xyz.push_back(static_cast<float>(std::pow(std::pow(i / (size - 1.0), 2.4), 1.0 / gamma)));
+    return table;
 }
 
 // An ICC-like table: Adobe RGB (1998) primaries with a pure 2.2 curve, sampled on a size³ grid into XYZ (D65, Y=1).
@@ -127,7 +197,7 @@ Rgb layer_linear(const Layer& layer, const Output& out, double& alpha)
             decoded[c] = content_decode(d.transfer, encoded[c]);
         shown = apply_matrix(*rgb_to_rgb(d.primaries, named_primaries(out.primaries)), decoded);
     }
-    const double top = out.tf == TransferFunction::st2084_pq ? out.peak / out.white : 1.0;
+    const double top = is_hdr(out.tf) ? out.peak / out.white : 1.0;
     for (double& v : shown)
         v = std::clamp(v, 0.0, top);
     return shown;
@@ -143,9 +213,9 @@ Rgb linear_blend(const std::vector<Layer>& layers, const Output& out)
         for (int i = 0; i < 3; ++i)
             acc[i] = c[i] * a + acc[i] * (1 - a);
     }
-    Rgb result{};
-    for (int i = 0; i < 3; ++i)
-        result[i] = output_encode(out, acc[i]) * 255.0;
+    Rgb result = output_encode(out, acc);
+    for (double& v : result)
+        v *= 255.0;
     return result;
 }
 
@@ -156,9 +226,9 @@ Rgb gamma_blend(const std::vector<Layer>& layers, const Output& out)
     Rgb acc{0, 0, 0};
     for (const Layer& layer : layers) {
         double a = 0;
-        const Rgb c = layer_linear(layer, out, a);
+        const Rgb c = output_encode(out, layer_linear(layer, out, a));
         for (int i = 0; i < 3; ++i)
-            acc[i] = output_encode(out, c[i]) * a + acc[i] * (1 - a);
+            acc[i] = c[i] * a + acc[i] * (1 - a);
     }
     for (double& v : acc)
         v *= 255.0;
@@ -261,6 +331,55 @@ TEST_CASE("translucent surfaces on a BT.2020 PQ output blend in linear light, en
     const Layer gamma22_blue{{0, 60, 140, 160}, described(NamedPrimaries::srgb, TransferFunction::gamma22)};
     const std::vector<Layer> layers{green60, gamma22_blue, red50};
     check_linear(compose(gl, layers, pq, true), linear_blend(layers, pq), gamma_blend(layers, pq));
+}
+
+TEST_CASE("translucent sRGB surfaces on a BT.2020 HLG output blend in linear light, encoded once",
+          "[gl][colour][linear]")
+{
+    GlFixture gl;
+    const Output hlg{NamedPrimaries::bt2020, TransferFunction::hlg, 203, 1000};
+    const std::vector<Layer> layers{green60, red50};
+    check_linear(compose(gl, layers, hlg, true), linear_blend(layers, hlg), gamma_blend(layers, hlg));
+    // A dimmer display's system gamma (1.2 + 0.42 log10(0.4) = 1.033) reaches the encode pass too.
+    const Output dim{NamedPrimaries::bt2020, TransferFunction::hlg, 100, 400};
+    const Layer gamma22_blue{{0, 60, 140, 160}, described(NamedPrimaries::srgb, TransferFunction::gamma22)};
+    const std::vector<Layer> three{green60, gamma22_blue, red50};
+    check_linear(compose(gl, three, dim, true), linear_blend(three, dim), gamma_blend(three, dim));
+    CHECK(gl.renderer->stats().linear_frames == 2);
+}
+
+TEST_CASE("translucent sRGB surfaces on an ICC (matrix/shaper) output blend in linear light through its table",
+          "[gl][colour][linear]")
+{
+    GlFixture gl;
+    // Adobe RGB (1998) colorants with a pure 1.8 curve, as an ICC profile describes them.
+    const Output icc{NamedPrimaries::adobe_rgb, TransferFunction::srgb, 80, 80, 1.8};
+    const std::vector<Layer> layers{green60, red50};
+    check_linear(compose(gl, layers, icc, true), linear_blend(layers, icc), gamma_blend(layers, icc), 2.0);
+    CHECK(gl.renderer->stats().linear_frames == 1);
+}
+
+TEST_CASE("the background keeps its value through linear light on HLG and ICC outputs", "[gl][colour][linear]")
+{
+    GlFixture gl;
+    for (const Output& out : {Output{NamedPrimaries::bt2020, TransferFunction::hlg, 203, 1000},
+                              Output{NamedPrimaries::adobe_rgb, TransferFunction::srgb, 80, 80, 1.8}}) {
+        auto target = gl.make_target(2, 1);
+        gl.renderer->set_output_colour(out.description());
+        gl.renderer->begin(*target.target);
+        REQUIRE(gl.renderer->begin_linear());
+        const Box all{0, 0, 2, 1};
+        gl.renderer->set_scissor(all);
+        // A coloured background: HLG's inverse OOTF mixes the channels, so a per-channel inverse would miss it.
+        gl.renderer->clear({0.8f, 0.3f, 0.1f, 1});
+        REQUIRE(gl.renderer->end_linear(std::span(&all, 1)));
+        REQUIRE(gl.renderer->end());
+        const uint32_t p = target.at(0, 0);
+        INFO("tf " << transfer_name(out.tf) << ": got " << std::hex << p);
+        CHECK(std::abs(int((p >> 16) & 0xff) - 204) <= 1);
+        CHECK(std::abs(int((p >> 8) & 0xff) - 77) <= 1);
+        CHECK(std::abs(int(p & 0xff) - 26) <= 1);
+    }
 }
 
 TEST_CASE("a surface with an ICC table blends in linear light on a Display P3 output", "[gl][colour][linear]")

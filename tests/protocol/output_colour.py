@@ -12,7 +12,11 @@ SDR white at 203 of the 1,000 cd/m² nominal peak, inverse OOTF with system gamm
 BT.2408's 75 % HLG. color-profile=icc:PATH with a v4 matrix/shaper profile (odd primaries, a pure 1.8 curve; written by
 tests/lib/icc_profiles.py): the patches equal lcms2's own sRGB → profile transform (relative colorimetric, called
 through ctypes) within 1 code value, on screen and captured, and get_information gives the profile back as icc_file.
-A missing file and a profile of the wrong class each warn once with the file and line, and the output stays sRGB."""
+color-profile=icc:PATH with a version 2 LUT-based profile (A2B0 and B2A0 lut16Type pipelines made by lcms2 through
+ctypes, tests/lib/lcms2_lut_profile.py; its tag table holds no rXYZ/rTRC, so no matrix/shaper path can be taken):
+the patches equal lcms2's own sRGB → profile transform within 2 code values (kiln samples the profile's B2A into its
+33³ table), on screen and captured. Both ICC outputs and the HLG one compose in linear light (linear_blend.py checks
+the blends). A missing file and a profile of the wrong class each warn once with the file and line, and the output stays sRGB."""
 import math
 import os
 import signal
@@ -27,6 +31,7 @@ from kiln_harness import Kiln, check, need, run_test  # noqa: E402
 from wayland_wire import Connection, Toplevel  # noqa: E402
 import color_management_pixels as cmp  # noqa: E402  (the patches, the primaries and the matrix helpers)
 import icc_profiles  # noqa: E402
+import lcms2_lut_profile  # noqa: E402
 import lcms2_transform  # noqa: E402
 
 MANAGER = "wp_color_manager_v1"
@@ -118,12 +123,12 @@ def window_with_patches(kiln, conn):
     return window, buffer
 
 
-def find_origin(kiln, first):
+def find_origin(kiln, first, tolerance=1):
     """Where the first patch (drawn as `first`) starts on screen."""
     def search():
         shot = kiln.screenshot()
         return next(((x, y) for y in range(shot.height) for x in range(shot.width)
-                     if all(abs(a - b) <= 1 for a, b in zip(shot.at(x, y), first))), None)
+                     if all(abs(a - b) <= tolerance for a, b in zip(shot.at(x, y), first))), None)
     kiln.wait_for(lambda: search() is not None, f"the first patch, {first}, on screen", timeout=10)
     return search()
 
@@ -205,16 +210,17 @@ def output_information(conn):
     return information(conn, described)
 
 
-def patches_show(kiln, conn, want, what):
+def patches_show(kiln, conn, want, what, tolerance=1):
     check(want != cmp.PATCHES, f"the {what} reference differs from the bytes ({want})")
     window_with_patches(kiln, conn)
-    origin = find_origin(kiln, want[0])
-    kiln.wait_for(lambda: cmp.worst(cmp.on_screen(kiln, origin), want) <= 1,
+    origin = find_origin(kiln, want[0], tolerance)
+    kiln.wait_for(lambda: cmp.worst(cmp.on_screen(kiln, origin), want) <= tolerance,
                   f"the patches on screen to be {want}", timeout=10)
     got = cmp.on_screen(kiln, origin)
-    check(cmp.worst(got, want) <= 1, f"sRGB patches on the {what} output: on screen {got}, reference {want}")
+    check(cmp.worst(got, want) <= tolerance,
+          f"sRGB patches on the {what} output: on screen {got}, reference {want} (within {tolerance})")
     copied = cmp.captured(kiln, origin)
-    check(cmp.worst(copied, want) <= 1, f"and in an ext-image-copy-capture frame {copied}")
+    check(cmp.worst(copied, want) <= tolerance, f"and in an ext-image-copy-capture frame {copied}")
 
 
 def hlg_output(tmp):
@@ -249,6 +255,26 @@ def icc_output(tmp):
         patches_show(kiln, conn, want, "ICC")
 
 
+def icc_lut_output(tmp):
+    profile = lcms2_lut_profile.lut_profile(WIDE, 2.2)
+    tags = lcms2_lut_profile.tags(profile)
+    matrix_shaper = {"rXYZ", "gXYZ", "bXYZ", "rTRC", "gTRC", "bTRC"}
+    check(profile[8] == 2 and tags.get("A2B0") == "mft2" and tags.get("B2A0") == "mft2" and
+          not matrix_shaper & set(tags),
+          f"the profile is version 2 ({profile[8]}) with lut16 A2B0 and B2A0 and no matrix/shaper tag ({tags})")
+    path = Path(tmp) / "wide-lut16-v2.icc"
+    path.write_bytes(profile)
+    config = Path(tmp) / "icc-lut.ini"
+    config.write_text(f"[output HEADLESS-1]\ncolor-profile=icc:{path}\n")
+    want = lcms2_transform.srgb_to_profile(profile, cmp.PATCHES)
+    with Kiln("--config", str(config), size="320x240") as kiln, Connection(kiln.client_env) as conn:
+        logs = kiln.logs()
+        check("kiln: " + str(config) not in logs, f"the LUT profile is taken without a warning ({logs.strip()[:300]!r})")
+        info = output_information(conn)
+        check(info.get(INFO_ICC_FILE) == profile, "get_information gives the LUT profile back as icc_file")
+        patches_show(kiln, conn, want, "v2 LUT ICC", tolerance=2)
+
+
 def bad_icc(tmp):
     wrong_class = Path(tmp) / "scanner.icc"
     wrong_class.write_bytes(icc_profiles.profile(device_class=b"scnr"))
@@ -278,6 +304,7 @@ def main():
         bad_value(tmp)
         hlg_output(tmp)
         icc_output(tmp)
+        icc_lut_output(tmp)
         bad_icc(tmp)
 
 

@@ -31,7 +31,8 @@ backports=(
 # gcc's own libasan/libubsan (build-essential) serve the sanitizer job. wlcs (1.5.0) is the conformance suite's runner
 # and headers (tests/wlcs); libpango1.0-dev draws the title text of kiln's decorations. The last two lines are the
 # everyday clients of tests/clients (fonts-dejavu-core: foot's monospace font).
-# liblcms2-dev reads ICC profiles for color-management-v1.
+# liblcms2-dev reads ICC profiles for color-management-v1. libinih-dev only builds xdg-desktop-portal-wlr 0.7.0 for
+# bench/share_cost.py (bench/xdpw/build.sh); without it that bench skips its sway rows.
 base=(
   build-essential pkg-config ninja-build cmake python3
   libwlroots-dev libpixman-1-dev libxkbcommon-dev libseat-dev libinput-dev libudev-dev
@@ -51,6 +52,7 @@ base=(
   vulkan-tools
   libsystemd-dev libpng-dev xdg-desktop-portal python3-dbus gir1.2-gstreamer-1.0 gstreamer1.0-plugins-base
   liblcms2-dev
+  libinih-dev
 )
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backports[@]}" >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null

@@ -8,7 +8,8 @@ kiln-portal. The caller passes no id of its own; the id kiln-portal logs can onl
 - kiln-portal as kiln starts it (no --allow): Start answers 1 (cancelled) with no stream, kiln-portal logs the
   refusal of 'org.example.Sandboxed', PipeWire holds no node more than before; PickColor answers 1 and Screenshot 2
   (kiln-portal's Access answer, kept by 1.16's permission store as "no" for that id). Meanwhile an unsandboxed
-  session streaming an animated window keeps its full rate, and the same caller outside bwrap is granted;
+  session streaming an animated window keeps getting frames, at MIN_RATE or more once the caller is done, and the
+  same caller outside bwrap is granted;
 - kiln-portal replaced by one with `--allow org.example.Sandboxed`: the sandboxed caller's Start answers 0, its
   pipewiresrc gets frames at the animation's rate while an unsandboxed session does too, and on a still screen its
   frame equals grim's pixel for pixel; PickColor answers the colour grim shows under the pointer.
@@ -113,6 +114,7 @@ def main():
             nodes = video_nodes(stack)
             check(streams[0][0] in nodes, f"pw-dump lists the unsandboxed stream's node {streams[0][0]}: {nodes}")
 
+            time.sleep(1)  # the animating client starting up
             before = rate_during(reader, 2.0)
             proc = caller(stack, info, "screencast", str(Path(stack.dir) / "refused.rgb"))
             during = rate_during(reader, proc)

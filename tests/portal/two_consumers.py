@@ -5,8 +5,8 @@ PipeWire links both to the node's one output port; the second link takes the buf
 port's tee hands every buffer kiln-portal queues to each link.
 - the second consumer joins on a still screen (kiln sends no frame until something changes) and gets the frame at
   once, equal to grim's, while the first is connected; kiln-portal sees the new link and sends the frame it holds;
-- while a window animates at 60 Hz both consumers get every frame: each delivers about the same number of frames
-  (a buffer split between them would give each half), at the rate one consumer alone gets;
+- while a window animates at 60 Hz both consumers get every frame: each delivers the same number of frames, within
+  5% (a buffer split between them would give each half), and at least MIN_RATE frames/s;
 - on a still screen again, both frames equal grim's; when the second leaves, the first goes on.
 Skips (77) where the portal stack is not installed."""
 import sys

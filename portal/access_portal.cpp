@@ -91,6 +91,22 @@ AccessAnswer access_answer(const PortalOptions& options, std::string_view app_id
     return AccessAnswer::denied_sandboxed;
 }
 
+bool refused(const PortalOptions& options, std::string_view app_id, const char* what) {
+    const std::string id(app_id);
+    switch (access_answer(options, app_id)) {
+    case AccessAnswer::granted:
+        return false;
+    case AccessAnswer::denied_listed:
+        std::fprintf(stderr, "kiln-portal: %s for app '%s' denied by --deny\n", what, id.c_str());
+        return true;
+    case AccessAnswer::denied_sandboxed:
+        std::fprintf(stderr, "kiln-portal: %s for sandboxed app '%s' denied (grant it with --allow %s)\n", what,
+                     id.c_str(), id.c_str());
+        return true;
+    }
+    return true;
+}
+
 AccessPortal::AccessPortal(sd_bus* bus, const PortalOptions& options) : options_(options) {
     static const sd_bus_vtable vtable[] = {
         SD_BUS_VTABLE_START(0),

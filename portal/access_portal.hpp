@@ -19,6 +19,10 @@ enum class AccessAnswer {
 // The policy alone, for its unit test: unsandboxed apps have the id "".
 AccessAnswer access_answer(const PortalOptions& options, std::string_view app_id);
 
+// The same policy for what kiln-portal gives without asking Access first (a screen cast, an interactive screenshot,
+// a colour pick): whether `what` is refused to `app_id`, with a line on stderr saying why and how to grant it.
+bool refused(const PortalOptions& options, std::string_view app_id, const char* what);
+
 class AccessPortal {
 public:
     AccessPortal(sd_bus* bus, const PortalOptions& options);

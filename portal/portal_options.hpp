@@ -10,7 +10,7 @@ struct PortalOptions {
     std::string output;                // the output to share; empty: the first kiln announces
     std::string window;                // the window to share (app_id or title); empty or unmatched: the newest
     std::vector<std::string> denied;   // app ids refused ("*": every app); unsandboxed apps have the id ""
-    std::vector<std::string> allowed;  // sandboxed app ids the Access portal grants (unsandboxed ones need no grant)
+    std::vector<std::string> allowed;  // sandboxed app ids granted Access, screen casts, colour picks
     int max_fps = 60;
 };
 

@@ -8,6 +8,7 @@
 #include <systemd/sd-bus.h>
 
 #include "ext-image-capture-source-v1-client-protocol.h"
+#include "access_portal.hpp"
 #include "pipewire_link.hpp"
 #include "wayland_outputs.hpp"
 
@@ -113,11 +114,6 @@ ScreenCastSession* ScreenCastPortal::find(const std::string& path) {
     return nullptr;
 }
 
-bool ScreenCastPortal::denied(const std::string& app_id) const {
-    return std::any_of(options_.denied.begin(), options_.denied.end(),
-                       [&](const std::string& entry) { return entry == "*" || entry == app_id; });
-}
-
 int ScreenCastPortal::create_session(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
     auto* self = static_cast<ScreenCastPortal*>(data);
     const char *handle = nullptr, *session_path = nullptr, *app_id = nullptr;
@@ -167,10 +163,9 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
     ScreenCastSession* session = self->find(session_path);
     if (!session)
         return reply_empty(message, response_other);
-    if (self->denied(app_id)) {
-        std::fprintf(stderr, "kiln-portal: screen cast for app '%s' denied by --deny\n", app_id);
+    // 1.16 asks no Access question before a screen cast: a sandboxed app is refused here unless --allow names it.
+    if (refused(self->options_, app_id, "screen cast"))
         return reply_empty(message, response_cancelled);
-    }
     ext_image_capture_source_v1* source = nullptr;
     std::string what;
     const Output* output = nullptr;

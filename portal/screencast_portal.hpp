@@ -37,7 +37,6 @@ private:
     // Whether kiln lists windows and makes capture sources of them for this program.
     bool window_sources() const;
     ScreenCastSession* find(const std::string& path);
-    bool denied(const std::string& app_id) const;
 
     sd_bus* bus_;
     EventLoop& loop_;

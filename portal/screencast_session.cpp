@@ -54,7 +54,17 @@ ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string 
           }
           capture_->request_frame();
       }),
-      publish_(loop, [this] { publish(); }) {
+      publish_(loop, [this] { publish(); }),
+      resend_(loop, [this] {
+          if (!streaming_ || !stream_ || !capture_)
+              return;
+          stream_->consumer_joined();
+          if (capture_->has_frame() && capture_->image())
+              stream_->publish(*capture_->image(), {});
+          if (stream_->dmabuf())
+              restart_capture_ = true;
+          schedule_frame();
+      }) {
     // The session object lives at the path the frontend chose; Close reaches this session through userdata.
     static const sd_bus_vtable vtable[] = {
         SD_BUS_VTABLE_START(0),
@@ -67,6 +77,7 @@ ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string 
 }
 
 ScreenCastSession::~ScreenCastSession() {
+    links_.reset();
     stream_.reset();
     cursor_.reset();  // before the capture, whose source it names
     capture_.reset();
@@ -164,6 +175,7 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         stream_.reset();
         return "PipeWire made no node for the stream";
     }
+    links_ = std::make_unique<StreamLinks>(link.core(), stream_->node_id(), [this] { consumer_joined(); });
     return {};
 }
 
@@ -183,6 +195,16 @@ void ScreenCastSession::offer_dmabuf(WaylandOutputs& wayland) {
     std::fprintf(stderr, "kiln-portal: offering dma-buf frames from %s (%zu modifiers)\n", device->path().c_str(),
                  modifiers.size());
     stream_->offer_dmabuf(std::move(device), fourcc, std::move(modifiers));
+}
+
+void ScreenCastSession::consumer_joined() {
+    std::fprintf(stderr, "kiln-portal: a consumer joined node %u\n", node_id());
+    // The first consumer is served when the stream starts; a later one shares the port's buffers and sees only what
+    // is queued after it joined, which on a still screen is nothing until kiln sends a frame.
+    // Not from inside PipeWire's event, and a moment later: sent from the link's own info event (tried), the frame
+    // reached only the consumers linked before; 20 ms later it reached the new one in every run here.
+    if (streaming_ && stream_ && capture_)
+        resend_.arm_in(20'000'000u);
 }
 
 void ScreenCastSession::cursor_changed() {

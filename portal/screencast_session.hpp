@@ -11,6 +11,7 @@
 #include "cursor_capture.hpp"
 #include "output_capture.hpp"
 #include "restore_data.hpp"
+#include "stream_links.hpp"
 #include "video_stream.hpp"
 
 struct ext_image_capture_source_v1;
@@ -61,6 +62,8 @@ private:
     static int on_close(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     void schedule_frame();
     void cursor_changed();
+    // Another consumer linked to the running stream: the frame held goes out again, whole, for it.
+    void consumer_joined();
     // The frame held, with the cursor and damage as they are after this round of events, to the stream.
     void publish_soon();
     void publish();
@@ -86,11 +89,13 @@ private:
     std::unique_ptr<OutputCapture> capture_;
     std::unique_ptr<CursorCapture> cursor_;  // cursor_mode metadata only
     std::unique_ptr<VideoStream> stream_;
+    std::unique_ptr<StreamLinks> links_;  // consumers linked to stream_'s node; gone before it
     const DmabufBuffer* dmabuf_target_ = nullptr;  // the stream's buffer the frame in flight is drawn into
     bool restart_capture_ = false;  // dma-bufs made anew: the next frame from a new capture session
     Timer next_frame_;
     std::vector<Rect> damage_;  // kiln's damage since the last frame published
     Timer publish_;
+    Timer resend_;  // the frame held, again, for a consumer that joined
 };
 
 }  // namespace portal

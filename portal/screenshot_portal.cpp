@@ -14,6 +14,7 @@
 #include <png.h>
 #include <wayland-client.h>
 
+#include "access_portal.hpp"
 #include "cursor_capture.hpp"
 #include "output_capture.hpp"
 #include "wayland_outputs.hpp"
@@ -148,20 +149,14 @@ std::string ScreenshotPortal::take(std::string& error) {
     return path;
 }
 
-bool ScreenshotPortal::denied(const std::string& app_id) const {
-    return std::any_of(options_.denied.begin(), options_.denied.end(),
-                       [&](const std::string& entry) { return entry == "*" || entry == app_id; });
-}
-
 int ScreenshotPortal::screenshot(sd_bus_message* message, void* data, sd_bus_error*) noexcept {
     auto* self = static_cast<ScreenshotPortal*>(data);
     const char *handle = nullptr, *app_id = nullptr, *parent = nullptr;
     if (sd_bus_message_read(message, "oss", &handle, &app_id, &parent) < 0)
         return sd_bus_reply_method_return(message, "ua{sv}", 2u, 0);
-    if (self->denied(app_id)) {
-        std::fprintf(stderr, "kiln-portal: screenshot for app '%s' denied by --deny\n", app_id);
+    // Asked after 1.16's Access question when not interactive, but with none when interactive: the same policy.
+    if (refused(self->options_, app_id, "screenshot"))
         return sd_bus_reply_method_return(message, "ua{sv}", 1u, 0);
-    }
     std::string error;
     std::string path = self->take(error);
     if (path.empty()) {
@@ -213,10 +208,8 @@ int ScreenshotPortal::pick_color(sd_bus_message* message, void* data, sd_bus_err
     const char *handle = nullptr, *app_id = nullptr, *parent = nullptr;
     if (sd_bus_message_read(message, "oss", &handle, &app_id, &parent) < 0)
         return sd_bus_reply_method_return(message, "ua{sv}", 2u, 0);
-    if (self->denied(app_id)) {
-        std::fprintf(stderr, "kiln-portal: colour pick for app '%s' denied by --deny\n", app_id);
+    if (refused(self->options_, app_id, "colour pick"))
         return sd_bus_reply_method_return(message, "ua{sv}", 1u, 0);
-    }
     double rgb[3] = {};
     std::string error;
     if (!self->pick(rgb, error)) {

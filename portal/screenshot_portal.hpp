@@ -24,7 +24,6 @@ private:
     static int pick_color(sd_bus_message* message, void* data, sd_bus_error* error) noexcept;
     static int version(sd_bus* bus, const char* path, const char* interface, const char* property, sd_bus_message* reply,
                        void* data, sd_bus_error* error) noexcept;
-    bool denied(const std::string& app_id) const;
     // The colour (0..1) of the output pixel under the pointer, or false with `error` set.
     bool pick(double rgb[3], std::string& error);
     // Captures the output into a PNG file; its path, or empty with `error` set.

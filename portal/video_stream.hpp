@@ -50,6 +50,11 @@ public:
     bool waiting() const { return pending_ != nullptr; }
     // Runs the graph again for the waiting frame.
     void retry();
+    // A consumer joined the running stream: the next frame goes out whole, with the cursor's picture.
+    void consumer_joined() {
+        full_damage_ = true;
+        sent_image_serial_ = 0;
+    }
     // Cursor metadata (SPA_META_Cursor) for the frames from now on: where consumers asked for it.
     struct Cursor {
         bool visible = false;

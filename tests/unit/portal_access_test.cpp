@@ -28,3 +28,15 @@ TEST_CASE("Access: --deny wins over --allow and over being unsandboxed; '*' in -
     options.denied = {"*"};
     CHECK(access_answer(options, "") == AccessAnswer::denied_listed);
 }
+
+TEST_CASE("refused: what kiln-portal gives unasked (screen casts, colour picks) follows the same policy")
+{
+    portal::PortalOptions options;
+    CHECK_FALSE(portal::refused(options, "", "screen cast"));
+    CHECK(portal::refused(options, "org.example.Editor", "screen cast"));
+    options.allowed = {"org.example.Editor"};
+    CHECK_FALSE(portal::refused(options, "org.example.Editor", "screen cast"));
+    options.denied = {"*"};
+    CHECK(portal::refused(options, "org.example.Editor", "screen cast"));
+    CHECK(portal::refused(options, "", "colour pick"));
+}

@@ -49,6 +49,9 @@ base=(
   foot fonts-dejavu-core gtk-3-examples gtk-4-examples qmlscene qml-module-qtquick2 qtwayland5
   glmark2-es2-wayland mpv imv kanshi
   chromium firefox-esr
+  # OBS for tests/portal/obs_share.py (obs-plugins holds its PipeWire capture; a Recommends, so named): 14 packages,
+  # 6.8 MB to download, 29 MB installed, 28 s to install on the 2-core machine.
+  obs-studio obs-plugins
   vulkan-tools
   libsystemd-dev libpng-dev xdg-desktop-portal python3-dbus gir1.2-gstreamer-1.0 gstreamer1.0-plugins-base
   liblcms2-dev

@@ -5,7 +5,8 @@ edge) each draw a 1:1 buffer of a per-pixel pattern that any resampling changes,
 ext-image-copy-capture frame of the output show every buffer's pixels exactly (0 differences) at a whole output
 pixel: the window's own, its logical position times the scale not whole, and each subsurface at the window's pixel
 plus its offset times the scale rounded once (no gap, no overlap at the shared edge); a capture of the window alone
-(ext-foreign-toplevel source) shows them the same way from its corner."""
+(ext-foreign-toplevel source) shows them the same way from its corner; layer surfaces at logical (1, 1), (21, 3)
+and (41, 5) start at exactly round(position x scale), every pixel exact."""
 import struct
 import sys
 import tempfile
@@ -27,6 +28,8 @@ SUBSURFACES = [((WINDOW[0] + 3, 1), (21, 11)), ((WINDOW[0] + 27, 3), (19, 13)), 
 # logical width (whole pixels) and stretches an output where pixels / scale is not whole, which would resample the
 # screenshot itself (doc/using-kiln.md, "HiDPI").
 TITLE = "fractional position"
+# Layer surfaces (overlay, anchored top and left): logical position on the output (its margins), logical size, tag.
+LAYERS = [((1, 1), (15, 9), 210), ((21, 3), (13, 11), 230), ((41, 5), (17, 7), 250)]
 OUTPUTS = [("1.5", 180, "960x720"), ("1.25", 150, "1000x750")]
 
 
@@ -101,6 +104,42 @@ def capture_window(kiln, title):
     return Screenshot(width, height, bytes(rgb))
 
 
+def layer_surfaces(kiln, conn, scale, scale_text):
+    """LAYERS mapped with 1:1 buffers: each is at exactly round(position x scale) on the output, every pixel exact."""
+    shell = conn.bind("zwlr_layer_shell_v1", 4)
+    compositor = conn.bind("wl_compositor", 4)
+    viewporter = conn.bind("wp_viewporter", 1)
+    shown = []
+    for (x, y), logical, tag in LAYERS:
+        surface = conn.create("wl_surface", compositor, 0)
+        layer = conn.create("zwlr_layer_surface_v1", shell, 0, ("o", surface), ("o", 0), ("u", 3),  # overlay
+                            ("s", "fractional-position"))
+        conn.send(layer, 0, ("u", logical[0]), ("u", logical[1]))  # set_size
+        conn.send(layer, 1, ("u", 1 | 4))  # set_anchor: top, left
+        conn.send(layer, 3, ("i", y), ("i", 0), ("i", 0), ("i", x))  # set_margin: top right bottom left
+        conn.send(conn.create("wp_viewport", viewporter, 1, ("o", surface)), 2, ("i", logical[0]), ("i", logical[1]))
+        conn.send(surface, 6)  # commit: asks for the first configure
+        event = conn.dispatch_until(lambda e, layer=layer: e.obj == layer and e.opcode == 0)
+        conn.events.remove(event)
+        conn.send(layer, 6, ("u", event.args("u")[0]))  # ack_configure
+        pixels = (rounded(logical[0], scale), rounded(logical[1], scale))
+        conn.send(surface, 1, ("o", pattern(conn, *pixels, tag)), ("i", 0), ("i", 0))
+        conn.send(surface, 9, ("i", 0), ("i", 0), ("i", pixels[0]), ("i", pixels[1]))  # damage_buffer
+        conn.send(surface, 6)
+        shown.append(((x, y), pixels, tag))
+    conn.roundtrip()
+    kiln.wait_for(lambda: all(find(kiln.screenshot(), tag) for _, _, tag in shown), "the layer surfaces drawn")
+    for name, shot in (("screenshot", kiln.screenshot()), ("capture frame", capture_output_frame(kiln))):
+        for (x, y), pixels, tag in shown:
+            want = (rounded(x, scale), rounded(y, scale))
+            place = find(shot, tag)
+            check(place == want, f"scale={scale_text} ({name}): the layer surface at logical ({x}, {y}) starts at "
+                                 f"output pixel {want} ({x * scale}, {y * scale} rounded): {place}")
+            wrong = differences(shot, want, pixels, tag)
+            check(wrong == 0, f"scale={scale_text} ({name}): all {pixels[0]}x{pixels[1]} of its buffer pixels are "
+                              f"shown 1:1, unfiltered ({wrong} differ)")
+
+
 def at_scale(scale_text, expected_120ths, size):
     scale = expected_120ths / 120
     with tempfile.TemporaryDirectory(prefix="kiln-fractional-position-") as tmp:
@@ -168,6 +207,7 @@ def at_scale(scale_text, expected_120ths, size):
                     wrong = differences(shot, want, shown, tag)
                     check(wrong == 0, f"scale={scale_text} ({name}): all {shown[0]}x{shown[1]} of {what}'s buffer "
                                       f"pixels on it are shown 1:1, unfiltered ({wrong} differ)")
+            layer_surfaces(kiln, conn, scale, scale_text)
 
 
 def main():

@@ -6,6 +6,7 @@
 #include "compositor/bridge/render_bridge.hpp"
 #include "compositor/output/frame_composer.hpp"
 #include "compositor/output/frame_factory.hpp"
+#include "compositor/output/pixel_grid.hpp"
 #include "compositor/output/visible_set.hpp"
 
 #include <cmath>
@@ -147,14 +148,12 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
     int x = 0;
     int y = 0;
     wlr_scene_node_coords(root, &x, &y);
-    auto place = [&](int lx, int ly, int width, int height) {
-        const double x1 = (lx - area.x) * scale;
-        const double y1 = (ly - area.y) * scale;
-        return wlr_box{static_cast<int>(std::lround(x1)), static_cast<int>(std::lround(y1)),
-                       static_cast<int>(std::lround(x1 + width * scale) - std::lround(x1)),
-                       static_cast<int>(std::lround(y1 + height * scale) - std::lround(y1))};
+    // Placed as an output frame places them (pixel_grid.hpp), from the area's corner: each node at its parent's pixel
+    // plus its own offset rounded once, round(size x scale) pixels, so a fractional-scale client's buffer is 1:1.
+    auto place = [&](int px, int py, int width, int height) {
+        return wlr_box{px, py, to_pixels(width, scale), to_pixels(height, scale)};
     };
-    auto draw = [&](auto& self, wlr_scene_node* node, int lx, int ly) -> void {
+    auto draw = [&](auto& self, wlr_scene_node* node, int px, int py) -> void {
         if (!node->state.enabled)
             return;
         if (node->type == WLR_SCENE_NODE_SURFACE) {
@@ -162,7 +161,7 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
             if (wlr_texture* texture = surface ? wlr_surface_get_texture(surface) : nullptr) {
                 wlr_fbox source{};
                 wlr_surface_get_buffer_source_box(surface, &source);
-                draw_blended(*frame, texture, source, place(lx, ly, surface->current.width, surface->current.height),
+                draw_blended(*frame, texture, source, place(px, py, surface->current.width, surface->current.height),
                              wlr_output_transform_invert(surface->current.transform), projection, damage,
                              looks.alpha ? looks.alpha(surface) : 1.0f,
                              looks.yuv ? looks.yuv(surface) : renderer::YuvEncoding{},
@@ -170,7 +169,7 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
             }
         } else if (node->type == WLR_SCENE_NODE_RECT) {
             const wlr_scene_rect* rect = scene_rect_from_node(node);
-            const wlr_box box = place(lx, ly, rect->width, rect->height);
+            const wlr_box box = place(px, py, rect->width, rect->height);
             Region inside(box.x, box.y, box.width, box.height);
             inside.intersect(damage);
             const std::vector<renderer::Box> blended = to_boxes(inside);
@@ -191,15 +190,15 @@ bool capture_tree(RenderBridge& bridge, wlr_scene_node* root, const wlr_box& are
                                                         : (turned ? buffer->buffer->height : buffer->buffer->width);
                 const int height = buffer->dst_height > 0 ? buffer->dst_height
                                                           : (turned ? buffer->buffer->width : buffer->buffer->height);
-                draw_blended(*frame, texture, source, place(lx, ly, width, height),
+                draw_blended(*frame, texture, source, place(px, py, width, height),
                              wlr_output_transform_invert(buffer->transform), projection, damage);
             }
         }
         wlr_scene_node* child = nullptr;
         wl_list_for_each(child, &node->state.children, state.link)
-            self(self, child, lx + child->state.x, ly + child->state.y);
+            self(self, child, px + to_pixels(child->state.x, scale), py + to_pixels(child->state.y, scale));
     };
-    draw(draw, root, x, y);
+    draw(draw, root, to_pixels(x - area.x, scale), to_pixels(y - area.y, scale));
     if (cursor && cursor->texture) {
         const wlr_fbox source{0, 0, static_cast<double>(cursor->texture->width),
                               static_cast<double>(cursor->texture->height)};

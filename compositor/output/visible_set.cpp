@@ -2,28 +2,21 @@
 #include "compositor/output/visible_set.hpp"
 
 #include "compositor/output/opaque_pixels.hpp"
+#include "compositor/output/pixel_grid.hpp"
 
 #include <cmath>
 
 namespace kiln::compositor {
 namespace {
 
-// Each node's offset from its parent is scaled and rounded on its own, then added to the parent's rounded position:
-// a subsurface or decoration that meets its parent's edge in layout coordinates meets it in pixels too (no seam,
-// no overlap) at any scale, and every surface keeps round(size x scale) pixels, the buffer size a fractional-scale
-// client draws, so its texels land 1:1.
-int scaled(int length, float scale)
-{
-    return static_cast<int>(std::lround(length * static_cast<double>(scale)));
-}
-
+// Each node at its parent's pixel plus its own offset rounded once (pixel_grid.hpp).
 template <typename Stacked>
 void collect(wlr_scene_node* node, int x, int y, float scale, std::vector<Stacked>& out)
 {
     if (!node->state.enabled)
         return;
-    x += scaled(node->state.x, scale);
-    y += scaled(node->state.y, scale);
+    x += to_pixels(node->state.x, scale);
+    y += to_pixels(node->state.y, scale);
     if (node->type == WLR_SCENE_NODE_SURFACE) {
         wlr_scene_surface* scene_surface = wlr_scene_surface_from_node(node);
         wlr_surface* surface = scene_surface->surface;
@@ -64,14 +57,14 @@ void VisibleSet::build(wlr_scene* scene, wlr_output* output, wlr_renderer* rende
 
     const float scale = output->scale;
     stack_.clear();
-    collect(&scene->node, -scaled(ox, scale), -scaled(oy, scale), scale, stack_);
+    collect(&scene->node, -to_pixels(ox, scale), -to_pixels(oy, scale), scale, stack_);
 
     Region covered;  // opaque area of the surfaces above, output buffer coordinates
     top_down_.clear();
     for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
         VisibleNode v;
         const wlr_box layout = it->layout;
-        v.box = wlr_box{layout.x, layout.y, scaled(layout.width, scale), scaled(layout.height, scale)};
+        v.box = wlr_box{layout.x, layout.y, to_pixels(layout.width, scale), to_pixels(layout.height, scale)};
         wlr_surface* surface = nullptr;
         if (it->node->type == WLR_SCENE_NODE_SURFACE) {
             surface = wlr_scene_surface_from_node(it->node)->surface;

@@ -437,8 +437,11 @@ void VideoStream::target_filled(const StreamBuffer* target, const std::vector<Re
 }
 
 void VideoStream::target_failed(const StreamBuffer* target) {
-    if (held_ && held_->user_data == target)
-        static_cast<StreamBuffer*>(held_->user_data)->whole = true;
+    if (!held_ || held_->user_data != target)
+        return;
+    static_cast<StreamBuffer*>(held_->user_data)->whole = true;
+    if (newest_ == held_)
+        newest_ = nullptr;  // what it holds is not known now
 }
 
 void VideoStream::send() {
@@ -492,14 +495,13 @@ void VideoStream::bring_up_to_date(StreamBuffer& target, const StreamBuffer& new
 
 void VideoStream::resend_newest() {
     auto* newest = newest_ ? static_cast<StreamBuffer*>(newest_->user_data) : nullptr;
-    // Nothing to send again: no frame yet, one of another size, or a dma-buf (not mapped here); and while kiln
-    // writes the buffer that holds it, its frame comes soon anyway (target_filled).
+    // Nothing to send again: no frame yet, one of another size, or a dma-buf (not mapped here). The buffer that
+    // holds it may be the one a capture waits on (a still screen): kiln writes it only when the frame is ready, and
+    // a copy that overlaps that write is followed by the whole frame at once.
     if (!newest || !newest->shm || newest->width != width_ || newest->height != height_) {
         resend_ = false;
         return;
     }
-    if (newest_ == held_)
-        return;
     pw_buffer* buffer = pw_stream_dequeue_buffer(stream_);
     if (!buffer)
         return;  // the consumer holds them all: retry() at the frame rate

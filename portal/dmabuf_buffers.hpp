@@ -16,8 +16,6 @@ struct zwp_linux_dmabuf_v1;
 
 namespace portal {
 
-struct Rect;
-
 class DmabufBuffer {
 public:
     ~DmabufBuffer();
@@ -30,11 +28,6 @@ public:
     uint32_t size() const { return size_; }
     uint64_t modifier() const { return modifier_; }
     wl_buffer* buffer() const { return buffer_; }
-
-    // What this buffer lacks of the newest frame: regions that changed in frames captured into other buffers
-    // since this one was filled (all of it where `whole`).
-    bool whole = true;
-    std::vector<Rect> missed;
 
 private:
     friend class DmabufDevice;

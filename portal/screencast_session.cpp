@@ -35,34 +35,29 @@ ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string 
           if (!capture_ || !stream_ || !streaming_)
               return;
           if (stream_->waiting()) {
-              // The last frame found no free buffer: offer it again rather than wait for kiln, which sends the
-              // next only when something changes.
+              // The cursor's last update found no free buffer: offer it again rather than wait for kiln, which
+              // sends the next frame only when something changes.
               stream_->retry();
               next_frame_.arm_in(frame_interval_ns());
               return;
           }
           last_request_ns_ = now_ns();
-          if (stream_->dmabuf()) {
-              // Zero-copy: kiln's GPU draws the frame into the consumer's next dma-buf.
-              dmabuf_target_ = stream_->dmabuf_target();
-              if (!dmabuf_target_) {
-                  next_frame_.arm_in(frame_interval_ns());  // the consumer holds them all
-                  return;
-              }
-              capture_->request_frame_into(dmabuf_target_->buffer(), dmabuf_target_->missed, dmabuf_target_->whole);
+          // Zero-copy: kiln writes the frame into the consumer's next buffer (a memfd wl_shm buffer, or a dma-buf
+          // its GPU draws into); where the consumer holds them all, this frame is skipped.
+          target_ = stream_->capture_target();
+          if (!target_) {
+              next_frame_.arm_in(frame_interval_ns());
               return;
           }
-          capture_->request_frame();
+          capture_->request_frame_into(target_->buffer(), target_->missed, target_->whole);
       }),
       publish_(loop, [this] { publish(); }),
       resend_(loop, [this] {
           if (!streaming_ || !stream_ || !capture_)
               return;
+          // kiln sends a new session's first frame at once, whole: the frame of a still screen, again, for it.
           stream_->consumer_joined();
-          if (capture_->has_frame() && capture_->image())
-              stream_->publish(*capture_->image(), {});
-          if (stream_->dmabuf())
-              restart_capture_ = true;
+          restart_capture_ = true;
           schedule_frame();
       }) {
     // The session object lives at the path the frontend chose; Close reaches this session through userdata.
@@ -114,18 +109,17 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         }
     };
     events.dropped = [this] {
-        if (stream_ && dmabuf_target_)
-            stream_->dmabuf_failed(std::exchange(dmabuf_target_, nullptr));
+        if (stream_ && target_)
+            stream_->target_failed(std::exchange(target_, nullptr));
         schedule_frame();
     };
     events.frame = [this](const std::vector<Rect>& damage) {
-        if (stream_ && dmabuf_target_) {
-            // Drawn into the consumer's own buffer: queued as it is (no cursor metadata on this path).
-            stream_->dmabuf_filled(std::exchange(dmabuf_target_, nullptr), damage);
+        if (!stream_ || !target_) {
             schedule_frame();
             return;
         }
-        damage_.insert(damage_.end(), damage.begin(), damage.end());
+        // Written into the consumer's own buffer: queued as it is, after this round of events (the cursor's).
+        stream_->target_filled(std::exchange(target_, nullptr), damage);
         publish_soon();
     };
     events.stopped = [this] {
@@ -146,21 +140,19 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         streaming_ = streaming;
         if (!streaming)
             return;
-        // A consumer that (re)starts gets the frame we hold at once: on a still screen kiln has no new one to give.
-        if (capture_->has_frame() && capture_->image())
-            stream_->publish(*capture_->image(), {});
-        if (stream_ && stream_->dmabuf())
-            restart_capture_ = true;  // the same, for dma-bufs: kiln's next first frame
+        // A consumer that (re)starts gets a frame at once: on a still screen a capture session's later frames wait
+        // for a change, but kiln sends a new session's first one at once.
+        restart_capture_ = true;
         schedule_frame();
     };
-    // New dma-bufs hold nothing: a new capture session, whose first frame kiln sends at once (a session's later
-    // frames wait for the screen to change), fills the first of them; a shm frame in flight goes with the old one.
-    stream_events.dmabuf_buffers = [this] {
-        if (stream_ && stream_->dmabuf())
-            restart_capture_ = true;
+    // New buffers hold nothing: a new capture session, whose first frame kiln sends at once (a session's later
+    // frames wait for the screen to change), fills the first of them.
+    stream_events.buffers_made = [this] {
+        restart_capture_ = true;
         schedule_frame();
     };
-    stream_ = std::make_unique<VideoStream>(link, width_, height_, shm_format_, max_fps, std::move(stream_events));
+    stream_ = std::make_unique<VideoStream>(link, wayland.shm(), width_, height_, shm_format_, max_fps,
+                                            std::move(stream_events));
     offer_dmabuf(wayland);
     if (cursor_mode_ == cursor_metadata) {
         stream_->send_cursor_meta(true);
@@ -213,8 +205,8 @@ void ScreenCastSession::cursor_changed() {
     const CursorCapture::State& state = cursor_->state();
     stream_->set_cursor({state.inside, state.x, state.y, state.hotspot_x, state.hotspot_y, cursor_->image(),
                          state.image_serial});
-    // The picture did not change, only the cursor: the frame held goes out again with the new metadata.
-    if (streaming_ && capture_ && capture_->has_frame() && capture_->image() && !stream_->waiting())
+    // The picture did not change, only the cursor: the newest frame goes out again with the new metadata.
+    if (streaming_ && capture_ && !stream_->waiting())
         publish_soon();
 }
 
@@ -226,10 +218,9 @@ void ScreenCastSession::publish_soon() {
 }
 
 void ScreenCastSession::publish() {
-    if (stream_ && capture_ && capture_->image() && capture_->has_frame())
-        stream_->publish(*capture_->image(), damage_);
-    damage_.clear();
-    schedule_frame();  // only now: the next capture writes into the image just copied
+    if (stream_)
+        stream_->send();
+    schedule_frame();  // only now: one capture in flight, after the frame before it went out
 }
 
 uint64_t ScreenCastSession::frame_interval_ns() const {
@@ -239,10 +230,10 @@ uint64_t ScreenCastSession::frame_interval_ns() const {
 void ScreenCastSession::schedule_frame() {
     if (!streaming_ || !capture_ || next_frame_.armed())
         return;
-    if (restart_capture_ && stream_ && stream_->dmabuf()) {
+    if (restart_capture_ && stream_) {
         restart_capture_ = false;
-        if (dmabuf_target_)
-            stream_->dmabuf_failed(std::exchange(dmabuf_target_, nullptr));
+        if (target_)
+            stream_->target_failed(std::exchange(target_, nullptr));
         capture_->restart();
     }
     if (capture_->frame_pending() || publish_.armed())

@@ -64,7 +64,8 @@ private:
     void cursor_changed();
     // Another consumer linked to the running stream: the frame held goes out again, whole, for it.
     void consumer_joined();
-    // The frame held, with the cursor and damage as they are after this round of events, to the stream.
+    // The frame filled last (or the cursor alone: the newest frame again), with the cursor as it is after this
+    // round of events, to the stream.
     void publish_soon();
     void publish();
     // Offers dma-buf frames to the consumer where kiln's capture names a device GBM can allocate on.
@@ -90,10 +91,9 @@ private:
     std::unique_ptr<CursorCapture> cursor_;  // cursor_mode metadata only
     std::unique_ptr<VideoStream> stream_;
     std::unique_ptr<StreamLinks> links_;  // consumers linked to stream_'s node; gone before it
-    const DmabufBuffer* dmabuf_target_ = nullptr;  // the stream's buffer the frame in flight is drawn into
-    bool restart_capture_ = false;  // dma-bufs made anew: the next frame from a new capture session
+    const StreamBuffer* target_ = nullptr;  // the stream's buffer the frame in flight is captured into
+    bool restart_capture_ = false;  // buffers made anew, or a consumer joined: the next frame from a new session
     Timer next_frame_;
-    std::vector<Rect> damage_;  // kiln's damage since the last frame published
     Timer publish_;
     Timer resend_;  // the frame held, again, for a consumer that joined
 };

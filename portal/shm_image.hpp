@@ -1,4 +1,5 @@
-// ShmImage: one memfd-backed wl_shm buffer that kiln copies a captured frame into and the portal reads from.
+// ShmImage: one memfd-backed wl_shm buffer that kiln copies a captured frame into and the portal reads from (or
+// hands to PipeWire as a MemFd buffer, fd()).
 #pragma once
 
 #include <cstddef>
@@ -20,6 +21,10 @@ public:
     bool valid() const { return buffer_ != nullptr; }
     wl_buffer* buffer() const { return buffer_; }
     const uint8_t* pixels() const { return static_cast<const uint8_t*>(data_); }
+    uint8_t* pixels() { return static_cast<uint8_t*>(data_); }
+    // The memfd (sealed against resizing), for a consumer to map; ours, closed with the image.
+    int fd() const { return fd_; }
+    size_t size() const { return size_; }
     int width() const { return width_; }
     int height() const { return height_; }
     int stride() const { return width_ * 4; }
@@ -30,6 +35,7 @@ private:
     int height_;
     uint32_t format_;
     size_t size_ = 0;
+    int fd_ = -1;
     void* data_ = nullptr;
     wl_buffer* buffer_ = nullptr;
 };

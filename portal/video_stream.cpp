@@ -1,4 +1,5 @@
-// VideoStream: format and buffer negotiation, and the copy of each captured frame into a dequeued pw_buffer.
+// VideoStream: format and buffer negotiation, the stream's own buffers (memfd wl_shm or dma-buf), and the hand-off
+// of each frame kiln captured into one of them.
 #include "video_stream.hpp"
 
 #include <algorithm>
@@ -6,10 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#include <utility>
 
 #include <pipewire/pipewire.h>
 #include <spa/buffer/meta.h>
@@ -38,8 +36,9 @@ uint64_t now_ns() {
 
 }  // namespace
 
-VideoStream::VideoStream(PipeWireLink& link, int width, int height, uint32_t shm_format, int max_fps, Events events)
-    : events_(std::move(events)), width_(width), height_(height), shm_format_(shm_format), max_fps_(max_fps),
+VideoStream::VideoStream(PipeWireLink& link, wl_shm* shm, int width, int height, uint32_t shm_format, int max_fps,
+                         Events events)
+    : shm_(shm), events_(std::move(events)), width_(width), height_(height), shm_format_(shm_format), max_fps_(max_fps),
       frame_rate_(max_fps) {
     pw_properties* props = pw_properties_new(PW_KEY_MEDIA_CLASS, "Video/Source", PW_KEY_MEDIA_ROLE, "Screen",
                                              PW_KEY_NODE_NAME, "kiln-portal", nullptr);
@@ -64,7 +63,9 @@ VideoStream::VideoStream(PipeWireLink& link, int width, int height, uint32_t shm
     spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
     const spa_pod* params[] = {enum_format(builder)};
     // DRIVER: frames come when kiln has them, not on a graph clock. ALLOC_BUFFERS: one memfd per buffer, made in
-    // on_add_buffer. Chromium's capturer (WebRTC) takes only SPA_DATA_MemFd and DmaBuf buffers and drops others
+    // on_add_buffer and shared with kiln as a wl_shm buffer, so that kiln's capture writes the consumer's buffer
+    // itself (before, each frame was captured into one buffer of ours and copied into the pw_buffer: 86 % of
+    // kiln-portal's time at 1080p60, doc/benchmarks.md). Chromium's capturer (WebRTC) takes only SPA_DATA_MemFd and DmaBuf buffers and drops others
     // without a word: from the buffers PipeWire allocated for us it got no frame (tests/portal/browser_share.py).
     int result = pw_stream_connect(stream_, PW_DIRECTION_OUTPUT, PW_ID_ANY,
                                    static_cast<pw_stream_flags>(PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_ALLOC_BUFFERS),
@@ -76,17 +77,19 @@ VideoStream::VideoStream(PipeWireLink& link, int width, int height, uint32_t shm
 }
 
 VideoStream::~VideoStream() {
-    // Our listener goes first, so the stream frees its buffers without on_remove_buffer: the dma-bufs made for
-    // them are freed here, after the stream, before the device they came from.
-    std::vector<DmabufBuffer*> dmabufs;
-    for (pw_buffer* buffer : dmabuf_buffers_)
-        dmabufs.push_back(static_cast<DmabufBuffer*>(buffer->user_data));
+    // One line a stream, read by tests/portal/screencast.py: the shm frames must all be kiln's own writes.
+    std::fprintf(stderr, "kiln-portal: stream ends: %llu frames captured in place, %llu frames copied (%llu bytes)\n",
+                 static_cast<unsigned long long>(frames_in_place_), static_cast<unsigned long long>(frames_copied_),
+                 static_cast<unsigned long long>(bytes_copied_));
+    // Our listener goes first, so the stream frees its buffers without on_remove_buffer: the buffers made for
+    // them are freed here, after the stream, the dma-bufs before the device they came from.
+    std::vector<std::unique_ptr<StreamBuffer>> buffers;
+    for (pw_buffer* buffer : buffers_)
+        buffers.emplace_back(static_cast<StreamBuffer*>(buffer->user_data));
     if (stream_) {
         spa_hook_remove(&listener_);
         pw_stream_destroy(stream_);
     }
-    for (DmabufBuffer* dmabuf : dmabufs)
-        delete dmabuf;
 }
 
 const spa_pod* VideoStream::enum_format(spa_pod_builder& builder) const {
@@ -149,26 +152,15 @@ void VideoStream::resize(int width, int height, uint32_t shm_format) {
     width_ = width;
     height_ = height;
     shm_format_ = shm_format;
-    pending_ = nullptr;
+    resend_ = false;
     full_damage_ = true;
     fixated_.reset();  // the modifier is chosen again for the new size
     if (stream_)
         offer_format();
 }
 
-void VideoStream::publish(const ShmImage& image, const std::vector<Rect>& damage) {
-    if (image.width() != width_ || image.height() != height_)
-        return;  // from before a resize the consumer has not negotiated yet
-    if (dmabuf())
-        return;  // frames are drawn into the consumer's dma-bufs (dmabuf_filled)
-    damage_.insert(damage_.end(), damage.begin(), damage.end());
-    pending_ = &image;
-    if (streaming_)
-        pw_stream_trigger_process(stream_);
-}
-
 void VideoStream::retry() {
-    if (pending_ && streaming_)
+    if (resend_ && streaming_)
         pw_stream_trigger_process(stream_);
 }
 
@@ -211,12 +203,12 @@ void VideoStream::on_param_changed(void* data, uint32_t id, const spa_pod* param
                      static_cast<unsigned long long>(*self->modifier_));
     else if (modifiers.present)
         std::fprintf(stderr, "kiln-portal: the consumer's dma-buf format names no modifier: shm frames\n");
-    self->pending_ = self->dmabuf() ? nullptr : self->pending_;
     if (info.max_framerate.num > 0 && info.max_framerate.denom > 0)
         self->frame_rate_ = std::clamp(static_cast<int>(info.max_framerate.num / info.max_framerate.denom), 1,
                                        self->max_fps_);
     int stride = static_cast<int>(info.size.width) * 4;
-    self->buffer_size_ = static_cast<uint32_t>(stride) * info.size.height;
+    self->negotiated_width_ = static_cast<int>(info.size.width);
+    self->negotiated_height_ = static_cast<int>(info.size.height);
     uint8_t storage[1024];
     spa_pod_builder builder = SPA_POD_BUILDER_INIT(storage, sizeof storage);
     const spa_pod* params[4];
@@ -291,74 +283,81 @@ void VideoStream::on_add_buffer(void* data, pw_buffer* buffer) noexcept {
     }
     // Until here plane.type is the set of types the two sides agreed on (SPA_PARAM_BUFFERS_dataType), and the size
     // is ours to choose: the one on_param_changed asked for.
-    if (!(plane.type & (1u << SPA_DATA_MemFd)) || self->buffer_size_ == 0)
-        return;
-    plane.maxsize = self->buffer_size_;
-    int fd = memfd_create("kiln-portal-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0)
-        return;
-    void* pixels = MAP_FAILED;
-    if (ftruncate(fd, plane.maxsize) == 0) {
-        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);  // the consumer maps it all, always
-        pixels = mmap(nullptr, plane.maxsize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    }
-    if (pixels == MAP_FAILED) {
-        std::fprintf(stderr, "kiln-portal: cannot make a %u-byte memfd buffer: %s\n", plane.maxsize,
+    if (plane.type & (1u << SPA_DATA_MemFd))
+        self->add_memfd(buffer);
+}
+
+void VideoStream::add_memfd(pw_buffer* buffer) {
+    spa_data& plane = buffer->buffer->datas[0];
+    auto made = std::make_unique<StreamBuffer>();
+    made->width = negotiated_width_;
+    made->height = negotiated_height_;
+    if (shm_ && made->width > 0 && made->height > 0)
+        made->shm = std::make_unique<ShmImage>(shm_, made->width, made->height, shm_format_);
+    if (!made->shm || !made->shm->valid()) {
+        std::fprintf(stderr, "kiln-portal: cannot make a %dx%d memfd frame buffer: %s\n", made->width, made->height,
                      std::strerror(errno));
-        close(fd);
-        plane.maxsize = 0;
-        return;  // no data: on_process hands it back empty
+        return;  // no data: never captured into
     }
+    const ShmImage& image = *made->shm;
     plane.type = SPA_DATA_MemFd;
-    plane.flags = SPA_DATA_FLAG_READWRITE;
-    plane.fd = fd;
+    plane.flags = SPA_DATA_FLAG_READABLE;  // the consumer maps it read-only: only kiln writes it
+    plane.fd = image.fd();
     plane.mapoffset = 0;
-    plane.data = pixels;
+    plane.maxsize = static_cast<uint32_t>(image.size());
+    plane.data = const_cast<uint8_t*>(image.pixels());
+    plane.chunk->offset = 0;
+    plane.chunk->stride = image.stride();
+    plane.chunk->size = static_cast<uint32_t>(image.size());
+    added(buffer, std::move(made));
 }
 
 void VideoStream::add_dmabuf(pw_buffer* buffer) {
     spa_data& plane = buffer->buffer->datas[0];
     std::string error;
-    std::unique_ptr<DmabufBuffer> made = device_->allocate(fourcc_, width_, height_, *modifier_, error);
-    if (!made) {
+    auto made = std::make_unique<StreamBuffer>();
+    made->width = width_;
+    made->height = height_;
+    made->dmabuf = device_->allocate(fourcc_, width_, height_, *modifier_, error);
+    if (!made->dmabuf) {
         std::fprintf(stderr, "kiln-portal: cannot make a dma-buf frame buffer: %s\n", error.c_str());
         return;  // no data: never captured into
     }
+    const DmabufBuffer& dmabuf = *made->dmabuf;
     plane.type = SPA_DATA_DmaBuf;
     plane.flags = SPA_DATA_FLAG_READABLE;
-    plane.fd = made->fd();
+    plane.fd = dmabuf.fd();
     plane.mapoffset = 0;
-    plane.maxsize = made->size();
+    plane.maxsize = dmabuf.size();
     plane.data = nullptr;
-    plane.chunk->offset = made->offset();
-    plane.chunk->stride = static_cast<int32_t>(made->stride());
-    plane.chunk->size = made->stride() * static_cast<uint32_t>(height_);
+    plane.chunk->offset = dmabuf.offset();
+    plane.chunk->stride = static_cast<int32_t>(dmabuf.stride());
+    plane.chunk->size = dmabuf.stride() * static_cast<uint32_t>(height_);
+    added(buffer, std::move(made));
+}
+
+void VideoStream::added(pw_buffer* buffer, std::unique_ptr<StreamBuffer> made) {
     buffer->user_data = made.release();
-    dmabuf_buffers_.push_back(buffer);
-    if (events_.dmabuf_buffers)
-        events_.dmabuf_buffers();
+    buffers_.push_back(buffer);
+    if (events_.buffers_made)
+        events_.buffers_made();
 }
 
 void VideoStream::on_remove_buffer(void* data, pw_buffer* buffer) noexcept {
     auto* self = static_cast<VideoStream*>(data);
-    if (auto* dmabuf = static_cast<DmabufBuffer*>(buffer->user_data)) {
-        std::erase(self->dmabuf_buffers_, buffer);
-        if (self->held_ == buffer)
-            self->held_ = nullptr;  // a capture into it still in flight fails (kiln no longer finds the buffer)
-        if (self->ready_ == buffer)
-            self->ready_ = nullptr;
-        buffer->user_data = nullptr;
-        delete dmabuf;
-        buffer->buffer->datas[0].fd = -1;
+    std::unique_ptr<StreamBuffer> made(static_cast<StreamBuffer*>(buffer->user_data));
+    if (!made)
         return;
-    }
-    spa_data& plane = buffer->buffer->datas[0];
-    if (plane.type != SPA_DATA_MemFd || !plane.data)
-        return;
-    munmap(plane.data, plane.maxsize);
-    close(static_cast<int>(plane.fd));
-    plane.data = nullptr;
-    plane.fd = -1;
+    std::erase(self->buffers_, buffer);
+    if (self->held_ == buffer)
+        self->held_ = nullptr;  // a capture into it still in flight fails (kiln no longer finds the buffer)
+    if (self->ready_ == buffer)
+        self->ready_ = nullptr;
+    if (self->newest_ == buffer)
+        self->newest_ = nullptr;
+    buffer->user_data = nullptr;
+    buffer->buffer->datas[0].fd = -1;
+    buffer->buffer->datas[0].data = nullptr;
 }
 
 void VideoStream::fill_meta(spa_buffer* spa) {
@@ -395,25 +394,27 @@ void VideoStream::fill_meta(spa_buffer* spa) {
         fill_cursor(spa);
 }
 
-DmabufBuffer* VideoStream::dmabuf_target() {
-    if (!dmabuf() || !streaming_)
+StreamBuffer* VideoStream::capture_target() {
+    if (!streaming_)
         return nullptr;
     if (!held_)
         held_ = pw_stream_dequeue_buffer(stream_);
-    auto* target = held_ ? static_cast<DmabufBuffer*>(held_->user_data) : nullptr;
-    if (held_ && !target) {
-        pw_stream_return_buffer(stream_, held_);  // one whose allocation failed
+    auto* target = held_ ? static_cast<StreamBuffer*>(held_->user_data) : nullptr;
+    // One whose allocation failed, or of the size before a resize the consumer has not renegotiated yet.
+    if (held_ && (!target || target->width != width_ || target->height != height_)) {
+        pw_stream_return_buffer(stream_, held_);
         held_ = nullptr;
+        target = nullptr;
     }
     return target;
 }
 
-void VideoStream::dmabuf_filled(const DmabufBuffer* target, const std::vector<Rect>& damage) {
+void VideoStream::target_filled(const StreamBuffer* target, const std::vector<Rect>& damage) {
     if (!held_ || held_->user_data != target)
         return;  // renegotiated while kiln drew: the buffer is gone
     // The other buffers lack what changed in this frame; more regions than are worth sending make them whole.
-    for (pw_buffer* other : dmabuf_buffers_) {
-        auto* buffer = static_cast<DmabufBuffer*>(other->user_data);
+    for (pw_buffer* other : buffers_) {
+        auto* buffer = static_cast<StreamBuffer*>(other->user_data);
         if (other == held_ || buffer->whole)
             continue;
         buffer->missed.insert(buffer->missed.end(), damage.begin(), damage.end());
@@ -422,60 +423,110 @@ void VideoStream::dmabuf_filled(const DmabufBuffer* target, const std::vector<Re
             buffer->missed.clear();
         }
     }
-    auto* filled = static_cast<DmabufBuffer*>(held_->user_data);
+    auto* filled = static_cast<StreamBuffer*>(held_->user_data);
     filled->whole = false;
     filled->missed.clear();
+    if (filled->shm)
+        ++frames_in_place_;
     damage_.insert(damage_.end(), damage.begin(), damage.end());
     if (ready_)
         pw_stream_return_buffer(stream_, ready_);  // not taken yet: the newer frame replaces it
     ready_ = held_;
+    newest_ = held_;
     held_ = nullptr;
+}
+
+void VideoStream::target_failed(const StreamBuffer* target) {
+    if (!held_ || held_->user_data != target)
+        return;
+    static_cast<StreamBuffer*>(held_->user_data)->whole = true;
+    if (newest_ == held_)
+        newest_ = nullptr;  // what it holds is not known now
+}
+
+void VideoStream::send() {
+    if (!streaming_)
+        return;
+    if (!ready_)
+        resend_ = true;
     pw_stream_trigger_process(stream_);
 }
 
-void VideoStream::dmabuf_failed(const DmabufBuffer* target) {
-    if (held_ && held_->user_data == target)
-        static_cast<DmabufBuffer*>(held_->user_data)->whole = true;
+void VideoStream::queue(pw_buffer* buffer) {
+    auto* made = static_cast<StreamBuffer*>(buffer->user_data);
+    spa_data& plane = buffer->buffer->datas[0];
+    if (made->shm) {
+        // The chunk is shared with the consumer: written again for every frame.
+        plane.chunk->offset = 0;
+        plane.chunk->stride = made->shm->stride();
+        plane.chunk->size = static_cast<uint32_t>(made->shm->size());
+        plane.chunk->flags = SPA_CHUNK_FLAG_NONE;
+    }
+    fill_meta(buffer->buffer);
+    damage_.clear();
+    full_damage_ = false;
+    pw_stream_queue_buffer(stream_, buffer);
+}
+
+void VideoStream::bring_up_to_date(StreamBuffer& target, const StreamBuffer& newest) {
+    const ShmImage& from = *newest.shm;
+    ShmImage& to = *target.shm;
+    auto copy_rows = [&](int x, int y, int width, int height) {
+        x = std::clamp(x, 0, from.width()), y = std::clamp(y, 0, from.height());
+        width = std::clamp(width, 0, from.width() - x), height = std::clamp(height, 0, from.height() - y);
+        size_t offset = static_cast<size_t>(y) * static_cast<size_t>(from.stride()) + static_cast<size_t>(x) * 4;
+        for (int row = 0; row < height; ++row) {
+            size_t at = offset + static_cast<size_t>(row) * static_cast<size_t>(from.stride());
+            std::memcpy(to.pixels() + at, from.pixels() + at, static_cast<size_t>(width) * 4);
+        }
+        bytes_copied_ += static_cast<uint64_t>(width) * static_cast<uint64_t>(height) * 4;
+    };
+    uint64_t before = bytes_copied_;
+    if (target.whole)
+        copy_rows(0, 0, from.width(), from.height());
+    else
+        for (const Rect& r : target.missed)
+            copy_rows(r.x, r.y, r.width, r.height);
+    if (bytes_copied_ != before)
+        ++frames_copied_;
+    target.whole = false;
+    target.missed.clear();
+}
+
+void VideoStream::resend_newest() {
+    auto* newest = newest_ ? static_cast<StreamBuffer*>(newest_->user_data) : nullptr;
+    // Nothing to send again: no frame yet, one of another size, or a dma-buf (not mapped here). The buffer that
+    // holds it may be the one a capture waits on (a still screen): kiln writes it only when the frame is ready, and
+    // a copy that overlaps that write is followed by the whole frame at once.
+    if (!newest || !newest->shm || newest->width != width_ || newest->height != height_) {
+        resend_ = false;
+        return;
+    }
+    pw_buffer* buffer = pw_stream_dequeue_buffer(stream_);
+    if (!buffer)
+        return;  // the consumer holds them all: retry() at the frame rate
+    auto* target = static_cast<StreamBuffer*>(buffer->user_data);
+    if (!target || !target->shm || target->width != newest->width || target->height != newest->height) {
+        pw_stream_return_buffer(stream_, buffer);
+        resend_ = false;
+        return;
+    }
+    if (buffer != newest_)
+        bring_up_to_date(*target, *newest);
+    resend_ = false;
+    newest_ = buffer;
+    queue(buffer);
 }
 
 void VideoStream::on_process(void* data) noexcept {
     auto* self = static_cast<VideoStream*>(data);
     if (self->ready_) {
-        pw_buffer* ready = self->ready_;
-        self->ready_ = nullptr;
-        self->fill_meta(ready->buffer);
-        self->damage_.clear();
-        self->full_damage_ = false;
-        pw_stream_queue_buffer(self->stream_, ready);
+        self->resend_ = false;  // the newer frame goes instead, with the cursor as it is now
+        self->queue(std::exchange(self->ready_, nullptr));
         return;
     }
-    if (!self->pending_)
-        return;
-    pw_buffer* buffer = pw_stream_dequeue_buffer(self->stream_);
-    if (!buffer)
-        return;  // the consumer holds them all: this frame is skipped, its damage kept for the next
-    const ShmImage& image = *self->pending_;
-    spa_buffer* spa = buffer->buffer;
-    spa_data& plane = spa->datas[0];
-    int stride = image.stride();
-    size_t size = static_cast<size_t>(stride) * static_cast<size_t>(image.height());
-    if (!plane.data || plane.maxsize < size) {
-        // Buffers of the old size, before renegotiation: hand it back empty.
-        plane.chunk->size = 0;
-        pw_stream_queue_buffer(self->stream_, buffer);
-        return;
-    }
-    std::memcpy(plane.data, image.pixels(), size);
-    plane.chunk->offset = 0;
-    plane.chunk->size = static_cast<uint32_t>(size);
-    plane.chunk->stride = stride;
-    plane.chunk->flags = SPA_CHUNK_FLAG_NONE;
-
-    self->fill_meta(spa);
-    self->damage_.clear();
-    self->full_damage_ = false;
-    self->pending_ = nullptr;
-    pw_stream_queue_buffer(self->stream_, buffer);
+    if (self->resend_)
+        self->resend_newest();
 }
 
 }  // namespace portal

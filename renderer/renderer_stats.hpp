@@ -8,6 +8,7 @@ namespace kiln::renderer {
 struct RendererStats {
     uint64_t shm_upload_bytes = 0;   // bytes copied from client shm memory into textures
     uint64_t shm_textures = 0;
+    uint64_t shm_gl_textures = 0;    // GL storage allocated for shm textures (each one the buffer's whole size)
     uint64_t dmabuf_imports = 0;     // EGLImages made from client dma-bufs
     uint64_t dmabuf_mapped = 0;      // client dma-bufs read in place by CPU composition instead (no EGLImage)
     uint64_t dmabuf_rejected = 0;    // descriptions refused before reaching EGL

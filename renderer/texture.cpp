@@ -132,6 +132,8 @@ void Texture::allocate_gl()
     glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(upload->internal_format), width_, height_, 0, upload->format,
                  upload->type, nullptr);
     glBindTexture(GL_TEXTURE_2D, 0);
+    if (stats_)
+        ++stats_->shm_gl_textures;
 }
 
 bool Texture::ensure_gl(const EglDisplay& display)

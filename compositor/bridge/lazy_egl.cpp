@@ -87,6 +87,7 @@ renderer::RendererStats LazyEgl::stats() const
         const auto& r = renderer_->stats();
         out.shm_upload_bytes += r.shm_upload_bytes;
         out.shm_textures += r.shm_textures;
+        out.shm_gl_textures += r.shm_gl_textures;
         out.dmabuf_imports += r.dmabuf_imports;
         out.dmabuf_mapped += r.dmabuf_mapped;
         out.dmabuf_rejected += r.dmabuf_rejected;

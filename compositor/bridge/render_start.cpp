@@ -285,6 +285,7 @@ void RenderStart::report(Stats& stats) const
         stats.set("renderer.display_profile", display_profile_source_);
         const renderer::RendererStats r = bridge_->egl().stats();
         stats.set("buffers.shm_upload_bytes", r.shm_upload_bytes);
+        stats.set("buffers.shm_gl_textures", r.shm_gl_textures);
         stats.set("buffers.dmabuf_imports", r.dmabuf_imports);
         stats.set("buffers.dmabuf_mapped", r.dmabuf_mapped);
         stats.set("buffers.dmabuf_reimports", bridge_->textures().dmabuf_reimports());

@@ -22,6 +22,8 @@ renderer::Box to_box(const pixman_box32_t& b)
 template <typename F>
 void for_each_software_cursor(wlr_output* output, F&& f)
 {
+    if (!output)
+        return;  // a capture's frame: its cursors are drawn by the capture, as it was asked
     wlr_output_cursor* cursor;
     wl_list_for_each(cursor, &output->cursors, link) {
         if (!cursor->enabled || !cursor->visible || output->hardware_cursor == cursor)
@@ -37,6 +39,17 @@ void for_each_software_cursor(wlr_output* output, F&& f)
 
 }  // namespace
 
+bool can_compose_into(wlr_buffer* target)
+{
+    void* data = nullptr;
+    uint32_t format = 0;
+    size_t stride = 0;
+    if (!wlr_buffer_begin_data_ptr_access(target, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride))
+        return false;
+    wlr_buffer_end_data_ptr_access(target);
+    return renderer::cpu_format_supported(format) && stride % 4 == 0;
+}
+
 bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, const renderer::ImageDescription* output_colour,
                         wlr_buffer* target)
 {
@@ -44,13 +57,7 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, const ren
         return false;
     if (output_colour && !output_colour->is_plain_srgb())
         return false;  // every surface, sRGB ones too, must be converted onto the output: GL's programs
-    void* data = nullptr;
-    uint32_t format = 0;
-    size_t stride = 0;
-    if (!wlr_buffer_begin_data_ptr_access(target, WLR_BUFFER_DATA_PTR_ACCESS_WRITE, &data, &format, &stride))
-        return false;
-    wlr_buffer_end_data_ptr_access(target);
-    if (!renderer::cpu_format_supported(format) || stride % 4 != 0)
+    if (!can_compose_into(target))
         return false;
     // Everything on the output, not only what this frame's damage touches: the path stays the same from frame to
     // frame while the scene does (each switch redraws every slot whole).
@@ -221,6 +228,14 @@ std::unique_ptr<renderer::Frame> begin_cpu_frame(wlr_output* output, wlr_buffer*
         renderer::CpuImage{format, target->width, target->height, static_cast<uint32_t>(stride), data});
     if (!frame->ok())
         return nullptr;  // unmaps
+    return frame;
+}
+
+std::unique_ptr<renderer::Frame> begin_cpu_frame(const renderer::CpuImage& image, const Region& damage)
+{
+    auto frame = std::make_unique<CpuFrame>(nullptr, nullptr, damage, image);
+    if (!frame->ok())
+        return nullptr;
     return frame;
 }
 

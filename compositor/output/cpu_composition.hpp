@@ -12,7 +12,14 @@
 
 #include <memory>
 
+namespace kiln::renderer {
+struct CpuImage;
+}  // namespace kiln::renderer
+
 namespace kiln::compositor {
+
+// True when `target` is memory pixman can write (mapped for writing, a format it has code for, whole 32-bit rows).
+bool can_compose_into(wlr_buffer* target);
 
 // True when every surface on the output and every software cursor maps 1:1 from a CPU copy (unscaled, untransformed shm windows and cursors) and
 // `target` is memory pixman can write; anything else (a dma-buf EGL imported, a scaled or rotated surface, a surface
@@ -21,7 +28,11 @@ bool can_compose_on_cpu(const VisibleSet& visible, wlr_output* output, const ren
                         wlr_buffer* target);
 
 // A frame composed into `target`'s memory (mapped until finish()), the output's software cursors drawn over
-// `damage` at finish(); nullptr if the buffer could not be mapped. Textures must pass can_compose_on_cpu.
+// `damage` at finish() (none with a null `output`: a capture draws its own); nullptr if the buffer could not be
+// mapped. Textures must pass can_compose_on_cpu.
 std::unique_ptr<renderer::Frame> begin_cpu_frame(wlr_output* output, wlr_buffer* target, const Region& damage);
+// A frame composed into `image` (memory the caller keeps, mapped by nobody), drawing no cursor itself; nullptr if
+// pixman cannot use it.
+std::unique_ptr<renderer::Frame> begin_cpu_frame(const renderer::CpuImage& image, const Region& damage);
 
 }  // namespace kiln::compositor

@@ -194,6 +194,8 @@ bool Server::start(std::string& error)
                                   .reload = [this] { return reload_from_file(); }},
                                  msg_error);
     if (msg_) {
+        msg_->desktop().identify_with(
+            [this](const Toplevel& toplevel) { return rooms_.toplevel_list->identifier_of(toplevel); });
         setenv("KILN_SOCKET", msg_->path().c_str(), 1);
     } else {
         log::error("no kiln msg: %s", msg_error.c_str());

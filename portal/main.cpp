@@ -21,12 +21,15 @@ constexpr const char* bus_name = "org.freedesktop.impl.portal.desktop.kiln";
 
 void usage(FILE* to) {
     std::fprintf(to,
-                 "usage: kiln-portal [--output NAME] [--window APP_ID|TITLE] [--deny APP_ID[,APP_ID...]|*]\n"
-                 "                   [--allow APP_ID[,APP_ID...]] [--max-fps N] [--replace]\n"
+                 "usage: kiln-portal [--output NAME] [--window APP_ID|TITLE] [--chooser COMMAND]\n"
+                 "                   [--deny APP_ID[,APP_ID...]|*] [--allow APP_ID[,APP_ID...]] [--max-fps N]\n"
+                 "                   [--replace]\n"
                  "kiln's xdg-desktop-portal backend; started by D-Bus as %s.\n"
-                 "A window source is the window named by --window, else the newest window kiln lists.\n"
-                 "Environment: KILN_PORTAL_OUTPUT, KILN_PORTAL_WINDOW, KILN_PORTAL_DENY, KILN_PORTAL_ALLOW (as the\n"
-                 "options).\n",
+                 "A screen cast shares the output or window named by --output or --window, else the one the\n"
+                 "--chooser command picks (it reads 'output NAME (WxH)' or 'window IDENTIFIER APP_ID: TITLE' lines\n"
+                 "on stdin and prints the one chosen), else the output or window kiln reports focused (kiln msg).\n"
+                 "Environment: KILN_PORTAL_OUTPUT, KILN_PORTAL_WINDOW, KILN_PORTAL_CHOOSER, KILN_PORTAL_DENY,\n"
+                 "KILN_PORTAL_ALLOW (as the options); KILN_SOCKET (kiln's control socket).\n",
                  bus_name);
 }
 
@@ -51,6 +54,8 @@ int main(int argc, char** argv) {
         options.output = output;
     if (const char* window = std::getenv("KILN_PORTAL_WINDOW"))
         options.window = window;
+    if (const char* chooser = std::getenv("KILN_PORTAL_CHOOSER"))
+        options.chooser = chooser;
     if (const char* deny = std::getenv("KILN_PORTAL_DENY"))
         split_into(options.denied, deny);
     if (const char* allow = std::getenv("KILN_PORTAL_ALLOW"))
@@ -62,6 +67,8 @@ int main(int argc, char** argv) {
             options.output = argv[++i];
         } else if (arg == "--window" && has_value) {
             options.window = argv[++i];
+        } else if (arg == "--chooser" && has_value) {
+            options.chooser = argv[++i];
         } else if (arg == "--deny" && has_value) {
             split_into(options.denied, argv[++i]);
         } else if (arg == "--allow" && has_value) {

@@ -99,11 +99,13 @@ bool ScreenCastPortal::window_sources() const {
 }
 
 ScreenCastPortal::~ScreenCastPortal() {
+    pending_.clear();
     sessions_.clear();
     sd_bus_slot_unref(slot_);
 }
 
 void ScreenCastPortal::drop_closed() {
+    std::erase_if(pending_, [](const auto& pending) { return pending->answered; });
     std::erase_if(sessions_, [](const auto& session) { return session->closed(); });
 }
 
@@ -166,6 +168,51 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
     // 1.16 asks no Access question before a screen cast: a sandboxed app is refused here unless --allow names it.
     if (refused(self->options_, app_id, "screen cast"))
         return reply_empty(message, response_cancelled);
+    // The restored or named source; else the user's chooser (answered later); else kiln's focused one.
+    Pick pick = self->picker_.restored_or_named(session->source_type(), session->restore());
+    if (pick.empty() && !self->options_.chooser.empty()) {
+        self->ask_chooser(message, *session, app_id);
+        return 1;  // answered when the command ends
+    }
+    if (pick.empty())
+        pick = self->picker_.focused(session->source_type());
+    return self->share(message, *session, app_id, pick);
+}
+
+void ScreenCastPortal::ask_chooser(sd_bus_message* message, ScreenCastSession& session, const char* app_id) {
+    auto pending = std::make_unique<PendingStart>();
+    pending->message = sd_bus_message_ref(message);
+    pending->session_path = session.path();
+    pending->app_id = app_id;
+    PendingStart* waiting = pending.get();
+    const uint32_t type = session.source_type();
+    pending_.push_back(std::move(pending));
+    // `done` may run inside the constructor (the command could not start): `waiting` is in pending_ already.
+    waiting->command = std::make_unique<ChooserCommand>(
+        loop_, options_.chooser, picker_.choices(type),
+        [this, waiting, type](int exit_status, const std::vector<std::string>& lines) {
+            waiting->answered = true;
+            ScreenCastSession* session = find(waiting->session_path);
+            Pick pick = exit_status == 0 ? picker_.chosen(type, lines) : Pick{};
+            if (!session) {
+                reply_empty(waiting->message, response_other);
+                return;
+            }
+            if (pick.empty()) {
+                std::string why = exit_status != 0 ? "exited with status " + std::to_string(exit_status)
+                                  : lines.empty()  ? std::string("chose nothing")
+                                                   : "chose '" + lines.front() + "', which is none of the choices";
+                std::fprintf(stderr, "kiln-portal: the chooser %s: the screen cast is cancelled\n", why.c_str());
+                reply_empty(waiting->message, response_cancelled);
+                return;
+            }
+            share(waiting->message, *session, waiting->app_id.c_str(), pick);
+        });
+}
+
+int ScreenCastPortal::share(sd_bus_message* message, ScreenCastSession& shared, const char* app_id,
+                            const Pick& pick) {
+    ScreenCastSession* session = &shared;
     ext_image_capture_source_v1* source = nullptr;
     std::string what;
     const Output* output = nullptr;
@@ -173,47 +220,39 @@ int ScreenCastPortal::start(sd_bus_message* message, void* data, sd_bus_error*) 
     SourceChoice chosen;
     chosen.type = session->source_type();
     if (session->source_type() == source_window) {
-        const Window* window = nullptr;
-        if (restore.type == source_window && !(window = self->wayland_.windows().find(restore.app_id, restore.title)))
-            std::fprintf(stderr, "kiln-portal: the window to restore ('%s', %s) is gone: choosing anew\n",
-                         restore.title.c_str(), restore.app_id.c_str());
-        if (!window)
-            window = self->wayland_.windows().choose(self->options_.window);
+        const Window* window = pick.window;
         if (!window) {
             std::fprintf(stderr, "kiln-portal: kiln lists no window to share\n");
             return reply_empty(message, response_other);
         }
-        source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(self->wayland_.toplevel_sources(),
+        source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(wayland_.toplevel_sources(),
                                                                                    window->handle);
         what = "window '" + window->title + "' (" + window->app_id + ")";
         chosen.app_id = window->app_id;
         chosen.title = window->title;
     } else {
-        if (restore.type == source_monitor && !(output = self->wayland_.named(restore.output)))
-            std::fprintf(stderr, "kiln-portal: the output to restore (%s) is gone: choosing anew\n",
-                         restore.output.c_str());
-        if (!output)
-            output = self->wayland_.choose(self->options_.output);
+        output = pick.output;
         if (!output) {
             std::fprintf(stderr, "kiln-portal: kiln announces no output to share\n");
             return reply_empty(message, response_other);
         }
-        source = ext_output_image_capture_source_manager_v1_create_source(self->wayland_.output_sources(),
+        source = ext_output_image_capture_source_manager_v1_create_source(wayland_.output_sources(),
                                                                           output->output);
         what = output->name;
         chosen.output = output->name;
     }
-    std::string error = session->start(self->wayland_, self->link_, source, self->options_.max_fps);
+    std::string error = session->start(wayland_, link_, source, options_.max_fps);
     if (!error.empty()) {
         std::fprintf(stderr, "kiln-portal: cannot share %s: %s\n", what.c_str(), error.c_str());
         return reply_empty(message, response_other);
     }
-    std::fprintf(stderr, "kiln-portal: sharing %s (%dx%d) with '%s' as PipeWire node %u%s\n", what.c_str(),
+    // How it was picked ends the line: "(restored)" where it is what the app shared before.
+    std::fprintf(stderr, "kiln-portal: sharing %s (%dx%d) with '%s' as PipeWire node %u (%s)\n", what.c_str(),
                  session->width(), session->height(), app_id, session->node_id(),
                  restore.type == chosen.type && restore.output == chosen.output && restore.app_id == chosen.app_id &&
                          restore.title == chosen.title
-                     ? " (restored)"
-                     : "");
+                     ? "restored"
+                     : pick.how);
 
     sd_bus_message* reply = nullptr;
     int r = sd_bus_message_new_method_return(message, &reply);

@@ -97,4 +97,20 @@ const Window* WaylandWindows::find(const std::string& app_id, const std::string&
     return found;
 }
 
+const Window* WaylandWindows::identified(const std::string& identifier) const {
+    for (const auto& window : windows_)
+        if (window->done && !identifier.empty() && window->identifier == identifier)
+            return window.get();
+    return nullptr;
+}
+
+std::vector<const Window*> WaylandWindows::all() const {
+    std::vector<const Window*> all;
+    for (const auto& window : windows_)
+        if (window->done)
+            all.push_back(window.get());
+    std::sort(all.begin(), all.end(), [](const Window* a, const Window* b) { return a->mapped < b->mapped; });
+    return all;
+}
+
 }  // namespace portal

@@ -43,6 +43,10 @@ public:
     const Window* choose(const std::string& match) const;
     // The window with this app_id and title (the newest such), or nullptr.
     const Window* find(const std::string& app_id, const std::string& title) const;
+    // The window kiln calls `identifier` (kiln msg's windows show it too), or nullptr.
+    const Window* identified(const std::string& identifier) const;
+    // Every window whose properties arrived, oldest first.
+    std::vector<const Window*> all() const;
 
 private:
     static void on_toplevel(void* data, ext_foreign_toplevel_list_v1*, ext_foreign_toplevel_handle_v1* handle) noexcept;

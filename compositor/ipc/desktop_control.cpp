@@ -162,6 +162,11 @@ void DesktopControl::write_window(JsonWriter& json, const Toplevel& toplevel, in
         .key("id").value(id)
         .key("title").value(toplevel.title())
         .key("app_id").value(toplevel.app_id());
+    // What ext-foreign-toplevel-list calls it: a capture picker (kiln-portal) matches its handles by it.
+    if (std::string identifier = identifier_ ? identifier_(toplevel) : std::string(); !identifier.empty())
+        json.key("identifier").value(identifier);
+    else
+        json.key("identifier").null();
     if (workspace)
         json.key("workspace").value(workspace->name);
     else if (!left_workspace.empty())

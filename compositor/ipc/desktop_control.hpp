@@ -46,6 +46,9 @@ public:
     // `output_name`; a shown one stays shown there (Workspaces::assign).
     std::string move_workspace(const std::string& name, const std::string& output_name, const std::string& from_name);
 
+    // Gives each window's ext-foreign-toplevel-list identifier (written as "identifier"; empty: null).
+    void identify_with(std::function<std::string(const Toplevel&)> identifier) { identifier_ = std::move(identifier); }
+
     // Each event as one JSON line (observers stay for the control's life).
     void on_event(std::function<void(const std::string&)> observer) { observer_ = std::move(observer); }
 
@@ -83,6 +86,7 @@ private:
     std::map<int64_t, std::unique_ptr<Window>> windows_;  // in the order they were made
     int64_t next_id_ = 1;
     const Toplevel* focused_ = nullptr;  // as the last focus event said
+    std::function<std::string(const Toplevel&)> identifier_;
     // The workspaces as the last event left them: (output, name) of each, and the one shown per output.
     std::vector<std::pair<std::string, std::string>> known_;
     std::map<std::string, std::string> shown_;

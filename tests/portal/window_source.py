@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A window source through the portal (SelectSources types=2): the same stack as screencast.py, with two windows
-of kiln-demo-shm (red first, then blue, the newest, which kiln-portal shares by default):
+of kiln-demo-shm (red first, then blue, the newest and so the focused one, which kiln-portal shares by default):
 - the portal offers window sources (AvailableSourceTypes has 2); Start answers one stream of source_type 2 with the
   window's size;
 - every pixel of every frame is the blue window's: its colour and its sliding white square (seen moving: the frames

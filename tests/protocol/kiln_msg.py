@@ -19,7 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from foreign_toplevel_list import Watcher  # noqa: E402
 from kiln_harness import Kiln, check, client_binary, kiln_binary, need, rgb, run_test, skip  # noqa: E402
 from virtual_input import SUPER, VirtualKeyboard  # noqa: E402
 from wayland_wire import Connection  # noqa: E402
@@ -52,7 +54,7 @@ def refused(kiln, args, wanted, what):
 
 
 def validate_window(window):
-    kinds = {"id": int, "title": str, "app_id": str, "workspace": str, "output": str, "x": int, "y": int,
+    kinds = {"id": int, "title": str, "app_id": str, "identifier": str, "workspace": str, "output": str, "x": int, "y": int,
              "width": int, "height": int, "focused": bool, "visible": bool, "maximized": bool, "fullscreen": bool,
              "minimized": bool}
     for key, kind in kinds.items():
@@ -172,6 +174,15 @@ def main():
             check(b["workspace"] == "1" and not b["visible"] and r["workspace"] == "2" and r["visible"] and
                   r["focused"] and b["id"] != r["id"],
                   f"windows: blue on hidden 1, red on shown 2 and focused ({b['id']}, {r['id']})")
+            # "identifier" is the one ext-foreign-toplevel-list gives the window (kiln-portal matches by it).
+            watcher = Watcher(kiln)
+            watcher.wait(lambda h: len([x for x in watcher.handles.values() if "done" in x["events"]]) == 2,
+                         "both windows in ext-foreign-toplevel-list")
+            listed_ids = {w["identifier"] for w in windows(kiln)}
+            seen_ids = {h["identifier"] for h in watcher.handles.values() if "closed" not in h["events"]}
+            check(listed_ids == seen_ids and len(listed_ids) == 2,
+                  f"windows: each identifier is the window's ext-foreign-toplevel-list one ({listed_ids}, {seen_ids})")
+            watcher.conn.close()
             spaces = ok(kiln, "workspaces")["workspaces"]
             check([(s["name"], s["visible"], s["focused"], s["windows"]) for s in spaces] ==
                   [("1", False, False, 1), ("2", True, True, 1)], f"workspaces: 1 hidden, 2 shown ({spaces})")

@@ -38,6 +38,7 @@ public:
 
     Toplevel& toplevel() const { return toplevel_; }
     bool shown() const { return !identifier_.empty(); }
+    const std::string& identifier() const { return identifier_; }
 
     void add_handle(wl_resource* list)
     {
@@ -126,6 +127,14 @@ Toplevel* ExtForeignToplevelListV1::toplevel_of(wl_resource* handle)
         return nullptr;
     auto* window = static_cast<Window*>(wl_resource_get_user_data(handle));
     return window ? &window->toplevel() : nullptr;
+}
+
+std::string ExtForeignToplevelListV1::identifier_of(const Toplevel& toplevel) const
+{
+    for (const auto& window : windows_)
+        if (&window->toplevel() == &toplevel)
+            return window->identifier();
+    return {};
 }
 
 ExtForeignToplevelListV1::~ExtForeignToplevelListV1()

@@ -30,6 +30,9 @@ public:
     const wl_global* global() const { return global_; }
     // The window an ext_foreign_toplevel_handle_v1 of ours names, or null once it closed (image capture sources).
     static Toplevel* toplevel_of(wl_resource* handle);
+    // The identifier this list gives `toplevel` while it is mapped (`kiln msg windows` shows it, so kiln-portal can
+    // match its handles); empty while unmapped.
+    std::string identifier_of(const Toplevel& toplevel) const;
 
     class Window;
     // A window is found by its Toplevel.

@@ -254,6 +254,9 @@ void RenderStart::start_background_prepare()
 
 void RenderStart::report(Stats& stats) const
 {
+    // The disk tiers' background load (GC, the torn-entry check, blobs) may still run when a short session ends; the
+    // tiers join it on destruction anyway, so waiting here costs the exit nothing and the counts below are whole.
+    programs_->wait_for_disk_load();
     programs_->stats().report([&](const std::string& key, uint64_t n) { stats.set("programs." + key, n); },
                               [&](const std::string& key, double v) { stats.set("programs." + key, v); });
     stats.set("programs.disk_load_ms", programs_->disk_load_ms());

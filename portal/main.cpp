@@ -9,6 +9,7 @@
 #include <wayland-client.h>
 
 #include "access_portal.hpp"
+#include "bus_name.hpp"
 #include "event_loop.hpp"
 #include "pipewire_link.hpp"
 #include "screencast_portal.hpp"
@@ -111,26 +112,13 @@ int main(int argc, char** argv) {
         portal::ScreenCastPortal screencast(bus, loop, wayland, pipewire, options);
         portal::ScreenshotPortal screenshot(bus, wayland, options);
         portal::AccessPortal access(bus, options);
-        uint64_t flags = replace ? SD_BUS_NAME_REPLACE_EXISTING | SD_BUS_NAME_ALLOW_REPLACEMENT
-                                 : SD_BUS_NAME_ALLOW_REPLACEMENT;
-        if (int r = sd_bus_request_name(bus, bus_name, flags); r < 0) {
-            std::fprintf(stderr, "kiln-portal: cannot own %s: %s\n", bus_name, std::strerror(-r));
+        portal::BusName name(bus, bus_name, [&loop] { loop.quit(); });
+        if (std::string error; !name.request(replace, error)) {
+            std::fprintf(stderr, "kiln-portal: cannot own %s: %s\n", bus_name, error.c_str());
             sd_bus_flush_close_unref(bus);
             return 1;
         }
         std::fprintf(stderr, "kiln-portal: serving %s\n", bus_name);
-        // Another kiln-portal took the name (--replace): it serves from now on, and this one leaves.
-        sd_bus_match_signal(
-            bus, nullptr, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameLost",
-            [](sd_bus_message* message, void* data, sd_bus_error*) noexcept -> int {
-                const char* name = nullptr;
-                if (sd_bus_message_read(message, "s", &name) >= 0 && name && std::strcmp(name, bus_name) == 0) {
-                    std::fprintf(stderr, "kiln-portal: another kiln-portal replaced this one; exiting\n");
-                    static_cast<portal::EventLoop*>(data)->quit();
-                }
-                return 0;
-            },
-            &loop);
 
         loop.add(wayland.fd(), [&](short) {
             if (!wayland.dispatch()) {

@@ -58,7 +58,8 @@ public:
     void flush();
     // Drops the memory tier and the status caches (disk tiers stay).
     void clear_memory();
-    // Blocks until the background index of the disk tiers is done (tests and tools; kiln itself never waits).
+    // Blocks until the background index of the disk tiers is done (tests, tools, and kiln's --stats at exit: frames
+    // never wait).
     void wait_for_disk_load();
 
     const CacheStats& stats() const { return stats_; }

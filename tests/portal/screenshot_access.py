@@ -4,7 +4,8 @@ without a dialog (interactive false). 1.16 offers that portal only where an Acce
 question, and keeps the answer in xdg-permission-store; kiln-portal is that backend (no dialog: --deny and --allow).
 - kiln-portal with --deny '*': the portal answers 2 (refused), kiln-portal says why, and xdg-permission-store holds
   "no" for the unsandboxed app (the id "");
-- that answer removed from the store and a kiln-portal without --deny in its place: the portal answers 0 with a PNG
+- that answer removed from the store and a kiln-portal without --deny in its place (kiln-portal --replace; asked
+  through a fresh xdg-desktop-portal, whose proxies bind to the new owner at once): the portal answers 0 with a PNG
   equal to grim's screenshot of the output, and the store holds "yes";
 - PickColor (Screenshot version 2, which is what makes 1.16 ask Access at all) answers the colour under the pointer:
   the window's over the window, the background's over the background.
@@ -37,6 +38,24 @@ def forget(client):
     proxy = client.bus.get_object("org.freedesktop.impl.portal.PermissionStore",
                                   "/org/freedesktop/impl/portal/PermissionStore")
     client.dbus.Interface(proxy, "org.freedesktop.impl.portal.PermissionStore").Delete("screenshot", "screenshot")
+
+
+def restart_portal(kiln, client, stack, portals_dir):
+    """A second xdg-desktop-portal --replace; its Screenshot interface once it owns the portal's name."""
+    name = "org.freedesktop.portal.Desktop"
+    before = client.bus.get_name_owner(name)
+    # The environment kiln gives its -s commands, as the first one had (XDG_CURRENT_DESKTOP picks kiln.portal).
+    stack.start("xdg-desktop-portal-2", ["sh", "-c", xdp_command(portals_dir)],
+                env=dict(kiln.client_env, XDG_CURRENT_DESKTOP="kiln:wlroots", XDG_SESSION_TYPE="wayland"))
+
+    def moved():
+        try:
+            return client.bus.get_name_owner(name) != before
+        except client.dbus.DBusException:
+            return False
+    kiln.wait_for(moved, "a fresh xdg-desktop-portal to take its name", timeout=20)
+    proxy = client.bus.get_object(name, "/org/freedesktop/portal/desktop")
+    return client.dbus.Interface(proxy, "org.freedesktop.portal.Screenshot")
 
 
 def main():
@@ -76,6 +95,10 @@ def main():
             grant_now.touch()
             kiln.wait_for(lambda: "another kiln-portal replaced this one" in kiln.logs(), "the denying kiln-portal "
                           "to leave when the granting one takes its name", timeout=20)
+            # xdg-desktop-portal follows kiln-portal's name only once it has read the new owner's properties: a
+            # question put in between goes to the one that left (which refuses it), and nothing outside can see when
+            # its proxies have moved. A fresh xdg-desktop-portal binds to the owner of now.
+            client.portal = restart_portal(kiln, client, stack, portals_dir)
             response, results = client.request("Screenshot", "", options={"interactive": False})
             uri = str(results.get("uri", ""))
             check(response == 0 and uri.startswith("file://"), f"the portal answers {response} with {dict(results)}")

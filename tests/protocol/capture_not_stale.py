@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from capture_sources import toplevel_source  # noqa: E402
 from kiln_harness import Kiln, check, client_binary, run_test  # noqa: E402
 from wayland_wire import ARGB8888, XRGB8888, Connection, MappedShmBuffer  # noqa: E402
 
@@ -207,26 +208,6 @@ def find_window(image, demo):
         if i >= 0:
             return i // 4 - STAMP, y
     raise AssertionError("the demo window is not in the captured output")
-
-
-def toplevel_source(conn, title):
-    listing = conn.bind("ext_foreign_toplevel_list_v1", 1)
-    sources = conn.bind("ext_foreign_toplevel_image_capture_source_manager_v1", 1)
-    deadline, handles = time.monotonic() + 10, {}
-    while time.monotonic() < deadline:
-        conn.roundtrip()
-        for e in conn.take(listing, 0):
-            handle = e.args("n")[0]
-            conn.interfaces[handle] = "ext_foreign_toplevel_handle_v1"
-            handles[handle] = None
-        for handle in handles:
-            for e in conn.take(handle, 2):  # title
-                handles[handle] = e.args("s")[0]
-        found = [h for h, t in handles.items() if t == title]
-        if found:
-            return conn.create("ext_image_capture_source_v1", sources, 0, ("o", found[0]))
-        time.sleep(0.05)
-    raise AssertionError(f"no toplevel titled {title!r}")
 
 
 def screencopy_frames(conn, demo):

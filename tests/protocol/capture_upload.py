@@ -13,6 +13,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from capture_sources import output_source, toplevel_source  # noqa: E402
 from kiln_harness import Kiln, check, client_binary, run_test, stat  # noqa: E402
 from wayland_wire import ARGB8888, Connection, MappedShmBuffer  # noqa: E402
 
@@ -22,32 +23,6 @@ COLOR = (0x33, 0x66, 0xcc)
 # ext-image-copy-capture: session events, frame events
 BUFFER_SIZE, SESSION_DONE, STOPPED = 0, 4, 5
 DAMAGE, READY, FAILED = 1, 3, 4
-
-
-def output_source(conn):
-    outputs = conn.bind("ext_output_image_capture_source_manager_v1", 1)
-    output = conn.bind("wl_output", 1)
-    return conn.create("ext_image_capture_source_v1", outputs, 0, ("o", output))
-
-
-def window_source(conn, title="kiln-demo-shm"):
-    listing = conn.bind("ext_foreign_toplevel_list_v1", 1)
-    sources = conn.bind("ext_foreign_toplevel_image_capture_source_manager_v1", 1)
-    deadline, handles = time.monotonic() + 10, {}
-    while time.monotonic() < deadline:
-        conn.roundtrip()
-        for e in conn.take(listing, 0):
-            handle = e.args("n")[0]
-            conn.interfaces[handle] = "ext_foreign_toplevel_handle_v1"
-            handles[handle] = None
-        for handle in handles:
-            for e in conn.take(handle, 2):  # title
-                handles[handle] = e.args("s")[0]
-        found = [h for h, t in handles.items() if t == title]
-        if found:
-            return conn.create("ext_image_capture_source_v1", sources, 0, ("o", found[0]))
-        time.sleep(0.05)
-    raise AssertionError(f"no toplevel titled {title!r}")
 
 
 def capture(conn, source):
@@ -105,7 +80,7 @@ def captures_cost_what_changed(what, make_source):
 
 def main():
     captures_cost_what_changed("output source", output_source)
-    captures_cost_what_changed("window source", window_source)
+    captures_cost_what_changed("window source", lambda conn: toplevel_source(conn, "kiln-demo-shm"))
 
 
 if __name__ == "__main__":

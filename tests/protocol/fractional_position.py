@@ -10,14 +10,14 @@ and (41, 5) start at exactly round(position x scale), every pixel exact."""
 import struct
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from capture_sources import one_frame, toplevel_source  # noqa: E402
 from checkerboard import shm_buffer_of  # noqa: E402
-from kiln_harness import Kiln, Screenshot, check, need, run_test  # noqa: E402
-from output_frame import capture_output_frame  # noqa: E402
-from wayland_wire import Connection, MappedShmBuffer, Toplevel  # noqa: E402
+from kiln_harness import Kiln, check, need, run_test  # noqa: E402
+from output_frame import bgrx_screenshot, capture_output_frame  # noqa: E402
+from wayland_wire import Connection, Toplevel  # noqa: E402
 
 WINDOW = (71, 41)  # logical; with its subsurfaces 142x46, centred at (249, 217) at 1.5 and (329, 277) at 1.25
 # Subsurfaces: logical offset in the window and logical size. Three beside the window at odd x and y = 1, 3, 5, and
@@ -72,36 +72,8 @@ def capture_window(kiln, title):
     """One ext-image-copy-capture frame of the toplevel titled `title` (ext-foreign-toplevel source), in the
     output's scale, as a Screenshot."""
     with Connection(kiln.client_env) as conn:
-        listing = conn.bind("ext_foreign_toplevel_list_v1", 1)
-        sources = conn.bind("ext_foreign_toplevel_image_capture_source_manager_v1", 1)
-        manager = conn.bind("ext_image_copy_capture_manager_v1", 1)
-        handles, deadline = {}, time.monotonic() + 10
-        while title not in handles.values():
-            check(time.monotonic() < deadline, f"a toplevel titled {title!r} is listed")
-            conn.roundtrip()
-            for e in conn.take(listing, 0):  # toplevel
-                handle = e.args("n")[0]
-                conn.interfaces[handle] = "ext_foreign_toplevel_handle_v1"
-                handles[handle] = None
-            for handle in handles:
-                for e in conn.take(handle, 2):  # title
-                    handles[handle] = e.args("s")[0]
-        handle = next(h for h, t in handles.items() if t == title)
-        source = conn.create("ext_image_capture_source_v1", sources, 0, ("o", handle))
-        session = conn.create("ext_image_copy_capture_session_v1", manager, 0, ("o", source), ("u", 0))
-        conn.dispatch_until(lambda e: e.obj == session and e.opcode == 4)  # done
-        width, height = next(e.args("uu") for e in conn.take(session) if e.opcode == 0)  # buffer_size
-        buffer = MappedShmBuffer(conn, width, height)
-        frame = conn.create("ext_image_copy_capture_frame_v1", session, 0)
-        conn.send(frame, 1, ("o", buffer.obj))  # attach_buffer
-        conn.send(frame, 2, ("i", 0), ("i", 0), ("i", width), ("i", height))  # damage_buffer
-        conn.send(frame, 3)  # capture
-        end = conn.dispatch_until(lambda e: e.obj == frame and e.opcode in (3, 4))
-        check(end.opcode == 3, "the window's capture frame is ready")
-        bgrx = bytes(buffer.map[:width * height * 4])
-    rgb = bytearray(width * height * 3)
-    rgb[0::3], rgb[1::3], rgb[2::3] = bgrx[2::4], bgrx[1::4], bgrx[0::4]
-    return Screenshot(width, height, bytes(rgb))
+        width, height, bgrx, _ = one_frame(conn, toplevel_source(conn, title), what="the window's capture frame")
+    return bgrx_screenshot(width, height, bgrx)
 
 
 def layer_surfaces(kiln, conn, scale, scale_text):

@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sys/stat.h>
@@ -297,7 +298,16 @@ TEST_CASE("kill -9 during writes never leaves a torn entry visible")
 {
     TempDir dir;
     std::mt19937 rng(99);
+    // Files (entries, and a writer's temporary ones) under the tier's directory.
+    auto files = [&] {
+        size_t n = 0;
+        std::error_code ec;
+        for (const auto& e : std::filesystem::recursive_directory_iterator(dir.path, ec))
+            n += e.is_regular_file(ec) ? 1 : 0;
+        return n;
+    };
     for (int round = 0; round < 8; ++round) {
+        const size_t before = files();
         const pid_t pid = fork();
         if (pid == 0) {
             const std::string first = std::to_string(round * 1000);
@@ -305,7 +315,12 @@ TEST_CASE("kill -9 during writes never leaves a torn entry visible")
                   "100000", "65536", static_cast<char*>(nullptr));
             _exit(127);
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20 + rng() % 80));
+        // Killed while it writes: once its first file is there (a writer under ASan on a loaded machine takes longer
+        // to start than a fixed delay allows), then 0-80 ms later, somewhere in its stream of writes.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (files() == before && std::chrono::steady_clock::now() < deadline && waitpid(pid, nullptr, WNOHANG) == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 80));
         kill(pid, SIGKILL);
         int status = 0;
         waitpid(pid, &status, 0);

@@ -53,8 +53,12 @@ ScreenCastSession::ScreenCastSession(sd_bus* bus, std::string path, std::string 
       }),
       publish_(loop, [this] { publish(); }),
       resend_(loop, [this] {
-          if (!streaming_ || !stream_ || !capture_)
+          if (!stream_ || !capture_)
               return;
+          if (!streaming_) {
+              resend_when_streaming_ = true;
+              return;
+          }
           // kiln sends a new session's first frame at once, whole: the frame of a still screen, again, for it.
           stream_->consumer_joined();
           restart_capture_ = true;
@@ -144,6 +148,10 @@ std::string ScreenCastSession::start(WaylandOutputs& wayland, PipeWireLink& link
         // for a change, but kiln sends a new session's first one at once.
         restart_capture_ = true;
         schedule_frame();
+        // A consumer that joined while the stream was paused (the one before it had left) may not be linked yet when
+        // that frame goes out: it gets the frame again a moment later, as a consumer joining a running stream does.
+        if (std::exchange(resend_when_streaming_, false))
+            resend_.arm_in(20'000'000u);
     };
     // New buffers hold nothing: a new capture session, whose first frame kiln sends at once (a session's later
     // frames wait for the screen to change), fills the first of them.
@@ -195,7 +203,7 @@ void ScreenCastSession::consumer_joined() {
     // is queued after it joined, which on a still screen is nothing until kiln sends a frame.
     // Not from inside PipeWire's event, and a moment later: sent from the link's own info event (tried), the frame
     // reached only the consumers linked before; 20 ms later it reached the new one in every run here.
-    if (streaming_ && stream_ && capture_)
+    if (stream_ && capture_)
         resend_.arm_in(20'000'000u);
 }
 

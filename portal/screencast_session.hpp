@@ -93,6 +93,7 @@ private:
     std::unique_ptr<StreamLinks> links_;  // consumers linked to stream_'s node; gone before it
     const StreamBuffer* target_ = nullptr;  // the stream's buffer the frame in flight is captured into
     bool restart_capture_ = false;  // buffers made anew, or a consumer joined: the next frame from a new session
+    bool resend_when_streaming_ = false;  // a consumer joined a paused stream: resend once it streams again
     Timer next_frame_;
     Timer publish_;
     Timer resend_;  // the frame held, again, for a consumer that joined

@@ -159,6 +159,8 @@ private:
     bool set_colour(const ProgramSlot& slot, const ColourPipeline& pipeline);
     // The 3D texture holding `table`, uploaded on first use and dropped once no description holds the table.
     GLuint lut_texture(const std::shared_ptr<const IccTable>& table);
+    // Binds a 3D table to texture `unit` for the bound program: its sampler and texel-centre uniforms.
+    static void bind_table(GLuint texture, GLint unit, GLint sampler, GLint coord, int size);
     void draw_quad(const ProgramSlot& slot, const Matrix3& matrix);
     // A colour the frame gives as output values (background, solid rectangles; `premultiplied` or not) as the
     // intermediate must hold it for the encode pass to give those values back.

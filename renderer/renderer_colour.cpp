@@ -87,25 +87,25 @@ bool Renderer::set_colour(const ProgramSlot& slot, const ColourPipeline& pipelin
         const GLuint texture = lut_texture(pipeline.lut);
         if (!texture)
             return false;
-        glActiveTexture(GL_TEXTURE0 + colour_lut_unit);
-        glBindTexture(GL_TEXTURE_3D, texture);
-        glActiveTexture(GL_TEXTURE0);
-        glUniform1i(slot.lut, colour_lut_unit);
-        // Texel centres: encoded 0 samples the first entry, 1 the last, linearly in between.
-        const float n = static_cast<float>(pipeline.lut->size);
-        glUniform2f(slot.lut_coord, (n - 1.0f) / n, 0.5f / n);
+        bind_table(texture, colour_lut_unit, slot.lut, slot.lut_coord, pipeline.lut->size);
     }
     if (pipeline.key.encode == TransferFunction::hlg && !pipeline.key.encode_lut)
         glUniform1f(slot.hlg_out_gamma, pipeline.hlg_out_gamma);
     if (pipeline.key.encode_lut) {
-        glActiveTexture(GL_TEXTURE0 + colour_output_lut_unit);
-        glBindTexture(GL_TEXTURE_3D, output_texture);
-        glActiveTexture(GL_TEXTURE0);
-        glUniform1i(slot.out_lut, colour_output_lut_unit);
-        const float n = static_cast<float>(pipeline.output_lut->size);
-        glUniform2f(slot.out_lut_coord, (n - 1.0f) / n, 0.5f / n);
+        bind_table(output_texture, colour_output_lut_unit, slot.out_lut, slot.out_lut_coord, pipeline.output_lut->size);
     }
     return true;
+}
+
+void Renderer::bind_table(GLuint texture, GLint unit, GLint sampler, GLint coord, int size)
+{
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_3D, texture);
+    glActiveTexture(GL_TEXTURE0);
+    glUniform1i(sampler, unit);
+    // Texel centres: encoded 0 samples the first entry, 1 the last, linearly in between.
+    const float n = static_cast<float>(size);
+    glUniform2f(coord, (n - 1.0f) / n, 0.5f / n);
 }
 
 GLuint Renderer::lut_texture(const std::shared_ptr<const IccTable>& table)

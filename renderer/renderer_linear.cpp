@@ -57,13 +57,7 @@ bool Renderer::end_linear(std::span<const Box> boxes)
     if (encode.encode == TransferFunction::hlg && !table)
         glUniform1f(slot.hlg_out_gamma, encode.hlg_gamma);
     if (table) {
-        glActiveTexture(GL_TEXTURE0 + colour_output_lut_unit);
-        glBindTexture(GL_TEXTURE_3D, table_texture);
-        glActiveTexture(GL_TEXTURE0);
-        glUniform1i(slot.out_lut, colour_output_lut_unit);
-        // Texel centres, as the conversion programs sample it.
-        const float n = static_cast<float>(encode.table->size);
-        glUniform2f(slot.out_lut_coord, (n - 1.0f) / n, 0.5f / n);
+        bind_table(table_texture, colour_output_lut_unit, slot.out_lut, slot.out_lut_coord, encode.table->size);
     }
     // The encode pass replaces what the target held: the intermediate already is the blend of everything.
     glDisable(GL_BLEND);
